@@ -1,2 +1,40 @@
 //! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Axes!`.
+//!
+//! Each macro is one module with the phases parse → validate → expand; this file is only
+//! the entry points. Use them through `tensor_typed::prelude`.
 #![warn(missing_docs)]
+
+use proc_macro::TokenStream;
+
+mod axes;
+mod layout;
+mod literal;
+mod shape;
+
+/// `Shape![2, Dyn, 3]`: the type of a shape with static dims and run-time (`Dyn`) dims.
+#[proc_macro]
+#[allow(non_snake_case)]
+pub fn Shape(input: TokenStream) -> TokenStream {
+    shape::expand(input.into()).into()
+}
+
+/// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).
+#[proc_macro]
+#[allow(non_snake_case)]
+pub fn Axes(input: TokenStream) -> TokenStream {
+    axes::expand(input.into()).into()
+}
+
+/// `tensor![[1.0, 2.0], [3.0, 4.0]]`: a typed tensor literal; ragged rows are a compile
+/// error.
+#[proc_macro]
+pub fn tensor(input: TokenStream) -> TokenStream {
+    literal::expand(input.into()).into()
+}
+
+/// `layout!(x, "b (h d) -> b h d", h = 8)`: einops patterns (rearrange, repeat, reduce)
+/// checked at compile time and lowered to typed view ops.
+#[proc_macro]
+pub fn layout(input: TokenStream) -> TokenStream {
+    layout::expand(input.into()).into()
+}
