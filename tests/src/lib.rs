@@ -1,1 +1,4 @@
-//! Shared helpers for the integration tests: loading PyTorch's golden cases.
+//! Shared helpers for the integration tests: loading and judging PyTorch's golden cases
+//! (see `tests/data/pytorch/README.md`).
+
+pub mod conformance;
