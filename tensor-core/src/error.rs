@@ -220,6 +220,24 @@ pub enum Error {
         /// The empty dim.
         dim: usize,
     },
+    /// A reduction with no identity (amax, amin) over an empty dim, naming the dim as
+    /// the caller wrote it (PyTorch prints `-1` for `dim=-1`).
+    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
+    EmptyReductionDim {
+        /// The reduction.
+        op: &'static str,
+        /// The empty dim, as given (may be negative).
+        dim: i64,
+    },
+    /// A reduction with no identity over all dims of a tensor with no elements
+    /// (`argmax(): Expected reduction dim to be specified for input.numel() == 0.`).
+    #[error("{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}")]
+    ReductionDimRequired {
+        /// The reduction.
+        op: &'static str,
+        /// PyTorch's extra sentence for amax/amin (empty for argmax/argmin).
+        hint: &'static str,
+    },
     /// Matrix product of incompatible shapes.
     #[error("{message}")]
     MatmulShape {

@@ -3,21 +3,34 @@
 //! Sizes, strides and storage offsets are in elements unless a name says bytes.
 #![warn(missing_docs)]
 
+pub mod broadcast;
+pub mod contiguity;
+pub mod dim;
 pub mod dtype;
 pub mod element;
 pub mod error;
+pub mod format_ops;
 pub mod layout;
 pub mod memory_format;
+mod naive_copy;
+pub mod repeat;
 pub mod scalar;
+pub mod slicing;
 pub mod storage;
 pub mod tensor;
+pub mod view;
+pub mod views;
 
+pub use broadcast::{broadcast_shapes, infer_expand_geometry};
+pub use contiguity::ContiguityFlags;
+pub use dim::{wrap_dim, wrap_dims};
 pub use dtype::{can_cast, promote_types, DType, ALL_DTYPES};
 pub use element::Element;
 pub use error::{Error, Result};
 pub use half;
 pub use layout::Layout;
 pub use memory_format::MemoryFormat;
+pub use repeat::{repeat_decomposition, RepeatPlan};
 pub use scalar::Scalar;
 pub use storage::Storage;
 pub use tensor::Tensor;

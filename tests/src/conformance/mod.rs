@@ -9,10 +9,21 @@ use std::path::PathBuf;
 use tensor_core::{dispatch_dtype, DType, Element, Layout, Storage, Tensor};
 
 // Judge modules: add `pub mod <stem>;` here, one line each.
+pub mod contiguity;
+pub mod expand;
+pub mod memory_format;
+pub mod repeat;
+pub mod view_reshape;
 
 /// The judge of each case file, by file stem. A file without a judge counts every case as
 /// failed. Register a judge with one line: `("<stem>", <stem>::judge),`.
-pub const JUDGES: &[(&str, fn(&Value) -> FileReport)] = &[];
+pub const JUDGES: &[(&str, fn(&Value) -> FileReport)] = &[
+    ("contiguity", contiguity::judge),
+    ("memory_format", memory_format::judge),
+    ("view_reshape", view_reshape::judge),
+    ("expand", expand::judge),
+    ("repeat", repeat::judge),
+];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the
 /// `layout!` tests).
