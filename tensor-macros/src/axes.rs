@@ -1,8 +1,59 @@
-//! `axes` macro: not yet written.
+//! `Axes![1, 0]` → `(::tensor_typed::Ax<1>, ::tensor_typed::Ax<0>)`: a type-level list of
+//! axis indices for `permute` and reductions.
+//!
+//! Phases: parse (integer literals or const expressions, spans kept) → validate (no
+//! negative axes: type-level axes count from 0) → expand (a tuple type).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::quote_spanned;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, Token};
 
-pub(crate) fn expand(_input: TokenStream) -> TokenStream {
-    quote! { compile_error!("not yet implemented") }
+fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
+    match e {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => {
+                let n: usize = i.base10_parse()?;
+                let lit = proc_macro2::Literal::usize_unsuffixed(n);
+                Ok(quote_spanned!(i.span()=> ::tensor_typed::Ax<#lit>))
+            }
+            _ => Err(syn::Error::new(
+                e.span(),
+                "an axis is an integer literal or a const expression",
+            )),
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => Err(syn::Error::new(
+            e.span(),
+            "Axes! takes axes counted from 0; negative axes are not supported at the type level",
+        )),
+        _ => Ok(quote_spanned!(e.span()=> ::tensor_typed::Ax<{ #e }>)),
+    }
+}
+
+fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let exprs = syn::parse::Parser::parse2(Punctuated::<Expr, Token![,]>::parse_terminated, input)?;
+    if exprs.len() > crate::shape::MAX_RANK {
+        return Err(syn::Error::new(
+            exprs.span(),
+            format!(
+                "Axes! supports at most {} axes, found {}",
+                crate::shape::MAX_RANK,
+                exprs.len()
+            ),
+        ));
+    }
+    let axes = exprs
+        .iter()
+        .map(axis_tokens)
+        .collect::<syn::Result<Vec<_>>>()?;
+    Ok(crate::shape::tuple_type(&axes))
+}
+
+/// Expands `Axes![..]`; on error, a `compile_error!` in place of the type.
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
+    match try_expand(input) {
+        Ok(ts) => ts,
+        Err(e) => e.to_compile_error(),
+    }
 }

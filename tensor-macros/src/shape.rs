@@ -1,8 +1,136 @@
-//! `shape` macro: not yet written.
+//! `Shape![2, Dyn, 3]` → `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`.
+//!
+//! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
+//! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, Token};
 
-pub(crate) fn expand(_input: TokenStream) -> TokenStream {
-    quote! { compile_error!("not yet implemented") }
+/// The largest rank a shape type supports (tuples up to 8 dims).
+pub(crate) const MAX_RANK: usize = 8;
+
+/// One dim as written.
+enum DimArg {
+    /// A non-negative integer literal.
+    Static(syn::LitInt),
+    /// The word `Dyn`.
+    Dyn(Span),
+    /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>`.
+    Expr(Expr),
+}
+
+/// The parsed macro input.
+struct ShapeInput {
+    dims: Vec<DimArg>,
+    span: Span,
+}
+
+impl Parse for ShapeInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let span = input.span();
+        let exprs = Punctuated::<Expr, Token![,]>::parse_terminated(input)?;
+        let dims = exprs
+            .into_iter()
+            .map(classify)
+            .collect::<syn::Result<_>>()?;
+        Ok(ShapeInput { dims, span })
+    }
+}
+
+fn classify(e: Expr) -> syn::Result<DimArg> {
+    match &e {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => {
+                i.base10_parse::<usize>()?;
+                Ok(DimArg::Static(i.clone()))
+            }
+            _ => Err(syn::Error::new(
+                e.span(),
+                "a dim is an integer literal, `Dyn` or a const expression",
+            )),
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => Err(syn::Error::new(
+            e.span(),
+            "a static dim cannot be negative; write `Dyn` for a size known only at run time",
+        )),
+        Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
+        _ => Ok(DimArg::Expr(e)),
+    }
+}
+
+fn validate(input: &ShapeInput) -> syn::Result<()> {
+    if input.dims.len() > MAX_RANK {
+        return Err(syn::Error::new(
+            input.span,
+            format!(
+                "Shape! supports at most {MAX_RANK} dims, found {}",
+                input.dims.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The type tokens of one dim.
+pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
+    match d {
+        DimArgRef::Static(n, span) => {
+            let lit = proc_macro2::Literal::usize_unsuffixed(*n);
+            quote_spanned!(*span=> ::tensor_typed::D<#lit>)
+        }
+        DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
+        DimArgRef::Expr(e) => quote_spanned!(e.span()=> ::tensor_typed::D<{ #e }>),
+    }
+}
+
+/// A borrowed dim, also built by other macros (`tensor!` knows its dims as numbers).
+pub(crate) enum DimArgRef<'a> {
+    /// A static size.
+    Static(usize, Span),
+    /// `Dyn`.
+    Dyn(Span),
+    /// A const expression.
+    Expr(&'a Expr),
+}
+
+/// The tuple type of a list of dims: `()`, `(X,)`, `(X, Y)`.
+pub(crate) fn tuple_type(dims: &[TokenStream]) -> TokenStream {
+    match dims.len() {
+        1 => {
+            let d = &dims[0];
+            quote!((#d,))
+        }
+        _ => quote!((#(#dims),*)),
+    }
+}
+
+fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let parsed: ShapeInput = syn::parse2(input)?;
+    validate(&parsed)?;
+    let dims: Vec<TokenStream> = parsed
+        .dims
+        .iter()
+        .map(|d| {
+            let r = match d {
+                DimArg::Static(i) => DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span()),
+                DimArg::Dyn(s) => DimArgRef::Dyn(*s),
+                DimArg::Expr(e) => DimArgRef::Expr(e),
+            };
+            dim_tokens(&r)
+        })
+        .collect();
+    Ok(tuple_type(&dims))
+}
+
+/// Expands `Shape![..]`; on error, a `compile_error!` at the offending dim in place of
+/// the type (so one mistake makes one error).
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
+    match try_expand(input) {
+        Ok(ts) => ts,
+        Err(e) => e.to_compile_error(),
+    }
 }

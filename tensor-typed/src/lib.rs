@@ -1,2 +1,37 @@
 //! Typed tensors: static dims checked by the compiler, `Dyn` dims by the runtime.
+//!
+//! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
+//! `(D<2>, Dyn, D<3>)`) and which type-level operators exist.
 #![warn(missing_docs)]
+
+extern crate self as tensor_typed;
+
+pub mod broadcast;
+pub mod checks;
+pub mod dim;
+pub mod expand;
+#[doc(hidden)]
+pub mod layout_support;
+pub mod list;
+pub mod matmul_shape;
+pub mod ops_binary;
+pub mod ops_reduce;
+pub mod ops_unary;
+pub mod ops_view;
+pub mod permute;
+pub mod promote;
+pub mod reshape;
+pub mod shape;
+pub mod tensor;
+
+pub use dim::{Ax, Dim, Dyn, D};
+pub use shape::{Shape, StaticShape};
+pub use tensor::Tensor;
+pub use tensor_macros::{layout, tensor, Axes, Shape};
+
+/// Everything a user needs: `use tensor_typed::prelude::*;`.
+pub mod prelude {
+    pub use crate::dim::{Ax, Dyn, D};
+    pub use crate::tensor::Tensor;
+    pub use crate::{layout, tensor, Axes, Shape};
+}

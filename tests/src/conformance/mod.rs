@@ -10,8 +10,12 @@ use tensor_core::{dispatch_dtype, DType, Element, Layout, Storage, Tensor};
 
 // Judge modules: add `pub mod <stem>;` here, one line each.
 pub mod contiguity;
+pub mod elementwise;
 pub mod expand;
+pub mod inplace_out;
 pub mod memory_format;
+pub mod promotion;
+pub mod reduce;
 pub mod repeat;
 pub mod view_reshape;
 
@@ -23,6 +27,10 @@ pub const JUDGES: &[(&str, fn(&Value) -> FileReport)] = &[
     ("view_reshape", view_reshape::judge),
     ("expand", expand::judge),
     ("repeat", repeat::judge),
+    ("reduce", reduce::judge),
+    ("elementwise", elementwise::judge),
+    ("inplace_out", inplace_out::judge),
+    ("promotion", promotion::judge),
 ];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the

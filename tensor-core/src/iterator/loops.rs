@@ -1,0 +1,353 @@
+//! The loops kernels run on: `for_each` (split across rayon threads like
+//! `at::parallel_for`), `serial_for_each` over a linear range with a [`DimCounter`],
+//! and the storage locking that makes the raw pointers handed to kernels race-free.
+
+use super::geometry::is_provably_non_overlapping;
+use super::{is_same, TensorIterator};
+use crate::storage::Buffer;
+use std::sync::{RwLockReadGuard, RwLockWriteGuard};
+
+/// `at::internal::GRAIN_SIZE`: below this many elements a loop runs on one thread.
+pub const GRAIN_SIZE: usize = 32768;
+
+/// Tile of a transposed 2-D plan along the inner dim (elements): short, so the lines
+/// of the operand that is strided along it stay cached while the outer dim advances.
+const TILE0: usize = 8;
+/// Tile along the outer dim (elements); measured best for 4096 x 4096 f32 transposes.
+const TILE1: usize = 256;
+/// Smallest size of both dims for tiling to pay off.
+const TILE_MIN: usize = 64;
+
+/// Walks a linear range `[begin, end)` of an iteration shape in 2-D steps
+/// (TensorIteratorInternal.h `DimCounter`). `values` are the mixed-radix digits of the
+/// current position, dim 0 fastest.
+#[derive(Clone, Debug)]
+pub struct DimCounter {
+    shape: Vec<usize>,
+    end: usize,
+    /// The index along each iteration dim of the current position.
+    pub values: Vec<usize>,
+    /// The current linear position.
+    pub offset: usize,
+}
+
+impl DimCounter {
+    /// A counter at `begin` (size-0 dims are skipped when splitting it into digits).
+    pub fn new(shape: &[usize], begin: usize, end: usize) -> DimCounter {
+        let mut values = vec![0usize; shape.len()];
+        let mut linear = begin;
+        for (v, &size) in values.iter_mut().zip(shape) {
+            if size > 0 {
+                *v = linear % size;
+                linear /= size;
+            }
+        }
+        DimCounter {
+            shape: shape.to_vec(),
+            end,
+            values,
+            offset: begin,
+        }
+    }
+
+    /// `true` once the whole range has been stepped over.
+    pub fn is_done(&self) -> bool {
+        self.offset >= self.end
+    }
+
+    /// The largest `(size0, size1)` step from here that stays inside the range and
+    /// inside one outer row of dim 0.
+    pub fn max_2d_step(&self) -> (usize, usize) {
+        let remaining = self.end - self.offset;
+        let step0 = (self.shape[0] - self.values[0]).min(remaining);
+        let mut step1 = 1;
+        if step0 == self.shape[0] && self.shape.len() >= 2 {
+            step1 = (self.shape[1] - self.values[1]).min(remaining / self.shape[0]);
+        }
+        (step0, step1)
+    }
+
+    /// Advances by `step0 * step1` elements, carrying into higher dims.
+    pub fn increment(&mut self, step0: usize, step1: usize) {
+        self.offset += step0 * step1;
+        let ndim = self.values.len();
+        let (mut i, mut carry) = (0usize, step0);
+        if step1 != 1 {
+            i = 1;
+            carry = step1;
+        }
+        while i < ndim && carry > 0 {
+            let mut v = self.values[i] + carry;
+            if v >= self.shape[i] {
+                v -= self.shape[i];
+                carry = 1;
+            } else {
+                carry = 0;
+            }
+            self.values[i] = v;
+            i += 1;
+        }
+    }
+}
+
+/// A held storage lock; kept only for its `Drop`.
+#[allow(dead_code)]
+enum Guard<'a> {
+    Read(RwLockReadGuard<'a, Buffer>),
+    Write(RwLockWriteGuard<'a, Buffer>),
+}
+
+impl TensorIterator {
+    /// Byte strides laid out `[dim * ntensors + arg]`, padded with zeros to at least
+    /// two dims (`get_strides`).
+    pub fn get_strides(&self) -> Vec<isize> {
+        let nt = self.ntensors();
+        let ndim = self.ndim().max(2);
+        let mut out = vec![0isize; ndim * nt];
+        for (arg, op) in self.operands.iter().enumerate() {
+            for (d, &s) in op.stride_bytes.iter().enumerate() {
+                out[d * nt + arg] = s;
+            }
+        }
+        out
+    }
+
+    /// Locks each distinct storage once, in `Storage::id` order (write when an output
+    /// lives on it), and returns the guards and each operand's first-element address.
+    fn lock_operands(&self) -> (Vec<Guard<'_>>, Vec<usize>) {
+        let mut storages: Vec<(usize, usize, bool)> = self
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(k, op)| (op.t().storage().id(), k, op.is_output))
+            .collect();
+        storages.sort_by_key(|&(id, k, _)| (id, k));
+        let mut guards = Vec::new();
+        let mut base_of: Vec<(usize, usize)> = Vec::new(); // (storage id, address)
+        let mut i = 0;
+        while i < storages.len() {
+            let id = storages[i].0;
+            let mut j = i;
+            let mut write = false;
+            while j < storages.len() && storages[j].0 == id {
+                write |= storages[j].2;
+                j += 1;
+            }
+            let storage = self.operands[storages[i].1].t().storage();
+            let addr = if write {
+                let mut g = storage.write();
+                let a = g.as_mut_ptr().expose_provenance();
+                guards.push(Guard::Write(g));
+                a
+            } else {
+                let g = storage.read();
+                let a = g.as_ptr().expose_provenance();
+                guards.push(Guard::Read(g));
+                a
+            };
+            base_of.push((id, addr));
+            i = j;
+        }
+        let bases = self
+            .operands
+            .iter()
+            .map(|op| {
+                let t = op.t();
+                let id = t.storage().id();
+                let base = base_of.iter().find(|(s, _)| *s == id).expect("locked").1;
+                base + t.storage_offset() * t.dtype().size()
+            })
+            .collect();
+        (guards, bases)
+    }
+
+    /// Whether chunks of the range may run on different threads without two threads
+    /// touching one address where either writes: every output provably
+    /// non-overlapping, and every input on an output's storage the same view as it.
+    fn parallel_safe(&self) -> bool {
+        if self.is_reduction {
+            return false;
+        }
+        let outs = &self.operands[..self.num_outputs];
+        for (i, o) in outs.iter().enumerate() {
+            let t = o.t();
+            if !is_provably_non_overlapping(t.sizes(), t.strides()) {
+                return false;
+            }
+            for (j, op) in self.operands.iter().enumerate() {
+                let same_view_input = !op.is_output && is_same(op.t(), t);
+                if j != i && op.t().shares_storage(t) && !same_view_input {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Runs `loop2d` over every element (`TensorIteratorBase::for_each`): serially when
+    /// `numel < GRAIN_SIZE`, on one thread, inside a rayon task, in reduction mode or
+    /// when outputs might overlap; otherwise `[0, numel)` is split into
+    /// `min(threads, ceil(numel / GRAIN_SIZE))` equal chunks (the OpenMP split).
+    ///
+    /// `loop2d(data, strides, size0, size1)`: see the module docs. Storage locks are
+    /// held for the whole call.
+    pub fn for_each<F>(&self, loop2d: F)
+    where
+        F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
+    {
+        let n = self.numel();
+        if n == 0 {
+            return;
+        }
+        let (_guards, bases) = self.lock_operands();
+        let threads = rayon::current_num_threads();
+        let in_parallel = rayon::current_thread_index().is_some();
+        if self.is_transposed_2d() && self.parallel_safe() {
+            return self.tiled(&bases, &loop2d, threads, in_parallel);
+        }
+        if n < GRAIN_SIZE || threads <= 1 || in_parallel || !self.parallel_safe() {
+            self.serial_range(&bases, &loop2d, 0, n);
+            return;
+        }
+        let nt = threads.min(n.div_ceil(GRAIN_SIZE));
+        let chunk = n.div_ceil(nt);
+        rayon::scope(|s| {
+            for t in 0..nt {
+                let (bases, loop2d) = (&bases, &loop2d);
+                let begin = t * chunk;
+                let end = n.min(begin + chunk);
+                if begin < end {
+                    s.spawn(move |_| self.serial_range(bases, loop2d, begin, end));
+                }
+            }
+        });
+    }
+
+    /// A 2-D plan (after coalescing) where some operand moves faster along the outer
+    /// dim than along the inner one (a transposed operand), both dims at least a tile.
+    pub(crate) fn is_transposed_2d(&self) -> bool {
+        self.ndim() == 2
+            && self.shape[0] >= TILE_MIN
+            && self.shape[1] >= TILE_MIN
+            && self.operands.iter().any(|op| {
+                let (s0, s1) = (op.stride_bytes[0].abs(), op.stride_bytes[1].abs());
+                s1 != 0 && s0 > s1
+            })
+    }
+
+    /// Walks a transposed 2-D plan in `TILE0 x TILE1` blocks so that both the
+    /// contiguous and the transposed operands stay in cache; the outer dim is split
+    /// across threads. Only used when no written element is read or written by
+    /// another element's step (`parallel_safe`), so the visiting order is not
+    /// observable.
+    fn tiled<F>(&self, bases: &[usize], loop2d: &F, threads: usize, in_parallel: bool)
+    where
+        F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
+    {
+        let (n0, n1) = (self.shape[0], self.shape[1]);
+        let nt = if in_parallel || self.numel() < GRAIN_SIZE {
+            1
+        } else {
+            threads.min(self.numel().div_ceil(GRAIN_SIZE)).max(1)
+        };
+        let chunk = n1.div_ceil(nt).div_ceil(TILE1) * TILE1;
+        let (t0, t1) = (TILE0, TILE1);
+        let run = |j_begin: usize, j_end: usize| {
+            let nt = self.ntensors();
+            let strides = self.get_strides();
+            let loop_strides = &strides[..2 * nt];
+            let mut ptrs: Vec<*mut u8> = vec![std::ptr::null_mut(); nt];
+            for j0 in (j_begin..j_end).step_by(t1) {
+                let nj = t1.min(j_end - j0);
+                for i0 in (0..n0).step_by(t0) {
+                    let ni = t0.min(n0 - i0);
+                    for (k, p) in ptrs.iter_mut().enumerate() {
+                        let off = i0 as isize * strides[k] + j0 as isize * strides[nt + k];
+                        *p = std::ptr::with_exposed_provenance_mut(
+                            bases[k].wrapping_add_signed(off),
+                        );
+                    }
+                    loop2d(&ptrs, loop_strides, ni, nj);
+                }
+            }
+        };
+        if nt == 1 {
+            return run(0, n1);
+        }
+        rayon::scope(|s| {
+            for t in 0..nt {
+                let run = &run;
+                let begin = t * chunk;
+                let end = n1.min(begin + chunk);
+                if begin < end {
+                    s.spawn(move |_| run(begin, end));
+                }
+            }
+        });
+    }
+
+    /// Runs `loop2d` over the linear range `[begin, end)` on the calling thread
+    /// (`serial_for_each`), holding the storage locks.
+    pub fn serial_for_each<F>(&self, loop2d: F, begin: usize, end: usize)
+    where
+        F: Fn(&[*mut u8], &[isize], usize, usize),
+    {
+        if begin >= end {
+            return;
+        }
+        let (_guards, bases) = self.lock_operands();
+        self.serial_range(&bases, &loop2d, begin, end.min(self.numel()));
+    }
+
+    fn serial_range<F>(&self, bases: &[usize], loop2d: &F, begin: usize, end: usize)
+    where
+        F: Fn(&[*mut u8], &[isize], usize, usize),
+    {
+        let nt = self.ntensors();
+        let strides = self.get_strides();
+        let loop_strides = &strides[..2 * nt];
+        let mut ptrs: Vec<*mut u8> = vec![std::ptr::null_mut(); nt];
+        if self.ndim() <= 1 {
+            for (k, p) in ptrs.iter_mut().enumerate() {
+                let off = begin as isize * strides[k];
+                *p = std::ptr::with_exposed_provenance_mut(bases[k].wrapping_add_signed(off));
+            }
+            loop2d(&ptrs, loop_strides, end - begin, 1);
+            return;
+        }
+        let mut counter = DimCounter::new(&self.shape, begin, end);
+        while !counter.is_done() {
+            for (k, p) in ptrs.iter_mut().enumerate() {
+                let mut off: isize = 0;
+                for (d, &v) in counter.values.iter().enumerate() {
+                    off += v as isize * strides[d * nt + k];
+                }
+                *p = std::ptr::with_exposed_provenance_mut(bases[k].wrapping_add_signed(off));
+            }
+            let (s0, s1) = counter.max_2d_step();
+            loop2d(&ptrs, loop_strides, s0, s1);
+            counter.increment(s0, s1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dim_counter_steps_rows_then_blocks() {
+        let mut c = DimCounter::new(&[3, 4, 2], 2, 24);
+        assert_eq!(c.values, vec![2, 0, 0]);
+        assert_eq!(c.max_2d_step(), (1, 1));
+        c.increment(1, 1);
+        assert_eq!(c.values, vec![0, 1, 0]);
+        assert_eq!(c.max_2d_step(), (3, 3));
+        c.increment(3, 3);
+        assert_eq!(c.values, vec![0, 0, 1]);
+        assert_eq!(c.offset, 12);
+        assert_eq!(c.max_2d_step(), (3, 4));
+        c.increment(3, 4);
+        assert!(c.is_done());
+    }
+}

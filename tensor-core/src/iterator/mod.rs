@@ -1,0 +1,349 @@
+//! PyTorch's TensorIterator (aten/src/ATen/TensorIterator.cpp): broadcasting, dtype
+//! promotion, fast setup, the stride-sorting perm, output allocation, coalescing and
+//! the 2-D loops that kernels run on.
+//!
+//! # Building
+//! ```
+//! use tensor_core::{DType, Tensor, TensorIterator, TensorIteratorConfig};
+//! let a = Tensor::zeros(&[2, 3], DType::F32)?;
+//! let b = Tensor::zeros(&[3], DType::F32)?;
+//! let iter = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &b))?;
+//! assert_eq!(iter.output(0).sizes(), &[2, 3]);
+//! # Ok::<(), tensor_core::Error>(())
+//! ```
+//! `build` runs the reference's steps in order: populate operands, mark outputs
+//! (read-write when an output is an input too), memory-overlap checks,
+//! `compute_shape`, `mark_resize_outputs`, `compute_types`, then either
+//! `fast_set_up` or `compute_strides` → `reorder_dimensions` →
+//! `allocate_or_resize_outputs` → `coalesce_dimensions`.
+//!
+//! # Running a kernel
+//! [`TensorIterator::for_each`] takes a *2-D loop*
+//! `Fn(data: &[*mut u8], strides: &[isize], size0: usize, size1: usize)`:
+//! `data[k]` points at the first element of operand `k` (outputs first) for this call,
+//! `strides[k]` is operand `k`'s byte stride along the inner dim and
+//! `strides[ntensors + k]` along the outer dim. It splits the linear range
+//! `[0, numel)` into chunks of at least `GRAIN_SIZE` (32768) elements across rayon
+//! threads, as `at::parallel_for` does. Dereferencing the pointers is the kernel's
+//! `unsafe` business (see `crate::kernels`). Before `for_each` runs the loop it takes
+//! each distinct storage's lock once (write if any operand on it is written), in the
+//! order of `Storage::id`. After a kernel, call [`TensorIterator::cast_outputs`] so
+//! outputs computed in a temporary of the common dtype are copied back.
+//!
+//! # Reductions (for the reduction kernels)
+//! 1. Allocate the result (contiguous, reduced shape) and view it with the input's ndim
+//!    with [`reduce::reduction_output_view`] (size 1, stride 0 on reduced dims; PyTorch's
+//!    `make_reduction` + `review_reduce_result`).
+//! 2. Fill the result with the reduction's identity (or first element).
+//! 3. `TensorIterator::build(TensorIteratorConfig::reduce_op(&view, &input))`:
+//!    outputs are not resized, the output has byte stride 0 on reduced dims, reduced
+//!    dims are ordered first (innermost), there is no fast setup, and coalescing merges
+//!    reduced dims (`0 * n == 0`). The input is converted to the common dtype of the
+//!    inputs if promotion applies (pass an already converted input to control the
+//!    accumulation dtype).
+//! 4. Run [`TensorIterator::serial_for_each`] (or `for_each`, which is always serial in
+//!    reduction mode, so no two threads update the same output element) with a 2-D
+//!    loop that accumulates `*out = f(*out, *in)`; `strides[0] == 0` means the inner
+//!    dim is reduced. [`TensorIterator::is_dim_reduced`],
+//!    [`TensorIterator::num_reduce_dims`], [`TensorIterator::num_output_elements`]
+//!    describe the plan; [`TensorIterator::shape`] and
+//!    [`TensorIterator::strides`] give the coalesced geometry (byte strides).
+//!    For argmax-like kernels that need the reduced index, iterate the input yourself
+//!    with the plan or use `enforce_linear_iteration`.
+
+mod coalesce;
+mod config;
+mod explain;
+mod fast_setup;
+pub(crate) mod geometry;
+mod loops;
+mod overlap;
+pub mod promotion;
+pub mod reduce;
+mod shape;
+mod strides;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+pub use config::TensorIteratorConfig;
+pub use explain::Explain;
+pub use loops::{DimCounter, GRAIN_SIZE};
+pub use overlap::{get_overlap_status, has_internal_overlap, MemOverlap, MemOverlapStatus};
+pub use promotion::{result_type, Operand, ResultTypeState};
+pub(crate) use types::to_dtype_preserve as types_to_dtype_preserve;
+
+use crate::error::Result;
+use crate::{DType, Tensor};
+
+/// How `fast_set_up` laid out the outputs (`FastSetupType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastSetupType {
+    /// No fast setup: strides, perm and coalescing were computed.
+    None,
+    /// Every operand contiguous: outputs contiguous, one flat loop.
+    Contiguous,
+    /// Every operand channels-last contiguous: outputs channels-last, one flat loop.
+    ChannelsLast,
+    /// Every operand non-overlapping and dense with identical strides: outputs get
+    /// those strides, one flat loop.
+    NonOverlappingDense,
+}
+
+/// One operand of a built iterator (`OperandInfo`).
+#[derive(Debug)]
+pub(crate) struct OperandInfo {
+    /// The tensor the kernel reads or writes (`None` until an output is allocated).
+    pub tensor: Option<Tensor>,
+    /// The caller's output when the kernel writes a temporary of the common dtype.
+    pub original: Option<Tensor>,
+    /// Byte strides in iteration order (after permutation / coalescing).
+    pub stride_bytes: Vec<isize>,
+    /// The dtype the operand will have (`target_dtype`).
+    pub target_dtype: Option<DType>,
+    /// The dtype the operand has now (`current_dtype`).
+    pub current_dtype: Option<DType>,
+    pub is_output: bool,
+    pub is_read_write: bool,
+    pub will_resize: bool,
+    pub is_wrapped_number: bool,
+}
+
+impl OperandInfo {
+    fn defined(&self) -> bool {
+        self.tensor.is_some()
+    }
+
+    fn t(&self) -> &Tensor {
+        self.tensor.as_ref().expect("operand is defined")
+    }
+}
+
+/// A built iteration plan over outputs and inputs (`at::TensorIterator`).
+///
+/// Operands are numbered outputs first. Sizes are elements; strides inside the plan
+/// are bytes.
+#[derive(Debug)]
+pub struct TensorIterator {
+    pub(crate) operands: Vec<OperandInfo>,
+    pub(crate) num_outputs: usize,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) perm: Vec<usize>,
+    pub(crate) common_dtype: Option<DType>,
+    pub(crate) all_ops_same_shape: bool,
+    pub(crate) all_ops_are_scalars: bool,
+    pub(crate) has_coalesced_dimensions: bool,
+    pub(crate) is_reduction: bool,
+    pub(crate) enforce_linear_iteration: bool,
+    pub(crate) fast_setup: FastSetupType,
+    pub(crate) trace: explain::Trace,
+}
+
+impl TensorIterator {
+    /// Builds the plan (`TensorIteratorBase::build`), allocating undefined outputs.
+    ///
+    /// # Errors
+    /// Overlap ([`Error::InternalOverlap`](crate::Error::InternalOverlap),
+    /// [`Error::PartialOverlap`](crate::Error::PartialOverlap)), broadcasting
+    /// ([`Error::Broadcast`](crate::Error::Broadcast)), output shape
+    /// ([`Error::OutputShape`](crate::Error::OutputShape)), dtypes
+    /// ([`Error::DTypeMismatch`](crate::Error::DTypeMismatch),
+    /// [`Error::UnsafeCast`](crate::Error::UnsafeCast)), in that order of checking.
+    pub fn build(config: TensorIteratorConfig) -> Result<TensorIterator> {
+        let mut it = TensorIterator {
+            operands: Vec::new(),
+            num_outputs: 0,
+            shape: Vec::new(),
+            perm: Vec::new(),
+            common_dtype: None,
+            all_ops_same_shape: true,
+            all_ops_are_scalars: false,
+            has_coalesced_dimensions: false,
+            is_reduction: config.is_reduction,
+            enforce_linear_iteration: config.enforce_linear_iteration,
+            fast_setup: FastSetupType::None,
+            trace: explain::Trace::default(),
+        };
+        it.populate_operands(&config);
+        it.mark_outputs();
+        if config.check_mem_overlap {
+            it.compute_mem_overlaps()?;
+        }
+        it.compute_shape(&config)?;
+        it.mark_resize_outputs(&config)?;
+        it.compute_types(&config)?;
+        if !it.fast_set_up(&config)? {
+            it.compute_strides(&config);
+            it.reorder_dimensions();
+            it.allocate_or_resize_outputs()?;
+            it.coalesce_dimensions();
+        }
+        Ok(it)
+    }
+
+    fn populate_operands(&mut self, config: &TensorIteratorConfig) {
+        for (ops, is_output) in [(&config.outputs, true), (&config.inputs, false)] {
+            for op in ops {
+                let dtype = op.tensor.as_ref().map(|t| t.dtype());
+                self.operands.push(OperandInfo {
+                    tensor: op.tensor.as_ref().map(|t| t.alias()),
+                    original: None,
+                    stride_bytes: Vec::new(),
+                    target_dtype: dtype,
+                    current_dtype: dtype,
+                    is_output,
+                    is_read_write: false,
+                    will_resize: false,
+                    is_wrapped_number: op.is_wrapped_number,
+                });
+            }
+        }
+        self.num_outputs = config.outputs.len();
+    }
+
+    /// `mark_outputs`: an output that is also an input is read-write.
+    fn mark_outputs(&mut self) {
+        for i in 0..self.num_outputs {
+            let Some(out) = self.operands[i].tensor.as_ref() else {
+                continue;
+            };
+            let rw = self.operands[self.num_outputs..]
+                .iter()
+                .any(|op| op.tensor.as_ref().is_some_and(|t| is_same(out, t)));
+            self.operands[i].is_read_write = rw;
+        }
+    }
+
+    // ---- accessors ----------------------------------------------------------------------
+
+    /// Number of operands, outputs first (`ntensors`).
+    pub fn ntensors(&self) -> usize {
+        self.operands.len()
+    }
+
+    /// Number of outputs.
+    pub fn noutputs(&self) -> usize {
+        self.num_outputs
+    }
+
+    /// Number of inputs.
+    pub fn ninputs(&self) -> usize {
+        self.operands.len() - self.num_outputs
+    }
+
+    /// The iteration shape after permutation and coalescing (elements; dim 0 fastest).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Number of iteration dims (`ndim`).
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Number of elements iterated (`numel`).
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Byte strides of operand `arg` in iteration order.
+    pub fn strides(&self, arg: usize) -> &[isize] {
+        &self.operands[arg].stride_bytes
+    }
+
+    /// The perm computed by `reorder_dimensions`: `perm[i]` is the original dim at
+    /// iteration position `i` (empty after a fast setup).
+    pub fn perm(&self) -> &[usize] {
+        &self.perm
+    }
+
+    /// The common dtype of the inputs (`common_dtype`), if one was computed.
+    pub fn common_dtype(&self) -> Option<DType> {
+        self.common_dtype
+    }
+
+    /// Which fast setup was taken.
+    pub fn fast_setup_type(&self) -> FastSetupType {
+        self.fast_setup
+    }
+
+    /// `true` when dims were merged (after a fast setup or `coalesce_dimensions`).
+    pub fn has_coalesced_dimensions(&self) -> bool {
+        self.has_coalesced_dimensions
+    }
+
+    /// The tensor the kernel writes for output `i` (a temporary of the common dtype
+    /// until [`cast_outputs`](Self::cast_outputs) runs, when the caller's output has
+    /// another dtype).
+    pub fn output(&self, i: usize) -> &Tensor {
+        assert!(i < self.num_outputs, "output index out of range");
+        self.operands[i].t()
+    }
+
+    /// The tensor the caller sees for output `i`: the user's tensor when a temporary is
+    /// used, else [`output`](Self::output).
+    pub fn final_output(&self, i: usize) -> &Tensor {
+        self.operands[i]
+            .original
+            .as_ref()
+            .unwrap_or_else(|| self.operands[i].t())
+    }
+
+    /// Input `i` as the kernel reads it (converted to the common dtype if promoted).
+    pub fn input(&self, i: usize) -> &Tensor {
+        self.operands[self.num_outputs + i].t()
+    }
+
+    /// The dtype of operand `arg` as the kernel sees it.
+    pub fn dtype(&self, arg: usize) -> DType {
+        self.operands[arg].t().dtype()
+    }
+
+    /// Whether the iterator is in reduction mode.
+    pub fn is_reduction(&self) -> bool {
+        self.is_reduction
+    }
+
+    /// `is_dim_reduced(d)`: some output has byte stride 0 on iteration dim `d` and
+    /// `shape[d] > 1`.
+    pub fn is_dim_reduced(&self, dim: usize) -> bool {
+        self.operands[..self.num_outputs]
+            .iter()
+            .any(|op| op.stride_bytes.get(dim) == Some(&0) && self.shape[dim] > 1)
+    }
+
+    /// Number of iteration dims that are reduced.
+    pub fn num_reduce_dims(&self) -> usize {
+        (0..self.ndim()).filter(|&d| self.is_dim_reduced(d)).count()
+    }
+
+    /// Number of output elements: the product of the non-reduced iteration dims.
+    pub fn num_output_elements(&self) -> usize {
+        (0..self.ndim())
+            .filter(|&d| !self.is_dim_reduced(d))
+            .map(|d| self.shape[d])
+            .product()
+    }
+
+    /// Copies outputs computed in temporaries of the common dtype back to the caller's
+    /// tensors (`cast_outputs`). Call once after the kernel.
+    ///
+    /// # Errors
+    /// As [`Tensor::copy_`].
+    pub fn cast_outputs(&mut self) -> Result<()> {
+        for i in 0..self.num_outputs {
+            if let Some(orig) = self.operands[i].original.take() {
+                let tmp = self.operands[i].t().alias();
+                orig.copy_(&tmp)?;
+                self.operands[i].tensor = Some(orig);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// PyTorch's `is_same` on two handles: the same view of the same storage.
+pub(crate) fn is_same(a: &Tensor, b: &Tensor) -> bool {
+    a.shares_storage(b) && a.layout() == b.layout() && a.dtype() == b.dtype()
+}

@@ -1,0 +1,253 @@
+//! The [V] examples of the spec (§1) and the seed documents' worked examples, named
+//! after the case they pin.
+
+use super::{FastSetupType, TensorIterator, TensorIteratorConfig};
+use crate::{DType, Layout, Scalar, Tensor};
+
+/// A strided view over a fresh storage holding `0, 1, 2, ...` (f32).
+fn strided(sizes: &[usize], strides: &[isize]) -> Tensor {
+    let layout = Layout::new(sizes.to_vec(), strides.to_vec(), 0);
+    let len = layout.required_storage_len().max(1);
+    let base = Tensor::from_vec((0..len).map(|x| x as f32).collect(), &[len]).unwrap();
+    base.with_layout(layout)
+}
+
+fn add_strides(a: &Tensor, b: &Tensor) -> Vec<isize> {
+    a.add(b).unwrap().strides().to_vec()
+}
+
+fn naive_add(a: &Tensor, b: &Tensor) -> Vec<f64> {
+    // Broadcast by hand through expand-like index arithmetic on the naive walk.
+    let shape = crate::broadcast_shapes(a.sizes(), b.sizes()).unwrap();
+    let at = |t: &Tensor, idx: &[usize]| -> f64 {
+        let off = shape.len() - t.dim();
+        let mut pos = t.storage_offset() as isize;
+        for d in 0..t.dim() {
+            let i = if t.sizes()[d] == 1 { 0 } else { idx[off + d] };
+            pos += i as isize * t.strides()[d];
+        }
+        t.storage().read().as_slice::<f32>()[pos as usize] as f64
+    };
+    let n: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; shape.len()];
+    for _ in 0..n {
+        out.push(at(a, &idx) + at(b, &idx));
+        for d in (0..shape.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
+#[test]
+fn channels_last_plus_contiguous_keeps_cl() {
+    let cl = strided(&[2, 3, 4, 5], &[60, 1, 15, 3]);
+    let ct = strided(&[3, 4, 5], &[20, 5, 1]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &cl, &ct)).unwrap();
+    let e = it.explain();
+    assert_eq!(e.perm, vec![1, 3, 2, 0]);
+    assert_eq!(e.effective_strides[2], Some(vec![0, 20, 5, 1]));
+    assert_eq!(e.output_strides, vec![vec![60, 1, 15, 3]]);
+    assert_eq!(cl.add(&ct).unwrap().to_vec_f64(), naive_add(&cl, &ct));
+}
+
+#[test]
+fn ambiguous_nc11_plus_contiguous_keeps_cl() {
+    let cl = strided(&[2, 3, 1, 1], &[3, 1, 3, 3]);
+    let ct = strided(&[3, 1, 1], &[1, 1, 1]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &cl, &ct)).unwrap();
+    assert_eq!(it.fast_setup_type(), FastSetupType::None);
+    assert_eq!(it.perm(), &[1, 3, 2, 0]);
+    assert_eq!(it.output(0).strides(), &[3, 1, 3, 3]);
+}
+
+#[test]
+fn ambiguous_nc11_plus_transposed_gives_9_1_3_3() {
+    let cl = strided(&[2, 3, 1, 1], &[3, 1, 3, 3]);
+    let ct = strided(&[3, 1, 3], &[1, 3, 3]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &cl, &ct)).unwrap();
+    let e = it.explain();
+    assert_eq!(e.effective_strides[1], Some(vec![3, 1, 3, 0]));
+    assert_eq!(e.effective_strides[2], Some(vec![0, 1, 3, 3]));
+    assert_eq!(e.perm, vec![1, 2, 3, 0]);
+    assert_eq!(e.output_strides, vec![vec![9, 1, 3, 3]]);
+    assert_eq!(cl.add(&ct).unwrap().to_vec_f64(), naive_add(&cl, &ct));
+}
+
+#[test]
+fn permuted_non_dense_slice_gives_1_12_4() {
+    // permute(2, 0, 1) of (2, 3, 8)[:, :, :4]: sizes (4, 2, 3), strides (1, 24, 8).
+    let t = strided(&[4, 2, 3], &[1, 24, 8]);
+    assert_eq!(t.neg().unwrap().strides(), &[1, 12, 4]);
+    assert_eq!(t.add_scalar(1).unwrap().strides(), &[1, 12, 4]);
+}
+
+#[test]
+fn expanded_x_plus_transposed_y_gives_1_4() {
+    let x = strided(&[4, 3], &[1, 0]);
+    let y = strided(&[4, 3], &[1, 4]);
+    assert_eq!(add_strides(&x, &y), vec![1, 4]);
+    assert_eq!(add_strides(&y, &x), vec![1, 4]);
+    assert_eq!(x.add(&y).unwrap().to_vec_f64(), naive_add(&x, &y));
+}
+
+#[test]
+fn first_operand_wins_dense_permuted_vs_contiguous() {
+    let a = strided(&[3, 4], &[1, 3]);
+    let b = strided(&[3, 4], &[4, 1]);
+    assert_eq!(add_strides(&a, &b), vec![1, 3]);
+    assert_eq!(add_strides(&b, &a), vec![4, 1]);
+}
+
+#[test]
+fn correctly_sized_out_keeps_its_strides_and_drives_order() {
+    let a = strided(&[3, 4], &[4, 1]);
+    let b = strided(&[3, 4], &[4, 1]);
+    let out = Tensor::empty_strided(&[3, 4], &[1, 3], DType::F32).unwrap();
+    let r = a.add_out(&b, &out).unwrap();
+    assert_eq!(r.strides(), &[1, 3]);
+    assert!(r.shares_storage(&out));
+    assert_eq!(out.to_vec_f64(), naive_add(&a, &b));
+}
+
+#[test]
+fn scalar_operand_avoids_fast_setup_nc11_keeps_strides() {
+    let t = Tensor::empty_strided(&[2, 3, 1, 1], &[3, 1, 3, 3], DType::F32).unwrap();
+    let r = t.add_scalar(1).unwrap();
+    assert_eq!(r.strides(), &[3, 1, 3, 3]);
+}
+
+#[test]
+fn zero_size_permuted_gives_zero_stride() {
+    // permute(2, 0, 1) of (2, 0, 3): sizes (3, 2, 0), strides (1, 3, 3).
+    let t = Tensor::empty_strided(&[3, 2, 0], &[1, 3, 3], DType::F32).unwrap();
+    assert_eq!(t.add_scalar(1).unwrap().strides(), &[1, 0, 3]);
+}
+
+#[test]
+fn overlapping_as_strided_add_in_place_succeeds() {
+    let z = Tensor::zeros(&[4], DType::F32).unwrap();
+    let v = z.with_layout(Layout::new(vec![2, 3], vec![1, 1], 0));
+    v.add_scalar_(1).unwrap();
+    // Row 0 adds 1 to [0, 1, 2], row 1 to [1, 2, 3], in order.
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![1.0, 2.0, 2.0, 1.0]);
+}
+
+#[test]
+fn out_of_wrong_shape_in_place_is_an_error() {
+    let a = Tensor::zeros(&[2, 3], DType::F32).unwrap();
+    let b = Tensor::zeros(&[4, 2, 3], DType::F32).unwrap();
+    assert_eq!(
+        a.add_(&b).unwrap_err().to_string(),
+        "output with shape [2, 3] doesn't match the broadcast shape [4, 2, 3]"
+    );
+}
+
+#[test]
+fn float_into_long_out_is_unsafe_cast() {
+    let a = Tensor::zeros(&[2], DType::F32).unwrap();
+    let out = Tensor::zeros(&[2], DType::I64).unwrap();
+    assert_eq!(
+        a.add_out(&a, &out).unwrap_err().to_string(),
+        "result type Float can't be cast to the desired output type Long"
+    );
+}
+
+#[test]
+fn expanded_output_is_internal_overlap() {
+    let a = Tensor::zeros(&[3], DType::F32).unwrap();
+    let e = a.with_layout(Layout::new(vec![2, 3], vec![0, 1], 0));
+    assert!(e
+        .add_scalar_(1)
+        .unwrap_err()
+        .to_string()
+        .starts_with("unsupported operation: more than one element of the written-to tensor"));
+}
+
+#[test]
+fn contiguous_operands_take_one_flat_loop() {
+    let a = Tensor::zeros(&[4, 5, 6], DType::F32).unwrap();
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &a)).unwrap();
+    assert_eq!(it.fast_setup_type(), FastSetupType::Contiguous);
+    assert_eq!(it.shape(), &[120]);
+    assert_eq!(it.strides(1), &[4]);
+}
+
+#[test]
+fn nc11_both_contiguous_and_cl_takes_contiguous_fast_setup() {
+    let a = strided(&[2, 3, 1, 1], &[3, 1, 3, 3]);
+    let b = strided(&[2, 3, 1, 1], &[3, 1, 1, 1]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &b)).unwrap();
+    assert_eq!(it.fast_setup_type(), FastSetupType::Contiguous);
+    assert_eq!(it.output(0).strides(), &[3, 1, 1, 1]);
+}
+
+#[test]
+fn channels_last_operands_take_cl_fast_setup() {
+    let a = strided(&[2, 3, 4, 5], &[60, 1, 15, 3]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &a)).unwrap();
+    assert_eq!(it.fast_setup_type(), FastSetupType::ChannelsLast);
+    assert_eq!(it.output(0).strides(), &[60, 1, 15, 3]);
+}
+
+#[test]
+fn equal_dense_strides_take_nod_fast_setup() {
+    let a = strided(&[3, 4, 5], &[1, 15, 3]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &a)).unwrap();
+    assert_eq!(it.fast_setup_type(), FastSetupType::NonOverlappingDense);
+    assert_eq!(it.output(0).strides(), &[1, 15, 3]);
+}
+
+#[test]
+fn broadcast_row_coalesces_leading_dims() {
+    let a = Tensor::zeros(&[2, 3, 4], DType::F32).unwrap();
+    let b = Tensor::zeros(&[4], DType::F32).unwrap();
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &b)).unwrap();
+    assert_eq!(it.perm(), &[2, 1, 0]);
+    assert_eq!(it.shape(), &[4, 6]);
+    assert_eq!(it.strides(2), &[4, 0]);
+}
+
+#[test]
+fn wrapped_scalar_promotion_in_iterator() {
+    let a = Tensor::from_vec(vec![1i8, 2], &[2]).unwrap();
+    let it = TensorIterator::build(
+        TensorIteratorConfig::binary_op(None, &a, &a).add_scalar_input(Scalar::Int(1000)),
+    )
+    .unwrap();
+    assert_eq!(it.common_dtype(), Some(DType::I8));
+}
+
+#[test]
+fn large_add_runs_in_parallel_chunks_correctly() {
+    let n = 3 * super::GRAIN_SIZE + 17;
+    let a = Tensor::from_vec((0..n).map(|x| x as f32).collect(), &[n]).unwrap();
+    let r = a.add(&a).unwrap().to_vec::<f32>().unwrap();
+    assert!(r.iter().enumerate().all(|(i, &v)| v == 2.0 * i as f32));
+    let t = a.with_layout(Layout::new(vec![n / 7, 7], vec![1, (n / 7) as isize], 0));
+    let s = t.add_scalar(1).unwrap();
+    assert_eq!(s.strides(), &[1, (n / 7) as isize]);
+}
+
+#[test]
+fn transposed_add_is_tiled_and_matches_naive_walk() {
+    // 200 x 300 with a transposed operand: the tiled 2-D walk, split across threads.
+    let (r, c) = (200usize, 300usize);
+    let a = strided(&[r, c], &[1, r as isize]);
+    let b = strided(&[r, c], &[c as isize, 1]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &b, &a)).unwrap();
+    assert!(it.is_transposed_2d());
+    assert_eq!(b.add(&a).unwrap().to_vec_f64(), naive_add(&b, &a));
+    let out = Tensor::zeros(&[r, c], DType::F32).unwrap();
+    out.copy_(&a).unwrap();
+    assert_eq!(out.to_vec_f64(), a.to_vec_f64());
+    // In place on the transposed tensor itself.
+    let expect = naive_add(&a, &b);
+    a.add_(&b).unwrap();
+    assert_eq!(a.to_vec_f64(), expect);
+}

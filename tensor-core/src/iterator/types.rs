@@ -1,0 +1,150 @@
+//! `compute_types`: the common dtype, the same-dtype and safe-cast checks, and the
+//! CPU temporaries (inputs converted with `.to(common)`, outputs computed in a
+//! temporary of the common dtype and copied back by `cast_outputs`).
+
+use super::config::TensorIteratorConfig;
+use super::promotion::ResultTypeState;
+use super::TensorIterator;
+use crate::error::{Error, Result};
+use crate::memory_format::infer_dense_strides;
+use crate::{can_cast, DType, Tensor};
+
+/// `t.to(dtype)` with `memory_format=preserve` (`_to_copy`): a dense tensor keeps its
+/// strides, any other gets `infer_dense_strides`; then the values are copied.
+///
+/// # Errors
+/// As [`Tensor::copy_`].
+pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    let strides = if t.is_non_overlapping_and_dense() {
+        t.strides().to_vec()
+    } else {
+        infer_dense_strides(t.sizes(), t.strides())
+    };
+    let r = Tensor::empty_strided(t.sizes(), &strides, dtype)?;
+    r.copy_(t)?;
+    Ok(r)
+}
+
+impl TensorIterator {
+    /// `compute_common_dtype`: `result_type` over the inputs (outputs ignored).
+    fn compute_common_dtype(&self) -> Option<DType> {
+        let mut state = ResultTypeState::default();
+        for op in &self.operands[self.num_outputs..] {
+            let t = op.t();
+            state.update(t.dtype(), t.dim(), op.is_wrapped_number);
+        }
+        state.result()
+    }
+
+    /// `compute_types` (see the module docs of [`super`] and spec §1.5).
+    ///
+    /// # Errors
+    /// [`Error::DTypeMismatch`] (`Found dtype Double but expected Float`) when all
+    /// dtypes must match; [`Error::UnsafeCast`] (`result type Float can't be cast to the
+    /// desired output type Long`); errors of the input conversions.
+    pub(crate) fn compute_types(&mut self, config: &TensorIteratorConfig) -> Result<()> {
+        let mut common: Option<DType> = None;
+        let mut output_dtype: Option<DType> = None;
+        let mut has_different_input_dtypes = false;
+        let mut has_different_output_dtypes = false;
+        let mut has_undefined_outputs = false;
+
+        for op in self.operands.iter_mut() {
+            if op.target_dtype.is_none() {
+                // An undefined output: its dtype is static or inferred.
+                match config.static_dtype {
+                    Some(d) => op.target_dtype = Some(d),
+                    None => has_undefined_outputs = true,
+                }
+                continue;
+            }
+            let Some(t) = op.tensor.as_ref() else {
+                continue;
+            };
+            let d = t.dtype();
+            if !op.is_output {
+                match common {
+                    None => common = Some(d),
+                    Some(c) if c != d => has_different_input_dtypes = true,
+                    _ => {}
+                }
+            } else {
+                match output_dtype {
+                    None => output_dtype = Some(d),
+                    Some(o) if o != d => has_different_output_dtypes = true,
+                    _ => {}
+                }
+            }
+        }
+
+        if config.check_all_same_dtype
+            && (has_different_input_dtypes
+                || has_different_output_dtypes
+                || (output_dtype.is_some() && common != output_dtype))
+        {
+            for op in &self.operands {
+                let Some(t) = op.tensor.as_ref() else {
+                    continue;
+                };
+                if Some(t.dtype()) != common {
+                    return Err(Error::DTypeMismatch {
+                        op: "TensorIterator",
+                        found: t.dtype(),
+                        expected: common.unwrap_or(t.dtype()),
+                    });
+                }
+            }
+        }
+
+        // PyTorch returns early here only when check_all_same_device is off, which
+        // never happens on a CPU-only runtime; so the rest always runs.
+        let _ = has_undefined_outputs;
+        if (has_different_input_dtypes || self.all_ops_are_scalars)
+            && config.promote_inputs_to_common_dtype
+        {
+            common = self.compute_common_dtype();
+        }
+        if config.promote_integer_inputs_to_float && common.is_some_and(|c| c.is_integral(true)) {
+            common = Some(DType::F32);
+        }
+        self.common_dtype = common;
+
+        for i in 0..self.operands.len() {
+            let op = &mut self.operands[i];
+            if op.target_dtype.is_none() {
+                op.target_dtype = common;
+            }
+            let Some(t) = op.tensor.as_ref().map(|t| t.alias()) else {
+                continue;
+            };
+            let Some(c) = common else {
+                continue;
+            };
+            let current = t.dtype();
+            if config.enforce_safe_casting_to_output
+                && op.is_output
+                && current != c
+                && !can_cast(c, current)
+            {
+                return Err(Error::UnsafeCast {
+                    from: c,
+                    to: current,
+                });
+            }
+            if config.cast_common_dtype_to_outputs && op.is_output && current != c {
+                // empty_like(out, dtype=common, memory_format=contiguous)
+                let tmp = Tensor::empty(t.sizes(), c)?;
+                op.original = op.tensor.replace(tmp);
+                op.current_dtype = Some(c);
+                op.target_dtype = Some(c);
+            }
+            if config.promote_inputs_to_common_dtype && !op.is_output && current != c {
+                let converted = to_dtype_preserve(&t, c)?;
+                op.tensor = Some(converted);
+                op.current_dtype = Some(c);
+                op.target_dtype = Some(c);
+            }
+        }
+        Ok(())
+    }
+}

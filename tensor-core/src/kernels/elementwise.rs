@@ -1,0 +1,338 @@
+//! The generic unary / binary / ternary loops (see the module docs of [`super`]).
+
+use super::{classify, disjoint, InnerKind};
+use crate::iterator::TensorIterator;
+use crate::Element;
+use std::mem::{size_of, transmute_copy};
+use std::slice;
+
+#[inline(always)]
+fn esize<T>() -> isize {
+    size_of::<T>() as isize
+}
+
+// ---- slice loops (reference arguments are `noalias`, so these vectorise) ----------------
+
+#[inline(always)]
+fn slices_1<A: Copy, O, F: Fn(A) -> O>(o: &mut [O], a: &[A], f: F) {
+    for (x, &p) in o.iter_mut().zip(a) {
+        *x = f(p);
+    }
+}
+
+#[inline(always)]
+fn slices_2<A: Copy, O, F: Fn(A, A) -> O>(o: &mut [O], a: &[A], b: &[A], f: F) {
+    for ((x, &p), &q) in o.iter_mut().zip(a).zip(b) {
+        *x = f(p, q);
+    }
+}
+
+#[inline(always)]
+fn slices_3<C: Copy, A: Copy, O, F: Fn(C, A, A) -> O>(
+    o: &mut [O],
+    c: &[C],
+    a: &[A],
+    b: &[A],
+    f: F,
+) {
+    for (((x, &r), &p), &q) in o.iter_mut().zip(c).zip(a).zip(b) {
+        *x = f(r, p, q);
+    }
+}
+
+/// Builds `&mut [O]` over `n` elements at `o`.
+///
+/// # Safety
+/// `o` must point at `n` initialised, aligned `O`s inside a storage whose write lock the
+/// iterator holds, and no other live reference may cover them.
+#[inline(always)]
+unsafe fn out_slice<'a, O>(o: *mut u8, n: usize) -> &'a mut [O] {
+    // SAFETY: guaranteed by the caller.
+    unsafe { slice::from_raw_parts_mut(o.cast::<O>(), n) }
+}
+
+/// Builds `&[A]` over `n` elements at `a`.
+///
+/// # Safety
+/// `a` must point at `n` initialised, aligned `A`s inside a locked storage, disjoint
+/// from any live mutable slice.
+#[inline(always)]
+unsafe fn in_slice<'a, A>(a: *const u8, n: usize) -> &'a [A] {
+    // SAFETY: guaranteed by the caller.
+    unsafe { slice::from_raw_parts(a.cast::<A>(), n) }
+}
+
+// ---- unary --------------------------------------------------------------------------------
+
+/// Runs `out = f(a)` over a built iterator with operands `[out, a]`.
+pub(crate) fn unary<A, O, F>(iter: &TensorIterator, f: F)
+where
+    A: Element,
+    O: Element,
+    F: Fn(A) -> O + Copy + Sync,
+{
+    iter.for_each(move |data, strides, n0, n1| {
+        let (mut o, mut a) = (data[0], data[1] as *const u8);
+        for j in 0..n1 {
+            if j > 0 {
+                o = o.wrapping_offset(strides[2]);
+                a = a.wrapping_offset(strides[3]);
+            }
+            unary_inner::<A, O, F>(o, a, strides[0], strides[1], n0, f);
+        }
+    });
+}
+
+#[inline(always)]
+fn unary_inner<A: Element, O: Element, F: Fn(A) -> O>(
+    o: *mut u8,
+    a: *const u8,
+    so: isize,
+    sa: isize,
+    n: usize,
+    f: F,
+) {
+    let (lo, la) = (n * size_of::<O>(), n * size_of::<A>());
+    match classify(&[so, sa], &[esize::<O>(), esize::<A>()]) {
+        InnerKind::Contiguous if disjoint(o, lo, a, la) => {
+            // SAFETY: the iterator holds the storages' locks (write for the output) for
+            // the whole loop; `o` and `a` point at `n` contiguous aligned elements inside
+            // them (the plan's geometry), and the byte ranges are disjoint.
+            let (os, xs) = unsafe { (out_slice::<O>(o, n), in_slice::<A>(a, n)) };
+            slices_1(os, xs, f);
+        }
+        InnerKind::Contiguous if std::ptr::eq(o, a as *mut u8) && A::DTYPE == O::DTYPE => {
+            // SAFETY: as above; the input is the output itself (in place) and `A` is
+            // `O` (same dtype), so reading an element as `A` is a plain copy.
+            let os = unsafe { out_slice::<O>(o, n) };
+            for x in os.iter_mut() {
+                // SAFETY: `A` and `O` are the same type (equal dtypes).
+                let v: A = unsafe { transmute_copy(x) };
+                *x = f(v);
+            }
+        }
+        InnerKind::ScalarBroadcast(_) => {
+            // SAFETY: `a` points at one initialised, aligned `A` in a locked storage; it
+            // is read once before any write (PyTorch reads the scalar once per loop).
+            let v = f(unsafe { a.cast::<A>().read() });
+            // SAFETY: `o` points at `n` contiguous elements under the write lock; no
+            // other reference to them is live.
+            unsafe { out_slice::<O>(o, n) }.fill(v);
+        }
+        _ => {
+            let (mut o, mut a) = (o, a);
+            for _ in 0..n {
+                // SAFETY: element i of each operand lies inside its locked storage (the
+                // plan's geometry); raw reads and writes allow any overlap and run in
+                // order.
+                unsafe { o.cast::<O>().write(f(a.cast::<A>().read())) };
+                o = o.wrapping_offset(so);
+                a = a.wrapping_offset(sa);
+            }
+        }
+    }
+}
+
+// ---- binary -------------------------------------------------------------------------------
+
+/// Runs `out = f(a, b)` over a built iterator with operands `[out, a, b]`.
+pub(crate) fn binary<A, O, F>(iter: &TensorIterator, f: F)
+where
+    A: Element,
+    O: Element,
+    F: Fn(A, A) -> O + Copy + Sync,
+{
+    iter.for_each(move |data, strides, n0, n1| {
+        let (mut o, mut a, mut b) = (data[0], data[1] as *const u8, data[2] as *const u8);
+        for j in 0..n1 {
+            if j > 0 {
+                o = o.wrapping_offset(strides[3]);
+                a = a.wrapping_offset(strides[4]);
+                b = b.wrapping_offset(strides[5]);
+            }
+            binary_inner::<A, O, F>(o, a, b, [strides[0], strides[1], strides[2]], n0, f);
+        }
+    });
+}
+
+#[inline(always)]
+fn binary_inner<A: Element, O: Element, F: Fn(A, A) -> O>(
+    o: *mut u8,
+    a: *const u8,
+    b: *const u8,
+    s: [isize; 3],
+    n: usize,
+    f: F,
+) {
+    let (lo, li) = (n * size_of::<O>(), n * size_of::<A>());
+    let same_type = A::DTYPE == O::DTYPE;
+    match classify(&s, &[esize::<O>(), esize::<A>(), esize::<A>()]) {
+        InnerKind::Contiguous => {
+            if disjoint(o, lo, a, li) && disjoint(o, lo, b, li) {
+                // SAFETY: the iterator holds the locks for the whole loop; each pointer
+                // covers `n` contiguous aligned elements inside its storage, and the
+                // output's bytes are disjoint from both inputs'.
+                let (os, xs, ys) = unsafe {
+                    (
+                        out_slice::<O>(o, n),
+                        in_slice::<A>(a, n),
+                        in_slice::<A>(b, n),
+                    )
+                };
+                return slices_2(os, xs, ys, f);
+            }
+            if same_type && std::ptr::eq(o, a as *mut u8) && disjoint(o, lo, b, li) {
+                // SAFETY: as above, with `a` the output itself (in place); `A` is `O`.
+                let (os, ys) = unsafe { (out_slice::<O>(o, n), in_slice::<A>(b, n)) };
+                for (x, &q) in os.iter_mut().zip(ys) {
+                    // SAFETY: `A` and `O` are the same type (equal dtypes).
+                    let p: A = unsafe { transmute_copy(x) };
+                    *x = f(p, q);
+                }
+                return;
+            }
+            if same_type && std::ptr::eq(o, b as *mut u8) && disjoint(o, lo, a, li) {
+                // SAFETY: as above, with `b` the output itself (in place).
+                let (os, xs) = unsafe { (out_slice::<O>(o, n), in_slice::<A>(a, n)) };
+                for (x, &p) in os.iter_mut().zip(xs) {
+                    // SAFETY: `A` and `O` are the same type (equal dtypes).
+                    let q: A = unsafe { transmute_copy(x) };
+                    *x = f(p, q);
+                }
+                return;
+            }
+        }
+        InnerKind::ScalarBroadcast(k) => {
+            let (v, other) = if k == 2 { (b, a) } else { (a, b) };
+            // SAFETY: `v` points at one initialised aligned `A` in a locked storage,
+            // read once before the loop writes.
+            let v = unsafe { v.cast::<A>().read() };
+            if disjoint(o, lo, other, li) {
+                // SAFETY: contiguous, locked, disjoint ranges (see the contiguous case).
+                let (os, xs) = unsafe { (out_slice::<O>(o, n), in_slice::<A>(other, n)) };
+                if k == 2 {
+                    return slices_1(os, xs, |p| f(p, v));
+                }
+                return slices_1(os, xs, |q| f(v, q));
+            }
+            if same_type && std::ptr::eq(o, other as *mut u8) {
+                // SAFETY: in place on the output's own elements; `A` is `O`.
+                let os = unsafe { out_slice::<O>(o, n) };
+                for x in os.iter_mut() {
+                    // SAFETY: `A` and `O` are the same type (equal dtypes).
+                    let p: A = unsafe { transmute_copy(x) };
+                    *x = if k == 2 { f(p, v) } else { f(v, p) };
+                }
+                return;
+            }
+        }
+        InnerKind::Strided => {}
+    }
+    let (mut o, mut a, mut b) = (o, a, b);
+    for _ in 0..n {
+        // SAFETY: element i of each operand lies inside its locked storage (the plan's
+        // geometry); raw reads and writes allow any overlap and run in order.
+        unsafe {
+            o.cast::<O>()
+                .write(f(a.cast::<A>().read(), b.cast::<A>().read()))
+        };
+        o = o.wrapping_offset(s[0]);
+        a = a.wrapping_offset(s[1]);
+        b = b.wrapping_offset(s[2]);
+    }
+}
+
+// ---- ternary ------------------------------------------------------------------------------
+
+/// Runs `out = f(c, a, b)` over a built iterator with operands `[out, c, a, b]`
+/// (`c` may have another type, e.g. the bool condition of `where`).
+pub(crate) fn ternary<C, A, O, F>(iter: &TensorIterator, f: F)
+where
+    C: Element,
+    A: Element,
+    O: Element,
+    F: Fn(C, A, A) -> O + Copy + Sync,
+{
+    iter.for_each(move |data, s, n0, n1| {
+        let mut p = [data[0] as *const u8, data[1], data[2], data[3]];
+        for j in 0..n1 {
+            if j > 0 {
+                for (k, q) in p.iter_mut().enumerate() {
+                    *q = q.wrapping_offset(s[4 + k]);
+                }
+            }
+            ternary_inner::<C, A, O, F>(p, [s[0], s[1], s[2], s[3]], n0, f);
+        }
+    });
+}
+
+#[inline(always)]
+fn ternary_inner<C: Element, A: Element, O: Element, F: Fn(C, A, A) -> O>(
+    p: [*const u8; 4],
+    s: [isize; 4],
+    n: usize,
+    f: F,
+) {
+    let o = p[0] as *mut u8;
+    let lo = n * size_of::<O>();
+    let sizes = [esize::<O>(), esize::<C>(), esize::<A>(), esize::<A>()];
+    if classify(&s, &sizes) == InnerKind::Contiguous
+        && disjoint(o, lo, p[1], n * size_of::<C>())
+        && disjoint(o, lo, p[2], n * size_of::<A>())
+        && disjoint(o, lo, p[3], n * size_of::<A>())
+    {
+        // SAFETY: locked storages, `n` contiguous aligned elements per operand, output
+        // bytes disjoint from every input's.
+        let (os, cs, xs, ys) = unsafe {
+            (
+                out_slice::<O>(o, n),
+                in_slice::<C>(p[1], n),
+                in_slice::<A>(p[2], n),
+                in_slice::<A>(p[3], n),
+            )
+        };
+        return slices_3(os, cs, xs, ys, f);
+    }
+    let (mut o, mut c, mut a, mut b) = (o, p[1], p[2], p[3]);
+    for _ in 0..n {
+        // SAFETY: element i of each operand lies inside its locked storage; raw reads
+        // and writes allow any overlap and run in order.
+        unsafe {
+            let r = f(
+                c.cast::<C>().read(),
+                a.cast::<A>().read(),
+                b.cast::<A>().read(),
+            );
+            o.cast::<O>().write(r);
+        }
+        o = o.wrapping_offset(s[0]);
+        c = c.wrapping_offset(s[1]);
+        a = a.wrapping_offset(s[2]);
+        b = b.wrapping_offset(s[3]);
+    }
+}
+
+// ---- nullary ------------------------------------------------------------------------------
+
+/// Writes `value` to every element of the single output of `iter` (`fill_`).
+pub(crate) fn nullary_fill<O: Element>(iter: &TensorIterator, value: O) {
+    iter.for_each(move |data, s, n0, n1| {
+        let mut o = data[0];
+        for j in 0..n1 {
+            if j > 0 {
+                o = o.wrapping_offset(s[1]);
+            }
+            if s[0] == esize::<O>() {
+                // SAFETY: `n0` contiguous aligned elements under the write lock.
+                unsafe { out_slice::<O>(o, n0) }.fill(value);
+            } else {
+                let mut q = o;
+                for _ in 0..n0 {
+                    // SAFETY: element i lies inside the locked storage.
+                    unsafe { q.cast::<O>().write(value) };
+                    q = q.wrapping_offset(s[0]);
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,139 @@
+//! Seeded random tensors: `torch.rand`, `torch.randn`, `torch.randperm`.
+//!
+//! Every function takes an explicit `seed` and draws from [`ChaCha8Rng`] seeded with
+//! `ChaCha8Rng::seed_from_u64(seed)`, a generator whose output rand_chacha documents
+//! as stable across versions. The result depends only on the seed and the sizes, never
+//! on the thread count. The values differ from PyTorch's (which uses a Mersenne
+//! Twister and its own transforms); only the distributions match.
+
+use crate::error::Result;
+use crate::layout::checked_numel;
+use crate::Tensor;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+/// The generator behind every seeded function of this module.
+fn generator(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// A uniform `f32` in `[0, 1)`: the top 24 bits of one 32-bit draw, times 2^-24, so
+/// every value is a multiple of 2^-24 and 1.0 is never produced.
+fn uniform_f32(rng: &mut ChaCha8Rng) -> f32 {
+    (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
+}
+
+impl Tensor {
+    /// A contiguous `f32` tensor of `sizes` filled with independent uniform samples from
+    /// `[0, 1)`, like `torch.rand(sizes, generator=torch.Generator().manual_seed(seed))`
+    /// (same distribution, different stream). Equal seeds give equal tensors.
+    ///
+    /// # Errors
+    /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) when the sizes multiply
+    /// past `i64::MAX`.
+    pub fn rand(sizes: &[usize], seed: u64) -> Result<Tensor> {
+        let numel = checked_numel(sizes, "rand")?;
+        let mut rng = generator(seed);
+        let data: Vec<f32> = (0..numel).map(|_| uniform_f32(&mut rng)).collect();
+        Tensor::from_vec(data, sizes)
+    }
+
+    /// A contiguous `f32` tensor of `sizes` filled with independent standard normal
+    /// samples (mean 0, variance 1), like `torch.randn` with a seeded generator (same
+    /// distribution, different stream). Equal seeds give equal tensors.
+    ///
+    /// # Errors
+    /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) when the sizes multiply
+    /// past `i64::MAX`.
+    pub fn randn(sizes: &[usize], seed: u64) -> Result<Tensor> {
+        let numel = checked_numel(sizes, "randn")?;
+        let mut rng = generator(seed);
+        let data: Vec<f32> = (0..numel)
+            .map(|_| rng.sample::<f32, _>(StandardNormal))
+            .collect();
+        Tensor::from_vec(data, sizes)
+    }
+
+    /// A 1-d `int64` tensor of `n` elements holding a random permutation of `0..n`, like
+    /// `torch.randperm(n)` with a seeded generator. Equal seeds give equal permutations.
+    pub fn randperm(n: usize, seed: u64) -> Tensor {
+        randperm(n, seed)
+    }
+}
+
+/// `torch.randperm(n)`: a 1-d `int64` tensor holding a random permutation of `0..n`,
+/// drawn by a Fisher–Yates shuffle from the generator seeded with `seed`.
+pub fn randperm(n: usize, seed: u64) -> Tensor {
+    let mut rng = generator(seed);
+    let mut perm: Vec<i64> = (0..n as i64).collect();
+    for i in (1..n).rev() {
+        let j = rng.random_range(0..=i);
+        perm.swap(i, j);
+    }
+    Tensor::from_vec(perm, &[n]).expect("a 1-d size matches its data")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DType;
+
+    #[test]
+    fn rand_is_uniform_in_unit_interval_and_f32() {
+        let t = Tensor::rand(&[100, 100], 7).unwrap();
+        assert_eq!(t.dtype(), DType::F32);
+        assert_eq!(t.sizes(), &[100, 100]);
+        let v = t.to_vec::<f32>().unwrap();
+        assert!(v.iter().all(|&x| (0.0..1.0).contains(&x)));
+        let mean = v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
+        assert!((mean - 0.5).abs() < 0.01, "mean {mean}");
+    }
+
+    #[test]
+    fn randn_has_zero_mean_and_unit_variance() {
+        let v = Tensor::randn(&[20000], 3).unwrap().to_vec::<f32>().unwrap();
+        let n = v.len() as f64;
+        let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n;
+        let var = v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
+        assert!(mean.abs() < 0.03, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.05, "var {var}");
+    }
+
+    #[test]
+    fn same_seed_gives_same_values_and_other_seed_differs() {
+        let a = Tensor::rand(&[3, 4], 42).unwrap().to_vec::<f32>().unwrap();
+        let b = Tensor::rand(&[3, 4], 42).unwrap().to_vec::<f32>().unwrap();
+        let c = Tensor::rand(&[3, 4], 43).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let x = Tensor::randn(&[5], 1).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(x, Tensor::randn(&[5], 1).unwrap().to_vec::<f32>().unwrap());
+    }
+
+    #[test]
+    fn rand_of_size_zero_is_empty_and_zero_dim_has_one_value() {
+        assert_eq!(Tensor::rand(&[0, 3], 1).unwrap().numel(), 0);
+        assert_eq!(Tensor::randn(&[], 1).unwrap().numel(), 1);
+    }
+
+    #[test]
+    fn rand_with_overflowing_sizes_is_an_error() {
+        assert!(Tensor::rand(&[1 << 40, 1 << 40], 0).is_err());
+    }
+
+    #[test]
+    fn randperm_is_a_permutation() {
+        let t = Tensor::randperm(50, 9);
+        assert_eq!(t.dtype(), DType::I64);
+        let mut v = t.to_vec::<i64>().unwrap();
+        assert_ne!(v, (0..50).collect::<Vec<_>>());
+        v.sort();
+        assert_eq!(v, (0..50).collect::<Vec<_>>());
+        assert_eq!(randperm(0, 1).sizes(), &[0]);
+        assert_eq!(
+            randperm(50, 9).to_vec::<i64>().unwrap(),
+            t.to_vec::<i64>().unwrap()
+        );
+    }
+}

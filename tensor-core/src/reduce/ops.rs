@@ -1,0 +1,346 @@
+//! The public reductions on [`Tensor`]: dim checks, output dtypes and accumulators.
+
+use super::kernels::{arg_reduce, reduce, Reducer};
+use super::Geometry;
+use crate::error::{Error, Result};
+use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
+use half::{bf16, f16};
+use num_traits::{Float, NumCast, One, Zero};
+
+/// A float element and the type PyTorch accumulates it in on CPU (`f32` for `f16`,
+/// `bf16` and `f32`; `f64` for `f64`).
+trait FloatAcc: Element {
+    type A: Float + Send + Sync;
+    fn up(self) -> Self::A;
+    fn down(a: Self::A) -> Self;
+}
+
+macro_rules! float_acc {
+    ($t:ty, $a:ty, $up:expr, $down:expr) => {
+        impl FloatAcc for $t {
+            type A = $a;
+            #[inline(always)]
+            fn up(self) -> $a {
+                $up(self)
+            }
+            #[inline(always)]
+            fn down(a: $a) -> $t {
+                $down(a)
+            }
+        }
+    };
+}
+float_acc!(f32, f32, |x| x, |a| a);
+float_acc!(f64, f64, |x| x, |a| a);
+float_acc!(f16, f32, f16::to_f32, f16::from_f32);
+float_acc!(bf16, f32, bf16::to_f32, bf16::from_f32);
+
+/// Which dims a reduction removes, and the result's sizes.
+struct Plan {
+    /// `reduced[d]` for each input dim.
+    reduced: Vec<bool>,
+    /// Sizes of the result (size 1 on reduced dims when `keepdim`, else removed).
+    out_sizes: Vec<usize>,
+    /// Number of input elements folded into each output.
+    count: usize,
+}
+
+impl Plan {
+    /// Wraps `dims` (empty = every dim) and checks for duplicates.
+    fn new(t: &Tensor, dims: &[i64], keepdim: bool) -> Result<Plan> {
+        let nd = t.dim();
+        let mut reduced = vec![dims.is_empty(); nd];
+        for d in wrap_dims(dims, nd)? {
+            if nd > 0 {
+                reduced[d] = true;
+            }
+        }
+        let sizes = t.sizes();
+        let out_sizes = (0..nd)
+            .filter_map(|d| match (reduced[d], keepdim) {
+                (false, _) => Some(sizes[d]),
+                (true, true) => Some(1),
+                (true, false) => None,
+            })
+            .collect();
+        let count = (0..nd).filter(|&d| reduced[d]).map(|d| sizes[d]).product();
+        Ok(Plan {
+            reduced,
+            out_sizes,
+            count,
+        })
+    }
+
+    fn out_numel(&self) -> usize {
+        self.out_sizes.iter().product()
+    }
+
+    /// Runs `r` over `t` and wraps the values as a contiguous tensor.
+    fn run<T, A, O, L, C, F>(&self, t: &Tensor, r: Reducer<A, L, C, F>) -> Result<Tensor>
+    where
+        T: Element,
+        A: Copy + Send + Sync,
+        O: Element,
+        L: Fn(T) -> A + Sync,
+        C: Fn(A, A) -> A + Sync,
+        F: Fn(A) -> O + Sync,
+    {
+        let g = Geometry::of(t, &self.reduced)?;
+        let values = reduce::<T, A, O, L, C, F>(t, &g, self.out_numel(), &r);
+        Tensor::from_vec(values, &self.out_sizes)
+    }
+}
+
+/// `zero_numel_check_dims`: reductions without an identity reject empty dims.
+fn check_nonempty(t: &Tensor, dims: &[i64], op: &'static str) -> Result<()> {
+    if t.numel() != 0 {
+        return Ok(());
+    }
+    if dims.is_empty() {
+        return Err(Error::ReductionDimRequired {
+            op,
+            hint: " Specify the reduction dim with the 'dim' argument.",
+        });
+    }
+    for &d in dims {
+        let w = wrap_dim(d, t.dim())?;
+        if t.dim() > 0 && t.sizes()[w] == 0 {
+            return Err(Error::EmptyReductionDim { op, dim: d });
+        }
+    }
+    Ok(())
+}
+
+fn sum_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
+    p.run(
+        t,
+        Reducer {
+            identity: <T::A as Zero>::zero(),
+            load: T::up,
+            combine: |a: T::A, b: T::A| a + b,
+            finish: T::down,
+        },
+    )
+}
+
+fn prod_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
+    p.run(
+        t,
+        Reducer {
+            identity: <T::A as One>::one(),
+            load: T::up,
+            combine: |a: T::A, b: T::A| a * b,
+            finish: T::down,
+        },
+    )
+}
+
+fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
+    let n = <T::A as NumCast>::from(p.count).unwrap_or_else(T::A::nan);
+    p.run(
+        t,
+        Reducer {
+            identity: <T::A as Zero>::zero(),
+            load: T::up,
+            combine: |a: T::A, b: T::A| a + b,
+            finish: move |a: T::A| T::down(a / n),
+        },
+    )
+}
+
+/// `sum`/`prod` of bool and integer inputs: `int64` output, wrapping arithmetic.
+fn integral<T: Element>(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
+    p.run(
+        t,
+        Reducer {
+            identity: prod as i64,
+            load: T::to_i64,
+            combine: move |a: i64, b: i64| {
+                if prod {
+                    a.wrapping_mul(b)
+                } else {
+                    a.wrapping_add(b)
+                }
+            },
+            finish: |a: i64| a,
+        },
+    )
+}
+
+/// The smallest (`max`) or largest value of `T`: the identity of amax / amin.
+fn extreme<T: Element>(max: bool) -> T {
+    match (T::DTYPE, max) {
+        (DType::Bool, m) => T::from_i64(!m as i64),
+        (_, true) => T::from_f64(f64::NEG_INFINITY),
+        (_, false) => T::from_f64(f64::INFINITY),
+    }
+}
+
+/// amax / amin with NaN propagation (`(a != a || a > b) ? a : b`).
+fn extremum<T: Element>(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
+    p.run(
+        t,
+        Reducer {
+            identity: extreme::<T>(max),
+            load: |x: T| x,
+            #[allow(clippy::eq_op)]
+            combine: move |a: T, b: T| {
+                let keep = a != a || if max { a > b } else { a < b };
+                if keep {
+                    a
+                } else {
+                    b
+                }
+            },
+            finish: |a: T| a,
+        },
+    )
+}
+
+impl Tensor {
+    /// `torch.sum(self, dims, keepdim)`: the sum over `dims` (an empty list reduces
+    /// every dim). The result is contiguous; reduced dims are removed, or kept with size
+    /// 1 when `keepdim`. Bool and integer inputs give `int64` (wrapping on overflow),
+    /// floats keep their dtype (`f16`/`bf16` accumulate in `f32`). A sum over an empty
+    /// dim is 0.
+    ///
+    /// # Errors
+    /// [`Error::DimOutOfRange`]; [`Error::DuplicateDim`]
+    /// (`dim 0 appears multiple times in the list of dims`).
+    pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let p = Plan::new(self, dims, keepdim)?;
+        match self.dtype() {
+            DType::F32 => sum_float::<f32>(self, &p),
+            DType::F64 => sum_float::<f64>(self, &p),
+            DType::F16 => sum_float::<f16>(self, &p),
+            DType::BF16 => sum_float::<bf16>(self, &p),
+            dt => dispatch_dtype!(dt, T, integral::<T>(self, &p, false)),
+        }
+    }
+
+    /// `torch.prod(self, dims, keepdim)`: the product over `dims` (empty = every dim),
+    /// with [`sum`](Tensor::sum)'s output sizes and dtypes. A product over an empty dim
+    /// is 1.
+    ///
+    /// # Errors
+    /// As [`sum`](Tensor::sum).
+    pub fn prod(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        let p = Plan::new(self, dims, keepdim)?;
+        match self.dtype() {
+            DType::F32 => prod_float::<f32>(self, &p),
+            DType::F64 => prod_float::<f64>(self, &p),
+            DType::F16 => prod_float::<f16>(self, &p),
+            DType::BF16 => prod_float::<bf16>(self, &p),
+            dt => dispatch_dtype!(dt, T, integral::<T>(self, &p, true)),
+        }
+    }
+
+    /// `torch.mean(self, dims, keepdim)`: the sum over `dims` (empty = every dim)
+    /// divided by the number of elements reduced, as PyTorch's CPU kernel (sum in the
+    /// accumulation type, then divide). Floats only; a mean over an empty dim is NaN.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] for bool and integers (`mean(): could not infer
+    /// output dtype. Input dtype must be either a floating point or complex dtype.
+    /// Got: Long`); as [`sum`](Tensor::sum).
+    pub fn mean(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        if !self.dtype().is_floating() {
+            return Err(Error::UnsupportedDType {
+                message: format!(
+                    "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                    self.dtype().scalar_type_name()
+                ),
+            });
+        }
+        let p = Plan::new(self, dims, keepdim)?;
+        match self.dtype() {
+            DType::F64 => mean_float::<f64>(self, &p),
+            DType::F16 => mean_float::<f16>(self, &p),
+            DType::BF16 => mean_float::<bf16>(self, &p),
+            _ => mean_float::<f32>(self, &p),
+        }
+    }
+
+    /// `torch.amax(self, dims, keepdim)`: the maximum over `dims` (empty = every dim),
+    /// in the input's dtype. A NaN anywhere in a reduction gives NaN.
+    ///
+    /// # Errors
+    /// For a tensor with no elements, [`Error::ReductionDimRequired`] when `dims` is
+    /// empty and [`Error::EmptyReductionDim`] for the first empty dim
+    /// (`amax(): Expected reduction dim 0 to have non-zero size.`, the dim as given);
+    /// as [`sum`](Tensor::sum).
+    pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        check_nonempty(self, dims, "amax")?;
+        let p = Plan::new(self, dims, keepdim)?;
+        dispatch_dtype!(self.dtype(), T, extremum::<T>(self, &p, true))
+    }
+
+    /// `torch.amin(self, dims, keepdim)`: the minimum over `dims`, as
+    /// [`amax`](Tensor::amax).
+    ///
+    /// # Errors
+    /// As [`amax`](Tensor::amax), naming `amin`.
+    pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        check_nonempty(self, dims, "amin")?;
+        let p = Plan::new(self, dims, keepdim)?;
+        dispatch_dtype!(self.dtype(), T, extremum::<T>(self, &p, false))
+    }
+
+    /// `torch.argmax(self, dim, keepdim)`: the `int64` index of the first maximum along
+    /// `dim`, or in the flattened tensor when `dim` is `None` (then `keepdim` gives every
+    /// dim size 1). A NaN counts as the maximum.
+    ///
+    /// # Errors
+    /// [`Error::DimOutOfRange`]; [`Error::EmptyReductionDim`]
+    /// (`argmax(): Expected reduction dim 0 to have non-zero size.`);
+    /// [`Error::ReductionDimRequired`] for `dim = None` on a tensor with no elements;
+    /// [`Error::UnsupportedDType`] for bool (`"argmax_cpu" not implemented for 'Bool'`).
+    pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        self.arg_extremum(dim, keepdim, true)
+    }
+
+    /// `torch.argmin(self, dim, keepdim)`: the index of the first minimum, as
+    /// [`argmax`](Tensor::argmax).
+    ///
+    /// # Errors
+    /// As [`argmax`](Tensor::argmax), naming `argmin`.
+    pub fn argmin(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+        self.arg_extremum(dim, keepdim, false)
+    }
+
+    fn arg_extremum(&self, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
+        let op = if max { "argmax" } else { "argmin" };
+        let nd = self.dim();
+        let dim = match dim {
+            Some(d) => {
+                let w = wrap_dim(d, nd)?;
+                if nd > 0 && self.sizes()[w] == 0 {
+                    return Err(Error::EmptyReductionDim { op, dim: w as i64 });
+                }
+                Some(w)
+            }
+            None if self.numel() == 0 => {
+                return Err(Error::ReductionDimRequired { op, hint: "" });
+            }
+            None => None,
+        };
+        if self.dtype() == DType::Bool {
+            return Err(Error::UnsupportedDType {
+                message: format!("\"{op}_cpu\" not implemented for 'Bool'"),
+            });
+        }
+        let out_sizes: Vec<usize> = match dim {
+            None if keepdim => vec![1; nd],
+            None => vec![],
+            Some(d) => (0..nd)
+                .filter_map(|k| match (k == d, keepdim) {
+                    (false, _) => Some(self.sizes()[k]),
+                    (true, true) => Some(1),
+                    (true, false) => None,
+                })
+                .collect(),
+        };
+        let values = dispatch_dtype!(self.dtype(), T, arg_reduce::<T>(self, dim, max));
+        Tensor::from_vec(values, &out_sizes)
+    }
+}

@@ -1,0 +1,360 @@
+//! Expand: emits the recipe (static data run by `layout_support`), the sizes given, and
+//! the output shape type computed from the input's shape type.
+//!
+//! The emitted block holds a local trait `__LayoutShape` implemented for each input shape
+//! the pattern accepts (one rank, or every rank up to 8 with `...`); its `Out` is the
+//! output shape, and its where-clauses are the static checks (divisibility, equal sizes).
+//! A shape of the wrong rank has no impl, reported by the trait's
+//! `#[diagnostic::on_unimplemented]` with the pattern and the shape in decimal.
+
+use super::parse::{Dim, Invocation, Pattern, TermKind};
+use super::span::PatternSpans;
+use super::types::{support, Ty};
+use super::valid::{Checked, Op, Reduction};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
+
+/// The largest rank of a shape tuple (`tensor_typed::Shape` is implemented to rank 8).
+const MAX_RANK: usize = 8;
+
+/// The code for a checked invocation.
+pub(crate) fn expand(
+    inv: &Invocation,
+    c: &Checked,
+    spans: &PatternSpans,
+) -> syn::Result<TokenStream> {
+    let ls = support();
+    let names = axis_names(&c.pattern);
+    let recipe = recipe(c, &names);
+    let given = given(c, &names);
+    let n_names = Literal::usize_unsuffixed(names.len());
+    let impls = shape_impls(c, &names, spans)?;
+    let (message, label) = rank_message(c);
+    let tensor = &inv.tensor;
+    let span = inv.pattern.span();
+    // Spanned at the pattern, so that a failed static check points at it.
+    let call = quote_spanned! {span=>
+        __layout(::tensor_typed::layout_support::marker(__x), __x, &__given)
+    };
+    // Fallible at run time: a run-time size, or (decided by the types) a `Dyn` dim.
+    let mode = if c.sizes.iter().any(|s| s.block().is_some()) {
+        quote!(#ls::MayFail)
+    } else {
+        quote!(#ls::ModeOfShape<S>)
+    };
+    let elem_bound = match c.op {
+        Op::Reduce(Reduction::Mean) => quote!(X::Elem: #ls::MeanElement,),
+        _ => quote!(),
+    };
+    Ok(quote! {{
+        #[allow(non_camel_case_types, dead_code)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label)]
+        trait __LayoutShape {
+            type Out: #ls::Shape;
+        }
+        #impls
+        const __RECIPE: #ls::Recipe = #recipe;
+        fn __layout<S: __LayoutShape + #ls::Shape, X: #ls::Input<Shape = S>>(
+            _shape: ::core::marker::PhantomData<S>,
+            x: &X,
+            given: &[::core::option::Option<usize>],
+        ) -> #ls::Output<X, <S as __LayoutShape>::Out, #mode>
+        where
+            <S as #ls::Shape>::List: #ls::ModeOf,
+            #elem_bound
+        {
+            #ls::run::<X, <S as __LayoutShape>::Out, #mode>(x, &__RECIPE, given)
+        }
+        let __x = &(#tensor);
+        // `h = {n}`: the braces are the syntax, not redundant.
+        #[allow(unused_braces)]
+        let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];
+        #call
+    }})
+}
+
+/// A stub for an invocation with an error: evaluates nothing, has any type, and makes no
+/// second error.
+pub(crate) fn stub(inv: Option<&Invocation>, error: syn::Error) -> TokenStream {
+    let error = error.to_compile_error();
+    match inv {
+        Some(inv) => {
+            let tensor = &inv.tensor;
+            quote! {{
+                let _ = || &(#tensor);
+                #error
+            }}
+        }
+        None => error,
+    }
+}
+
+/// The module of `op`'s static checks in `layout_support`.
+fn op_marker(op: Op) -> &'static str {
+    match op {
+        Op::Rearrange => "rearrange",
+        Op::Repeat => "repeat",
+        Op::Reduce(_) => "reduce",
+    }
+}
+
+/// The named axes in order of first appearance (left side, then right side).
+fn axis_names(p: &Pattern) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in p.left.names().chain(p.right.names()) {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+fn index(names: &[String], name: &str) -> usize {
+    names.iter().position(|n| n == name).unwrap_or(0)
+}
+
+/// `Recipe { .. }` as a constant expression.
+fn recipe(c: &Checked, names: &[String]) -> TokenStream {
+    let ls = support();
+    let op = match c.op {
+        Op::Rearrange => quote!(#ls::Op::Rearrange),
+        Op::Repeat => quote!(#ls::Op::Repeat),
+        Op::Reduce(r) => {
+            let r = Ident::new(
+                match r {
+                    Reduction::Sum => "Sum",
+                    Reduction::Mean => "Mean",
+                    Reduction::Max => "Max",
+                    Reduction::Min => "Min",
+                    Reduction::Prod => "Prod",
+                },
+                Span::call_site(),
+            );
+            quote!(#ls::Op::Reduce(#ls::Reduction::#r))
+        }
+    };
+    let side = |dims: &[Dim]| {
+        let dims = dims.iter().map(|d| {
+            let terms = d.terms.iter().map(|t| match &t.kind {
+                TermKind::Name(n) => {
+                    let i = index(names, n);
+                    quote!(#ls::Term::Axis(#i))
+                }
+                TermKind::Anon(n) => quote!(#ls::Term::Anon(#n)),
+                TermKind::Ellipsis => quote!(#ls::Term::Ellipsis),
+            });
+            let grouped = d.grouped;
+            quote!(#ls::Group { terms: &[#(#terms),*], grouped: #grouped })
+        });
+        quote!(&[#(#dims),*])
+    };
+    let pattern = &c.pattern.text;
+    let (left, right) = (side(&c.pattern.left.dims), side(&c.pattern.right.dims));
+    quote! {
+        #ls::Recipe {
+            op: #op,
+            pattern: #pattern,
+            names: &[#(#names),*],
+            left: #left,
+            right: #right,
+        }
+    }
+}
+
+/// The size given for each named axis, in the order of [`axis_names`].
+fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
+    names
+        .iter()
+        .map(|n| match c.size(n) {
+            None => quote!(::core::option::Option::None),
+            Some(s) => match (s.static_value(), s.block()) {
+                (Some(v), _) => quote!(::core::option::Option::Some(#v)),
+                (None, Some(block)) => {
+                    quote!(::core::option::Option::Some::<usize>(#block))
+                }
+                (None, None) => quote!(::core::option::Option::None),
+            },
+        })
+        .collect()
+}
+
+/// The message and label for an input whose rank the pattern does not accept.
+fn rank_message(c: &Checked) -> (String, String) {
+    let p = &c.pattern;
+    let has_ellipsis = p.left.ellipsis().is_some();
+    let fixed = p.left.dims.len() - usize::from(has_ellipsis);
+    let rank = if has_ellipsis {
+        format!("at least {fixed}")
+    } else {
+        fixed.to_string()
+    };
+    (
+        format!(
+            "layout!({}): the pattern \"{}\" needs an input of rank {rank}, but the input's shape is `{{Self}}`",
+            c.op.name(),
+            p.text
+        ),
+        format!("the left side \"{}\" has {fixed} dims", p.text.split("->").next().unwrap_or("").trim()),
+    )
+}
+
+/// The ranks the pattern accepts: the left side's, or with `...` every rank from the
+/// named dims up to [`MAX_RANK`].
+fn ranks(p: &Pattern) -> std::ops::RangeInclusive<usize> {
+    let n = p.left.dims.len();
+    if p.left.ellipsis().is_some() {
+        n - 1..=MAX_RANK
+    } else {
+        n..=n
+    }
+}
+
+/// One `impl __LayoutShape for (A0, A1, ..)` per accepted rank.
+fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> syn::Result<TokenStream> {
+    let p = &c.pattern;
+    if p.left.ellipsis().is_none() && p.left.dims.len() > MAX_RANK {
+        let d = &p.left.dims[MAX_RANK];
+        return Err(spans.error(
+            &c.op.name(),
+            &d.range,
+            &format!(
+                "the left side has {} dims; typed shapes have at most {MAX_RANK}",
+                p.left.dims.len()
+            ),
+        ));
+    }
+    let mut impls = Vec::new();
+    for rank in ranks(p) {
+        let Some(one) = shape_impl(c, names, spans, rank) else {
+            continue;
+        };
+        impls.push(one);
+    }
+    if impls.is_empty() {
+        let d = p
+            .right
+            .dims
+            .last()
+            .map_or(0..p.text.len(), |d| d.range.clone());
+        return Err(spans.error(
+            &c.op.name(),
+            &d,
+            &format!("the right side has more than {MAX_RANK} dims; typed shapes have at most {MAX_RANK}"),
+        ));
+    }
+    Ok(quote!(#(#impls)*))
+}
+
+/// The impl for inputs of `rank` dims, or `None` if the output would exceed
+/// [`MAX_RANK`].
+fn shape_impl(
+    c: &Checked,
+    names: &[String],
+    spans: &PatternSpans,
+    rank: usize,
+) -> Option<TokenStream> {
+    let ls = support();
+    let p = &c.pattern;
+    let params: Vec<String> = (0..rank).map(|i| format!("__A{i}")).collect();
+    let ell_len = rank + 1 - p.left.dims.len().min(rank + 1);
+    let ell_len = if p.left.ellipsis().is_some() {
+        ell_len
+    } else {
+        0
+    };
+    let mut axes: Vec<Option<Ty>> = vec![None; names.len()];
+    let given = |name: &str| -> Option<Ty> {
+        c.size(name)
+            .map(|s| s.static_value().map_or(Ty::Dyn, Ty::Static))
+    };
+    let mut bounds: Vec<TokenStream> = Vec::new();
+    let mut ellipsis: Vec<Ty> = Vec::new();
+
+    // The left side: each dim is one param (or `...` several).
+    let mut at = 0;
+    for dim in &p.left.dims {
+        if !dim.grouped && dim.terms.iter().any(|t| t.kind == TermKind::Ellipsis) {
+            ellipsis = params[at..at + ell_len]
+                .iter()
+                .cloned()
+                .map(Ty::Param)
+                .collect();
+            at += ell_len;
+            continue;
+        }
+        let input = Ty::Param(params[at].clone());
+        let input_dim = at;
+        at += 1;
+        let span = spans.span(&dim.range);
+        let mut known = Ty::Static(1);
+        let mut unknown = None;
+        for t in &dim.terms {
+            match &t.kind {
+                TermKind::Name(n) => match given(n) {
+                    Some(ty) => {
+                        known = known.mul(ty.clone());
+                        axes[index(names, n)] = Some(ty);
+                    }
+                    None => unknown = Some(index(names, n)),
+                },
+                TermKind::Anon(n) => known = known.mul(Ty::Static(*n)),
+                TermKind::Ellipsis => {}
+            }
+        }
+        match unknown {
+            Some(i) => {
+                let ty = input.split(op_marker(c.op), input_dim, known);
+                ty.bounds(span, &mut bounds);
+                axes[i] = Some(ty);
+            }
+            None => {
+                if let Ty::Static(k) = known {
+                    let t = input.tokens();
+                    let k = Literal::usize_unsuffixed(k);
+                    let op = Ident::new(op_marker(c.op), Span::call_site());
+                    let i = Literal::usize_unsuffixed(input_dim);
+                    bounds.push(quote_spanned!(span=> #t: #ls::#op::DimIs<#i, #ls::D<#k>>));
+                }
+            }
+        }
+    }
+
+    // The right side: each dim is a product of axes.
+    let mut out: Vec<Ty> = Vec::new();
+    for dim in &p.right.dims {
+        let mut items: Vec<Ty> = Vec::new();
+        for t in &dim.terms {
+            match &t.kind {
+                TermKind::Name(n) => {
+                    let i = index(names, n);
+                    items.push(axes[i].clone().or_else(|| given(n)).unwrap_or(Ty::Dyn));
+                }
+                TermKind::Anon(n) => items.push(Ty::Static(*n)),
+                TermKind::Ellipsis => items.extend(ellipsis.iter().cloned()),
+            }
+        }
+        if !dim.grouped && dim.terms.iter().any(|t| t.kind == TermKind::Ellipsis) {
+            out.extend(items);
+        } else {
+            let ty = Ty::product(items);
+            ty.bounds(spans.span(&dim.range), &mut bounds);
+            out.push(ty);
+        }
+    }
+    if out.len() > MAX_RANK {
+        return None;
+    }
+    let params: Vec<Ident> = params
+        .iter()
+        .map(|p| Ident::new(p, Span::call_site()))
+        .collect();
+    let out = out.iter().map(Ty::tokens);
+    Some(quote! {
+        impl<#(#params: #ls::Dim),*> __LayoutShape for (#(#params,)*)
+        where
+            #(#bounds,)*
+        {
+            type Out = (#(#out,)*);
+        }
+    })
+}

@@ -1,0 +1,85 @@
+//! Command-line flags of the digits example.
+
+use std::path::PathBuf;
+
+/// Training settings; the defaults are those of `digits_torch.py`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Passes over the training set (`--epochs`, default 30).
+    pub epochs: usize,
+    /// SGD learning rate (`--lr`, default 0.1).
+    pub lr: f32,
+    /// Samples per batch (`--batch`, default 32); the last batch of an epoch is smaller.
+    pub batch: usize,
+    /// Seed of the initial weights and of the shuffles (`--seed`, default 0).
+    pub seed: u64,
+    /// The gzip CSV (`--data`, default: the file shipped in `tensor-typed/data/`).
+    pub data: PathBuf,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            epochs: 30,
+            lr: 0.1,
+            batch: 32,
+            seed: 0,
+            data: default_data_path(),
+        }
+    }
+}
+
+/// `tensor-typed/data/digits.csv.gz`, located from the crate's manifest directory.
+pub fn default_data_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/digits.csv.gz")
+}
+
+/// Usage text printed by `--help` and after a flag error.
+pub const USAGE: &str = "usage: digits [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH]";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    /// Train with these settings.
+    Train(Config),
+    /// Print the usage and stop.
+    Help,
+}
+
+/// Parses the flags after the program name.
+///
+/// # Errors
+/// A message naming the flag for an unknown flag, a missing value or a value that does
+/// not parse (epochs and batch must be positive integers, lr a positive number).
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut c = Config::default();
+    let mut args = args.into_iter();
+    while let Some(flag) = args.next() {
+        if flag == "--help" || flag == "-h" {
+            return Ok(Command::Help);
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let bad = |what: &str| format!("{flag}: expected {what}, got '{value}'");
+        match flag.as_str() {
+            "--epochs" => c.epochs = value.parse().map_err(|_| bad("an integer"))?,
+            "--batch" => {
+                c.batch = value
+                    .parse()
+                    .ok()
+                    .filter(|&b| b > 0)
+                    .ok_or_else(|| bad("a positive integer"))?
+            }
+            "--lr" => {
+                c.lr = value
+                    .parse()
+                    .ok()
+                    .filter(|&lr: &f32| lr.is_finite() && lr > 0.0)
+                    .ok_or_else(|| bad("a positive number"))?
+            }
+            "--seed" => c.seed = value.parse().map_err(|_| bad("an unsigned integer"))?,
+            "--data" => c.data = PathBuf::from(value),
+            _ => return Err(format!("unknown flag '{flag}'")),
+        }
+    }
+    Ok(Command::Train(c))
+}

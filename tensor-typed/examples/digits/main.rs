@@ -1,0 +1,121 @@
+//! Trains a small MLP on the digits data set with typed tensors and a hand-written
+//! backward pass; the Rust counterpart of `shared/bench/digits_torch.py`.
+//!
+//! ```sh
+//! cargo run --release -p tensor-typed --example digits -- [--epochs 30] [--lr 0.1]
+//!     [--batch 32] [--seed 0] [--data PATH]
+//! ```
+//! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
+//! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
+//! scikit-learn; see `tensor-typed/data/README.md`.
+
+mod cli;
+mod data;
+mod model;
+mod rng;
+mod train;
+
+use model::Images;
+use std::process::ExitCode;
+use tensor_typed::prelude::*;
+use tensor_typed::Tensor;
+
+/// Shades from blank to full ink for pixels in [0, 1].
+const SHADES: &[u8] = b" .:-=+*#%@";
+
+/// Prints up to `count` misclassified test digits side by side as 8x8 ASCII art, with
+/// their label and the model's guess.
+fn show_mistakes(
+    split: &data::Split,
+    report: &train::Report,
+    count: usize,
+) -> tensor_core::Result<()> {
+    let shown = &report.mistakes[..report.mistakes.len().min(count)];
+    if shown.is_empty() {
+        return Ok(());
+    }
+    let idx: Vec<usize> = shown.iter().map(|&(i, _)| i).collect();
+    let (pixels, labels) = train::gather(&split.test, &idx);
+    let x = Images::from_vec(pixels, &[idx.len(), data::PIXELS])?;
+    // One text row per image row: h outermost, then each digit's 8 pixels.
+    let rows: Tensor<f32, Shape![8, Dyn, 8]> = layout!(x, "n (h w) -> h n w", h = 8)?;
+    let captions: Vec<String> = labels
+        .iter()
+        .zip(shown)
+        .map(|(l, (_, p))| format!("{l} as {p}"))
+        .collect();
+    println!("misclassified test digits (label as guess):");
+    println!(
+        "{}",
+        captions
+            .iter()
+            .map(|c| format!("{c:<10}"))
+            .collect::<String>()
+    );
+    for row in rows.contiguous_copy().to_vec().chunks(8 * idx.len()) {
+        let line: String = row
+            .chunks(8)
+            .map(|digit| {
+                let ink: String = digit
+                    .iter()
+                    .map(|&p| SHADES[((p * 9.0).round() as usize).min(9)] as char)
+                    .collect();
+                format!("{ink}  ")
+            })
+            .collect();
+        println!("{}", line.trim_end());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let config = match cli::parse(std::env::args().skip(1)) {
+        Ok(cli::Command::Train(c)) => c,
+        Ok(cli::Command::Help) => {
+            println!("{}", cli::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("digits: {e}\n{}", cli::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let split = match data::load(&config.data) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("digits: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!(
+        "{} training and {} test samples from {}",
+        split.train.len(),
+        split.test.len(),
+        config.data.display()
+    );
+    let report = train::train(&split, &config, |e| {
+        println!(
+            "epoch {:3}: loss {:.4}, train accuracy {:.4}",
+            e.epoch, e.loss, e.train_accuracy
+        )
+    });
+    match report {
+        Ok(r) => {
+            if let Err(e) = show_mistakes(&split, &r, 6) {
+                eprintln!("digits: cannot show mistakes: {e}");
+            }
+            println!(
+                "{} of {} test digits misclassified",
+                r.mistakes.len(),
+                split.test.len()
+            );
+            println!("test accuracy: {:.4}", r.test_accuracy);
+            println!("train time: {:.3} s", r.train_seconds);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("digits: training failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

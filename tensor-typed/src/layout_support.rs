@@ -1,0 +1,144 @@
+//! Support for the code `layout!` emits (not a public API: paths may change).
+//!
+//! `layout!(x, "b (h d) -> b h d", h = 3)` expands to a block holding
+//! * a local trait `__LayoutShape` implemented for the input shapes the pattern accepts,
+//!   whose `Out` is the output shape computed from the input's dims with [`DimMul`] and
+//!   `Split` (of [`rearrange`], [`repeat`] or [`reduce`]), and whose where-clauses are the
+//!   static checks;
+//! * a [`Recipe`]: the pattern as static data;
+//! * a call of [`run`], which lowers the recipe for the input's run-time sizes
+//!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
+//!   possible) and wraps the result in the computed shape type.
+//!
+//! With static dims and literal sizes everything is checked by the compiler and the macro
+//! returns the tensor; with a `Dyn` dim or a run-time size (`h = {n}`) it returns a
+//! `Result`, and what does not fit (rank, divisibility, a given size) is found by
+//! [`Recipe::plan`] with einops' message.
+
+mod checks;
+mod recipe;
+
+pub use crate::dim::{Dim, DimMul, Dyn, Prod, D};
+pub use crate::shape::Shape;
+pub use checks::{rearrange, reduce, repeat, Check};
+pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
+
+use crate::shape::{Cons, Nil};
+use std::marker::PhantomData;
+
+/// A typed tensor `layout!` accepts, by value or by reference.
+pub trait Input {
+    /// The element type.
+    type Elem: tensor_core::Element;
+    /// The shape type.
+    type Shape: Shape;
+    /// The run-time tensor.
+    fn core(&self) -> &tensor_core::Tensor;
+}
+
+impl<X: Input + ?Sized> Input for &X {
+    type Elem = X::Elem;
+    type Shape = X::Shape;
+    fn core(&self) -> &tensor_core::Tensor {
+        (**self).core()
+    }
+}
+
+impl<T: tensor_core::Element, S: Shape> Input for crate::Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    fn core(&self) -> &tensor_core::Tensor {
+        self.as_dyn()
+    }
+}
+
+/// The input's shape as a value, so that the shape check's error points where this is
+/// written (the pattern literal).
+pub fn marker<X: Input>(_x: &X) -> PhantomData<X::Shape> {
+    PhantomData
+}
+
+/// What `layout!` returns for input `X`, output shape `S` and failure mode `M`:
+/// `Tensor<T, S>` when nothing can fail at run time ([`Infallible`]), else
+/// `Result<Tensor<T, S>>` ([`MayFail`]).
+pub type Output<X, S, M> = <M as Mode>::Wrap<crate::Tensor<<X as Input>::Elem, S>>;
+
+/// Whether a `layout!` can fail at run time, and what it returns accordingly.
+pub trait Mode {
+    /// The returned type for a result of type `T`.
+    type Wrap<T>;
+    /// Turns the runtime's result into the returned type.
+    fn finish<T>(result: tensor_core::Result<T>) -> Self::Wrap<T>;
+}
+
+/// Every dim is static and every size a literal: all checks were done by the compiler,
+/// so `layout!` returns the tensor itself.
+pub struct Infallible;
+
+/// A `Dyn` dim or a run-time size (`h = {n}`): the checks run at run time, so `layout!`
+/// returns `Result<Tensor<T, S>>` with einops' message on error.
+pub struct MayFail;
+
+impl Mode for Infallible {
+    type Wrap<T> = T;
+    /// # Panics
+    /// Only where the runtime rejects what the types allow: `reduce = max|min` over an
+    /// axis of size 0 (PyTorch's `Expected reduction dim 0 to have non-zero size`).
+    fn finish<T>(result: tensor_core::Result<T>) -> T {
+        match result {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Mode for MayFail {
+    type Wrap<T> = tensor_core::Result<T>;
+    fn finish<T>(result: tensor_core::Result<T>) -> tensor_core::Result<T> {
+        result
+    }
+}
+
+/// The failure mode of an input shape (as a cons list): [`MayFail`] if a dim is `Dyn`.
+pub trait ModeOf {
+    /// [`Infallible`] or [`MayFail`].
+    type Mode: Mode;
+}
+impl ModeOf for Nil {
+    type Mode = Infallible;
+}
+impl<const N: usize, T: ModeOf> ModeOf for Cons<D<N>, T> {
+    type Mode = T::Mode;
+}
+impl<T> ModeOf for Cons<Dyn, T> {
+    type Mode = MayFail;
+}
+
+/// The failure mode of input shape `S`.
+pub type ModeOfShape<S> = <<S as Shape>::List as ModeOf>::Mode;
+
+/// `reduce = mean` needs floating-point elements (as PyTorch's `mean`).
+#[diagnostic::on_unimplemented(
+    message = "layout!(reduce mean): mean needs a floating-point tensor, found elements of type {Self}",
+    label = "the input's elements are {Self}",
+    note = "PyTorch: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype"
+)]
+pub trait MeanElement {}
+impl MeanElement for f32 {}
+impl MeanElement for f64 {}
+impl MeanElement for tensor_core::half::f16 {}
+impl MeanElement for tensor_core::half::bf16 {}
+
+/// Runs `recipe` on `x` with the sizes given for its named axes and types the result as
+/// `S` (the shape the macro computed); `M` says whether errors are returned.
+pub fn run<X: Input, S: Shape, M: Mode>(
+    x: &X,
+    recipe: &Recipe,
+    given: AxisSizes,
+) -> Output<X, S, M> {
+    M::finish(
+        recipe
+            .apply(x.core(), given)
+            .and_then(crate::Tensor::try_from_dyn),
+    )
+}

@@ -1,0 +1,89 @@
+//! `MatmulWith<R>`: the shape of PyTorch's `matmul` on types.
+//!
+//! `[K]·[K]` → `[]`; `[K]·[.., K, M]` → `[.., M]`; `[.., N, K]·[K]` → `[.., N]`;
+//! `[.., N, K]·[.., K, M]` → `[broadcast(..), N, M]`. The inner dims must be equal when
+//! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are 3 vs 4`);
+//! a `Dyn` inner dim is checked at run time.
+
+use crate::broadcast::BroadcastZip;
+use crate::checks::{MatmulOk, MatmulRankOk};
+use crate::dim::{DimEq, Dyn, D};
+use crate::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use typenum::{Max, Maximum, B0};
+
+/// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.
+pub trait InnerDim<K, L, R> {}
+impl<const A: usize, const B: usize, L, R> InnerDim<D<B>, L, R> for D<A>
+where
+    D<A>: DimEq<D<B>>,
+    <D<A> as DimEq<D<B>>>::Out: MatmulOk<L, R, A, B>,
+{
+}
+impl<const A: usize, L, R> InnerDim<Dyn, L, R> for D<A> {}
+impl<K, L, R> InnerDim<K, L, R> for Dyn {}
+
+/// Matmul over reversed dim lists.
+pub trait MatmulRev<Rhs, L, R> {
+    /// The reversed output list.
+    type Out;
+}
+// [] · x and x · []: an error (both must be at least 1-d).
+impl<X, L, R> MatmulRev<X, L, R> for Nil
+where
+    B0: MatmulRankOk<L, R>,
+{
+    type Out = Nil;
+}
+impl<H, T, L, R> MatmulRev<Nil, L, R> for Cons<H, T>
+where
+    B0: MatmulRankOk<L, R>,
+{
+    type Out = Nil;
+}
+// [K] · [K] → []
+impl<K1: InnerDim<K2, L, R>, K2, L, R> MatmulRev<Cons<K2, Nil>, L, R> for Cons<K1, Nil> {
+    type Out = Nil;
+}
+// [K] · [.., K, M] → [.., M]
+impl<K1: InnerDim<K2, L, R>, K2, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R>
+    for Cons<K1, Nil>
+{
+    type Out = Cons<M, Rb>;
+}
+// [.., N, K] · [K] → [.., N]
+impl<K1: InnerDim<K2, L, R>, K2, N, Lb, L, R> MatmulRev<Cons<K2, Nil>, L, R>
+    for Cons<K1, Cons<N, Lb>>
+{
+    type Out = Cons<N, Lb>;
+}
+// [.., N, K] · [.., K, M] → [b, N, M]
+impl<K1, K2, N, Lb, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R> for Cons<K1, Cons<N, Lb>>
+where
+    K1: InnerDim<K2, L, R>,
+    Lb: Len,
+    Rb: Len,
+    LenOf<Lb>: Max<LenOf<Rb>>,
+    Lb: BroadcastZip<Rb, L, R, Maximum<LenOf<Lb>, LenOf<Rb>>>,
+{
+    type Out = Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, Maximum<LenOf<Lb>, LenOf<Rb>>>>::Out>>;
+}
+
+/// `MatmulWith<R>`: the shape of `matmul(Self, R)`.
+pub trait MatmulWith<R: Shape>: Shape {
+    /// The product's shape.
+    type Output: Shape;
+}
+impl<S: Shape, R: Shape> MatmulWith<R> for S
+where
+    ListOf<S>: ReverseAcc<Nil>,
+    ListOf<R>: ReverseAcc<Nil>,
+    Rev<ListOf<S>>: MatmulRev<Rev<ListOf<R>>, S, R>,
+    <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out: ReverseAcc<Nil>,
+    Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>: IntoShape,
+{
+    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>>;
+}
+/// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
+/// `Shape![Dyn, 10]`).
+pub type MatmulOut<S, R> = <S as MatmulWith<R>>::Output;

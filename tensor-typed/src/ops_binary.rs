@@ -1,0 +1,322 @@
+//! Typed elementwise binary ops: arithmetic with broadcasting and dtype promotion,
+//! comparisons, `where_`, scalar operands, operators, and in-place variants.
+//!
+//! `&a + &b` has shape `Broadcast<Sa, Sb>` and element type `Promoted<Ta, Tb>`; a static
+//! broadcast mistake is a compile error, a `Dyn` one panics with PyTorch's message (the
+//! `try_` methods return it). In-place ops (`add_`) need the other shape to broadcast to
+//! this one and the promoted type to cast safely into `T`.
+
+// Generic params carry `Element`/`Shape` (what `Tensor` needs) and the where clauses
+// carry the op's rules, so each reads on its own.
+#![allow(clippy::multiple_bound_locations)]
+
+use crate::broadcast::{Broadcast, BroadcastShape};
+use crate::expand::ExpandTo;
+use crate::ops_view::or_panic;
+use crate::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use std::ops;
+use tensor_core::{Element, Result, Scalar};
+
+/// The tensor type of `Tensor<T1, S1> (op) Tensor<T2, S2>`.
+pub type BinaryOut<T1, S1, T2, S2> = Tensor<Promoted<T1, T2>, Broadcast<S1, S2>>;
+/// The tensor type of a true division (float result).
+pub type DivOut<T1, S1, T2, S2> = Tensor<<Promoted<T1, T2> as FloatOf>::Out, Broadcast<S1, S2>>;
+/// The tensor type of a comparison (`bool` elements).
+pub type CmpOut<S1, S2> = Tensor<bool, Broadcast<S1, S2>>;
+
+macro_rules! binary_methods {
+    ($($name:ident $try_name:ident $torch:literal;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("Elementwise `", $torch, "` with broadcasting and dtype promotion. Mirrors `torch.", $torch, "`.")]
+            ///
+            /// Compile error: static dims that do not broadcast. Panics with PyTorch's
+            /// message when a `Dyn` dim does not broadcast (see the `try_` method).
+            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2>
+            where
+                T: Promote<T2>,
+                S: BroadcastShape<S2>,
+            {
+                or_panic(self.$try_name(other))
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<BinaryOut<T, S, T2, S2>>
+            where
+                T: Promote<T2>,
+                S: BroadcastShape<S2>,
+            {
+                Ok(Tensor::wrap(self.as_dyn().$name(other.as_dyn())?))
+            }
+        )*}
+    };
+}
+binary_methods! {
+    add try_add "add";
+    sub try_sub "sub";
+    mul try_mul "mul";
+    maximum try_maximum "maximum";
+    minimum try_minimum "minimum";
+    pow try_pow "pow";
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Elementwise true division (integers give `f32`). Mirrors `torch.div`.
+    /// Compile error: static dims that do not broadcast; panics on a `Dyn` mismatch.
+    pub fn div<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> DivOut<T, S, T2, S2>
+    where
+        T: Promote<T2>,
+        Promoted<T, T2>: FloatOf,
+        S: BroadcastShape<S2>,
+    {
+        or_panic(self.try_div(other))
+    }
+
+    /// `div`, returning the run-time broadcast error instead of panicking.
+    pub fn try_div<T2: Element, S2: Shape>(
+        &self,
+        other: &Tensor<T2, S2>,
+    ) -> Result<DivOut<T, S, T2, S2>>
+    where
+        T: Promote<T2>,
+        Promoted<T, T2>: FloatOf,
+        S: BroadcastShape<S2>,
+    {
+        Ok(Tensor::wrap(self.as_dyn().div(other.as_dyn())?))
+    }
+}
+
+macro_rules! compare_methods {
+    ($($name:ident $try_name:ident;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("Elementwise comparison `", stringify!($name), "` (after promotion), giving `bool`. Mirrors `torch.", stringify!($name), "`.")]
+            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2>
+            where
+                T: Promote<T2>,
+                S: BroadcastShape<S2>,
+            {
+                or_panic(self.$try_name(other))
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<CmpOut<S, S2>>
+            where
+                T: Promote<T2>,
+                S: BroadcastShape<S2>,
+            {
+                Ok(Tensor::wrap(self.as_dyn().$name(other.as_dyn())?))
+            }
+        )*}
+    };
+}
+compare_methods! {
+    eq try_eq; ne try_ne; lt try_lt; le try_le; gt try_gt; ge try_ge;
+}
+
+impl<C: Shape> Tensor<bool, C> {
+    /// `x` where `self` is true, else `y`, broadcasting all three. Mirrors
+    /// `torch.where(cond, x, y)`.
+    #[allow(clippy::type_complexity)]
+    pub fn where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
+        &self,
+        x: &Tensor<T1, S1>,
+        y: &Tensor<T2, S2>,
+    ) -> Tensor<Promoted<T1, T2>, Broadcast<Broadcast<C, S1>, S2>>
+    where
+        T1: Promote<T2>,
+        C: BroadcastShape<S1>,
+        Broadcast<C, S1>: BroadcastShape<S2>,
+    {
+        Tensor::wrap(or_panic(tensor_core::Tensor::where_(
+            self.as_dyn(),
+            x.as_dyn(),
+            y.as_dyn(),
+        )))
+    }
+}
+
+macro_rules! scalar_methods {
+    ($($name:ident $core:ident;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
+            pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Out, S>
+            where
+                T: WithScalar<N>,
+            {
+                Tensor::wrap(or_panic(self.as_dyn().$name(value)))
+            }
+        )*}
+    };
+}
+scalar_methods! {
+    add_scalar add; sub_scalar sub; mul_scalar mul;
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// True division by a Rust number (integers give `f32`). Mirrors `torch.div`.
+    pub fn div_scalar<N: Into<Scalar> + Copy>(
+        &self,
+        value: N,
+    ) -> Tensor<<<T as WithScalar<N>>::Out as FloatOf>::Out, S>
+    where
+        T: WithScalar<N>,
+        <T as WithScalar<N>>::Out: FloatOf,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().div_scalar(value)))
+    }
+}
+
+macro_rules! inplace_methods {
+    ($($name:ident $try_name:ident;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("In-place `", stringify!($name), "`: writes into `self` (and every view of it). Mirrors `Tensor.", stringify!($name), "`.")]
+            ///
+            /// Compile errors: `other` does not broadcast to this shape; the promoted
+            /// type does not cast safely into `T` (`result type f32 can't be cast to the
+            /// desired output type i64`). Panics on a `Dyn` mismatch.
+            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
+            where
+                T: Promote<T2>,
+                Promoted<T, T2>: CastsTo<T>,
+                S2: ExpandTo<S>,
+            {
+                or_panic(self.$try_name(other));
+                self
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the run-time error instead of panicking.")]
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<()>
+            where
+                T: Promote<T2>,
+                Promoted<T, T2>: CastsTo<T>,
+                S2: ExpandTo<S>,
+            {
+                self.as_dyn().$name(other.as_dyn())?;
+                Ok(())
+            }
+        )*}
+    };
+}
+inplace_methods! {
+    add_ try_add_; sub_ try_sub_; mul_ try_mul_; div_ try_div_;
+}
+
+// ---- operators ----------------------------------------------------------------------
+
+macro_rules! operator {
+    ($Trait:ident $method:ident $name:ident) => {
+        impl<'a, 'b, T: Element, S: Shape, T2: Element, S2: Shape> ops::$Trait<&'b Tensor<T2, S2>>
+            for &'a Tensor<T, S>
+        where
+            T: Promote<T2>,
+            S: BroadcastShape<S2>,
+        {
+            type Output = BinaryOut<T, S, T2, S2>;
+            fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
+                Tensor::<T, S>::$name(&self, rhs)
+            }
+        }
+        impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::$Trait<Tensor<T2, S2>>
+            for Tensor<T, S>
+        where
+            T: Promote<T2>,
+            S: BroadcastShape<S2>,
+        {
+            type Output = BinaryOut<T, S, T2, S2>;
+            fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
+                Tensor::<T, S>::$name(&self, &rhs)
+            }
+        }
+        impl<'b, T: Element, S: Shape, T2: Element, S2: Shape> ops::$Trait<&'b Tensor<T2, S2>>
+            for Tensor<T, S>
+        where
+            T: Promote<T2>,
+            S: BroadcastShape<S2>,
+        {
+            type Output = BinaryOut<T, S, T2, S2>;
+            fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
+                Tensor::<T, S>::$name(&self, rhs)
+            }
+        }
+        impl<'a, T: Element, S: Shape, T2: Element, S2: Shape> ops::$Trait<Tensor<T2, S2>>
+            for &'a Tensor<T, S>
+        where
+            T: Promote<T2>,
+            S: BroadcastShape<S2>,
+        {
+            type Output = BinaryOut<T, S, T2, S2>;
+            fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
+                Tensor::<T, S>::$name(&self, &rhs)
+            }
+        }
+    };
+}
+operator!(Add add add);
+operator!(Sub sub sub);
+operator!(Mul mul mul);
+
+impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::Div<&Tensor<T2, S2>> for &Tensor<T, S>
+where
+    T: Promote<T2>,
+    Promoted<T, T2>: FloatOf,
+    S: BroadcastShape<S2>,
+{
+    type Output = DivOut<T, S, T2, S2>;
+    fn div(self, rhs: &Tensor<T2, S2>) -> Self::Output {
+        Tensor::div(self, rhs)
+    }
+}
+impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::Div<Tensor<T2, S2>> for Tensor<T, S>
+where
+    T: Promote<T2>,
+    Promoted<T, T2>: FloatOf,
+    S: BroadcastShape<S2>,
+{
+    type Output = DivOut<T, S, T2, S2>;
+    fn div(self, rhs: Tensor<T2, S2>) -> Self::Output {
+        Tensor::div(&self, &rhs)
+    }
+}
+
+macro_rules! scalar_operator {
+    ($Trait:ident $method:ident $name:ident: $($n:ty)*) => {$(
+        impl<T: Element, S: Shape> ops::$Trait<$n> for &Tensor<T, S>
+        where
+            T: WithScalar<$n>,
+        {
+            type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
+            fn $method(self, rhs: $n) -> Self::Output {
+                Tensor::<T, S>::$name(&self, rhs)
+            }
+        }
+        impl<T: Element, S: Shape> ops::$Trait<$n> for Tensor<T, S>
+        where
+            T: WithScalar<$n>,
+        {
+            type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
+            fn $method(self, rhs: $n) -> Self::Output {
+                Tensor::<T, S>::$name(&self, rhs)
+            }
+        }
+    )*};
+}
+scalar_operator!(Add add add_scalar: f32 f64 i64 i32);
+scalar_operator!(Sub sub sub_scalar: f32 f64 i64 i32);
+scalar_operator!(Mul mul mul_scalar: f32 f64 i64 i32);
+
+macro_rules! div_scalar_operator {
+    ($($n:ty)*) => {$(
+        impl<T: Element, S: Shape> ops::Div<$n> for &Tensor<T, S>
+        where
+            T: WithScalar<$n>,
+            <T as WithScalar<$n>>::Out: FloatOf,
+        {
+            type Output = Tensor<<<T as WithScalar<$n>>::Out as FloatOf>::Out, S>;
+            fn div(self, rhs: $n) -> Self::Output {
+                self.div_scalar(rhs)
+            }
+        }
+    )*};
+}
+div_scalar_operator!(f32 f64 i64 i32);

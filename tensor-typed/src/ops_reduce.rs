@@ -1,0 +1,112 @@
+//! Typed reductions over an axis list `A` (`Axes![1]`): the reduced dims are removed, or
+//! kept as `D<1>` by the `_keepdim` variants. Axes out of range or repeated are compile
+//! errors (`axis 2 is out of range for shape (D<2>, D<3>)`).
+//!
+//! Result types as in PyTorch: `sum` of integers or bool is `i64`; `mean` needs a float
+//! tensor; `amax`/`amin` keep `T`; `argmax`/`argmin` give `i64`.
+
+use crate::dim::Ax;
+use crate::ops_view::or_panic;
+use crate::permute::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use tensor_core::half::{bf16, f16};
+use tensor_core::Element;
+use typenum::{B0, B1};
+
+/// The element type of `sum`/`prod`: integers and bool accumulate in `i64`.
+pub trait SumOf: Element {
+    /// The result element type.
+    type Out: Element;
+}
+macro_rules! sum_of {
+    ($($a:ty => $b:ty;)*) => {$( impl SumOf for $a { type Out = $b; } )*};
+}
+sum_of! {
+    bool => i64; u8 => i64; i8 => i64; i16 => i64; i32 => i64; i64 => i64;
+    f16 => f16; bf16 => bf16; f32 => f32; f64 => f64;
+}
+
+/// A floating element type (`mean` needs one, as in PyTorch).
+#[diagnostic::on_unimplemented(
+    message = "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {Self}",
+    label = "cast to a float type first, e.g. `.cast::<f32>()`"
+)]
+pub trait Float: Element {}
+impl Float for f16 {}
+impl Float for bf16 {}
+impl Float for f32 {}
+impl Float for f64 {}
+
+macro_rules! reductions {
+    ($($name:ident $keep:ident $out:ty, $bound:path;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
+            pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A>>
+            where
+                T: $bound,
+                S: ReduceOver<A, B0>,
+            {
+                Tensor::wrap(or_panic(self.as_dyn().$name(&A::indices(), false)))
+            }
+
+            #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
+            pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A>>
+            where
+                T: $bound,
+                S: ReduceOver<A, B1>,
+            {
+                Tensor::wrap(or_panic(self.as_dyn().$name(&A::indices(), true)))
+            }
+        )*}
+    };
+}
+reductions! {
+    sum sum_keepdim <T as SumOf>::Out, SumOf;
+    mean mean_keepdim T, Float;
+    amax amax_keepdim T, Element;
+    amin amin_keepdim T, Element;
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Sum of all elements, a 0-d tensor. Mirrors `torch.sum(t)`.
+    pub fn sum_all(&self) -> Tensor<<T as SumOf>::Out, ()>
+    where
+        T: SumOf,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().sum(&[], false)))
+    }
+
+    /// Mean of all elements, a 0-d tensor. Mirrors `torch.mean(t)`.
+    pub fn mean_all(&self) -> Tensor<T, ()>
+    where
+        T: Float,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().mean(&[], false)))
+    }
+
+    /// Index of the largest element along axis `AX` (first on ties), removing it.
+    /// Mirrors `torch.argmax(t, dim=AX)`. Compile error: `AX` out of range.
+    pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,)>>
+    where
+        S: ReduceOver<(Ax<AX>,), B0>,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().argmax(Some(AX as i64), false)))
+    }
+
+    /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
+    pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,)>>
+    where
+        S: ReduceOver<(Ax<AX>,), B0>,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().argmin(Some(AX as i64), false)))
+    }
+
+    /// [`Self::argmax`] keeping the axis as size 1.
+    pub fn argmax_keepdim<const AX: usize>(&self) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,)>>
+    where
+        S: ReduceOver<(Ax<AX>,), B1>,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().argmax(Some(AX as i64), true)))
+    }
+}

@@ -1,0 +1,65 @@
+//! Typed unary ops. `neg`, `abs`, `relu` keep the element type; `exp`, `log`, `sqrt`,
+//! `sigmoid`, `tanh` give a float (`FloatOf<T>`: integers become `f32`, as in PyTorch).
+//! In-place variants (`exp_`) exist where the result type is `T` itself.
+
+use crate::ops_view::or_panic;
+use crate::promote::FloatOf;
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use tensor_core::Element;
+
+macro_rules! same_type_unary {
+    ($($name:ident $inplace:ident;)*) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("Elementwise `", stringify!($name), "`, same element type and shape. Mirrors `torch.", stringify!($name), "`.")]
+            pub fn $name(&self) -> Tensor<T, S> {
+                Tensor::wrap(or_panic(self.as_dyn().$name()))
+            }
+
+            #[doc = concat!("In-place `", stringify!($name), "`. Mirrors `Tensor.", stringify!($inplace), "`.")]
+            pub fn $inplace(&self) -> &Self {
+                or_panic(self.as_dyn().$inplace());
+                self
+            }
+        )*}
+    };
+}
+same_type_unary! {
+    neg neg_; abs abs_; relu relu_;
+}
+
+macro_rules! float_unary {
+    ($($name:ident $inplace:ident;)*) => {
+        impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("Elementwise `", stringify!($name), "`; integer inputs give `f32`. Mirrors `torch.", stringify!($name), "`.")]
+            pub fn $name(&self) -> Tensor<<T as FloatOf>::Out, S> {
+                Tensor::wrap(or_panic(self.as_dyn().$name()))
+            }
+        )*}
+
+        impl<T: Element + FloatOf<Out = T>, S: Shape> Tensor<T, S> {$(
+            #[doc = concat!("In-place `", stringify!($name), "` (float tensors only). Mirrors `Tensor.", stringify!($inplace), "`.")]
+            pub fn $inplace(&self) -> &Self {
+                or_panic(self.as_dyn().$inplace());
+                self
+            }
+        )*}
+    };
+}
+float_unary! {
+    exp exp_; log log_; sqrt sqrt_; sigmoid sigmoid_; tanh tanh_;
+}
+
+impl<T: Element, S: Shape> std::ops::Neg for &Tensor<T, S> {
+    type Output = Tensor<T, S>;
+    fn neg(self) -> Tensor<T, S> {
+        Tensor::neg(self)
+    }
+}
+
+impl<T: Element, S: Shape> std::ops::Neg for Tensor<T, S> {
+    type Output = Tensor<T, S>;
+    fn neg(self) -> Tensor<T, S> {
+        Tensor::neg(&self)
+    }
+}

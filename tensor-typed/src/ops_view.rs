@@ -1,0 +1,195 @@
+//! Typed view and shape ops: expand, repeat, reshape, permute, t, matmul, check_shape.
+//!
+//! Each lowers to the tensor-core op of the same name. Static mistakes are compile errors
+//! (see `expand.rs`, `reshape.rs`, `permute.rs`, `matmul_shape.rs`); mistakes that
+//! involve a `Dyn` dim are run-time errors with PyTorch's message: the plain method
+//! panics with it, the `try_` method returns it.
+
+use crate::checks::{SameDimOk, SameRankOk};
+use crate::dim::{DimEq, DimOf, Dyn, NumDim, D};
+use crate::expand::{ExpandTo, RepeatBy, Repeated};
+use crate::matmul_shape::{MatmulOut, MatmulWith};
+use crate::permute::{AxisList, PermuteBy, Permuted};
+use crate::reshape::ReshapeTo;
+use crate::shape::{Cons, ListOf, Nil, Shape};
+use crate::tensor::Tensor;
+use std::ops::Add;
+use tensor_core::{Element, Error, Result};
+use typenum::{B0, B1, U0};
+
+/// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
+pub trait SameAt<Y, S, T, P> {}
+impl<const A: usize, const B: usize, S, T, const I: usize> SameAt<D<B>, S, T, D<I>> for D<A>
+where
+    D<A>: DimEq<D<B>>,
+    <D<A> as DimEq<D<B>>>::Out: SameDimOk<S, T, I, A, B>,
+{
+}
+impl<const A: usize, S, T, P> SameAt<Dyn, S, T, P> for D<A> {}
+impl<Y, S, T, P> SameAt<Y, S, T, P> for Dyn {}
+
+/// Zips two dim lists for `check_shape`; `J` is the typenum index of the heads.
+pub trait SameZip<Y, S, T, J> {}
+impl<S, T, J> SameZip<Nil, S, T, J> for Nil {}
+impl<H, Tl, S, T, J> SameZip<Cons<H, Tl>, S, T, J> for Nil where B0: SameRankOk<S, T> {}
+impl<H, Tl, S, T, J> SameZip<Nil, S, T, J> for Cons<H, Tl> where B0: SameRankOk<S, T> {}
+impl<H1, T1, H2, T2, S, T, J> SameZip<Cons<H2, T2>, S, T, J> for Cons<H1, T1>
+where
+    J: NumDim + Add<B1>,
+    H1: SameAt<H2, S, T, DimOf<J>>,
+    T1: SameZip<T2, S, T, <J as Add<B1>>::Output>,
+{
+}
+
+/// `SameShape<T>`: shapes `Self` and `T` have the same rank and agree on every dim that
+/// is static in both (so a run-time check can turn one into the other).
+pub trait SameShape<T: Shape>: Shape {}
+impl<S: Shape, T: Shape> SameShape<T> for S where ListOf<S>: SameZip<ListOf<T>, S, T, U0> {}
+
+/// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
+fn target_sizes<S: Shape>() -> Vec<i64> {
+    S::static_dims()
+        .into_iter()
+        .map(|d| d.map_or(-1, |n| n as i64))
+        .collect()
+}
+
+pub(crate) fn or_panic<X>(r: Result<X>) -> X {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// A view with the shape `S2` (stride 0 along expanded dims). Mirrors
+    /// `Tensor.expand(*sizes)`; a `Dyn` target dim keeps the tensor's size (`-1`).
+    ///
+    /// Compile errors: a static dim that is neither 1 nor the target, fewer target dims.
+    /// Panics with PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
+    pub fn expand<S2: Shape>(&self) -> Tensor<T, S2>
+    where
+        S: ExpandTo<S2>,
+    {
+        or_panic(self.try_expand())
+    }
+
+    /// [`Self::expand`], returning the run-time error instead of panicking.
+    pub fn try_expand<S2: Shape>(&self) -> Result<Tensor<T, S2>>
+    where
+        S: ExpandTo<S2>,
+    {
+        let t = self.as_dyn().expand(&target_sizes::<S2>())?;
+        Tensor::try_from_dyn(t)
+    }
+
+    /// A new tensor repeating the data `R` times along each dim (extra leading counts
+    /// add dims). Mirrors `Tensor.repeat(*repeats)`: `[2, 3].repeat([2, 1, 2])` is
+    /// `[2, 2, 6]`. Compile error: fewer repeat counts than dims.
+    pub fn repeat<R: Shape>(&self) -> Tensor<T, Repeated<S, R>>
+    where
+        S: RepeatBy<R>,
+    {
+        let counts: Vec<i64> = R::static_dims()
+            .into_iter()
+            .map(|d| d.unwrap_or(1) as i64)
+            .collect();
+        Tensor::wrap(or_panic(self.as_dyn().repeat(&counts)))
+    }
+
+    /// The same elements with shape `S2` (a view when the strides allow, else a copy).
+    /// Mirrors `Tensor.reshape(*shape)`; one `Dyn` dim of `S2` is inferred (`-1`).
+    ///
+    /// Compile error: both shapes static with different element counts. Panics with
+    /// PyTorch's message for a run-time mismatch or for more than one `Dyn` in `S2`
+    /// (use [`Self::reshape_with`] then).
+    pub fn reshape<S2: Shape>(&self) -> Tensor<T, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        or_panic(self.try_reshape())
+    }
+
+    /// [`Self::reshape`], returning the run-time error instead of panicking.
+    pub fn try_reshape<S2: Shape>(&self) -> Result<Tensor<T, S2>>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let sizes = target_sizes::<S2>();
+        if sizes.iter().filter(|&&s| s < 0).count() > 1 {
+            return Err(Error::InvalidArgument {
+                op: "reshape",
+                message: format!("only one dimension can be inferred; target {} has several Dyn dims, use reshape_with", S2::describe()),
+            });
+        }
+        self.reshape_with(&sizes)
+    }
+
+    /// Reshape to `S2` with run-time sizes `sizes` (may hold one `-1`), for targets with
+    /// several `Dyn` dims. Mirrors `Tensor.reshape(*sizes)`.
+    /// Errors: PyTorch's reshape errors, or sizes that do not fit `S2`.
+    pub fn reshape_with<S2: Shape>(&self, sizes: &[i64]) -> Result<Tensor<T, S2>>
+    where
+        S: ReshapeTo<S2>,
+    {
+        Tensor::try_from_dyn(self.as_dyn().reshape(sizes)?)
+    }
+
+    /// A view with the dims reordered by the axis list `A` (`Axes![1, 0]`). Mirrors
+    /// `Tensor.permute(*dims)`. Compile errors: wrong number of axes, an axis out of
+    /// range or repeated.
+    pub fn permute<A: AxisList>(&self) -> Tensor<T, Permuted<S, A>>
+    where
+        S: PermuteBy<A>,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().permute(&A::indices())))
+    }
+
+    /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
+    /// Compile error: different static inner dims. Panics with PyTorch's message when a
+    /// `Dyn` inner dim differs (see [`Self::try_matmul`]).
+    pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
+    where
+        S: MatmulWith<S2>,
+    {
+        or_panic(self.try_matmul(other))
+    }
+
+    /// [`Self::matmul`], returning the run-time error instead of panicking.
+    pub fn try_matmul<S2: Shape>(
+        &self,
+        other: &Tensor<T, S2>,
+    ) -> Result<Tensor<T, MatmulOut<S, S2>>>
+    where
+        S: MatmulWith<S2>,
+    {
+        Tensor::try_from_dyn(self.as_dyn().matmul(other.as_dyn())?)
+    }
+}
+
+/// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped.
+#[diagnostic::on_unimplemented(
+    message = "t() expects a tensor with <= 2 dimensions, but self is {Self}",
+    label = "use permute::<Axes![..]>() for more dims"
+)]
+pub trait Transpose: Shape {
+    /// The transposed shape.
+    type Output: Shape;
+}
+impl Transpose for () {
+    type Output = ();
+}
+impl<X: crate::Dim> Transpose for (X,) {
+    type Output = (X,);
+}
+impl<X: crate::Dim, Y: crate::Dim> Transpose for (X, Y) {
+    type Output = (Y, X);
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// The transpose of a tensor with at most 2 dims (a view). Mirrors `Tensor.t()`.
+    /// Compile error: more than 2 dims.
+    pub fn t(&self) -> Tensor<T, <S as Transpose>::Output>
+    where
+        S: Transpose,
+    {
+        Tensor::wrap(or_panic(self.as_dyn().t()))
+    }
+}

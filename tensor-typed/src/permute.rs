@@ -1,0 +1,155 @@
+//! `PermuteBy<A>` (PyTorch's `permute`) and `ReduceOver<A>` (reductions over axes) on
+//! types. Axis lists are `Axes![..]` tuples of `Ax<I>`.
+//!
+//! permute: as many axes as dims, each in range, none repeated; output dim `j` is input
+//! dim `A[j]`. reduce: each axis in range and not repeated; the reduced dims are removed
+//! (or set to `D<1>` with keepdim).
+
+use crate::checks::{AxisInRange, AxisUnique, PermuteRankOk};
+use crate::dim::{Ax, DimNum, If, NumOf, Select, D};
+use crate::list::{ContainsAxis, GetAt, Len, LenOf};
+use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use std::ops::Add;
+use typenum::{IsEqual, IsLess, B1, U0};
+
+/// An axis list: a tuple of `Ax<I>` (`Axes![1, 0]` is `(Ax<1>, Ax<0>)`).
+pub trait AxisList: 'static {
+    /// The same axes as a cons list.
+    type List;
+    /// The axis indices.
+    fn indices() -> Vec<i64>;
+}
+
+macro_rules! axis_tuples {
+    ($( ($($i:ident),*) => $list:ty ;)*) => {$(
+        impl<$(const $i: usize),*> AxisList for ($(Ax<$i>,)*) {
+            type List = $list;
+            fn indices() -> Vec<i64> {
+                vec![$($i as i64),*]
+            }
+        }
+    )*};
+}
+axis_tuples! {
+    () => Nil;
+    (A) => Cons<Ax<A>, Nil>;
+    (A, B) => Cons<Ax<A>, Cons<Ax<B>, Nil>>;
+    (A, B, C) => Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Nil>>>;
+    (A, B, C, E) => Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Cons<Ax<E>, Nil>>>>;
+    (A, B, C, E, F) => Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Cons<Ax<E>, Cons<Ax<F>, Nil>>>>>;
+    (A, B, C, E, F, G) =>
+        Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Cons<Ax<E>, Cons<Ax<F>, Cons<Ax<G>, Nil>>>>>>;
+    (A, B, C, E, F, G, H) =>
+        Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Cons<Ax<E>, Cons<Ax<F>, Cons<Ax<G>, Cons<Ax<H>, Nil>>>>>>>;
+    (A, B, C, E, F, G, H, I) =>
+        Cons<Ax<A>, Cons<Ax<B>, Cons<Ax<C>, Cons<Ax<E>, Cons<Ax<F>, Cons<Ax<G>, Cons<Ax<H>, Cons<Ax<I>, Nil>>>>>>>>;
+}
+
+/// Checks each axis of the list `Self` (the rest of `A`) against the shape `S` of rank
+/// `R` (typenum): in range and not repeated later.
+pub trait AxesValid<S, A, R> {}
+impl<S, A, R> AxesValid<S, A, R> for Nil {}
+impl<const K: usize, T, S, A, R> AxesValid<S, A, R> for Cons<Ax<K>, T>
+where
+    Ax<K>: DimNum,
+    NumOf<Ax<K>>: IsLess<R>,
+    <NumOf<Ax<K>> as IsLess<R>>::Output: AxisInRange<S, K>,
+    T: ContainsAxis<NumOf<Ax<K>>> + AxesValid<S, A, R>,
+    <T as ContainsAxis<NumOf<Ax<K>>>>::Out: crate::dim::Not,
+    <<T as ContainsAxis<NumOf<Ax<K>>>>::Out as crate::dim::Not>::Out: AxisUnique<A, K>,
+{
+}
+
+/// Picks the dims of list `L` at the axes of the list `Self`.
+pub trait PickAxes<L> {
+    /// The picked dims.
+    type Out;
+}
+impl<L> PickAxes<L> for Nil {
+    type Out = Nil;
+}
+impl<const K: usize, T: PickAxes<L>, L> PickAxes<L> for Cons<Ax<K>, T>
+where
+    Ax<K>: DimNum,
+    L: GetAt<NumOf<Ax<K>>>,
+{
+    type Out = Cons<<L as GetAt<NumOf<Ax<K>>>>::Out, T::Out>;
+}
+
+/// `PermuteBy<A>`: the shape of `permute` by the axis list `A`.
+pub trait PermuteBy<A: AxisList>: Shape {
+    /// The permuted shape.
+    type Output: Shape;
+}
+impl<S: Shape, A: AxisList> PermuteBy<A> for S
+where
+    ListOf<S>: Len,
+    A::List: Len,
+    LenOf<A::List>: IsEqual<LenOf<ListOf<S>>>,
+    <LenOf<A::List> as IsEqual<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
+    A::List: AxesValid<S, A, LenOf<ListOf<S>>> + PickAxes<ListOf<S>>,
+    <A::List as PickAxes<ListOf<S>>>::Out: IntoShape,
+{
+    type Output = ShapeOf<<A::List as PickAxes<ListOf<S>>>::Out>;
+}
+/// The shape `S` permuted by the axes `A` (`Permuted<Shape![2, 3], Axes![1, 0]>` is
+/// `Shape![3, 2]`).
+pub type Permuted<S, A> = <S as PermuteBy<A>>::Output;
+
+/// Drops (or, with `KEEP = B1`, sets to `D<1>`) the dims of list `Self` whose index
+/// (starting at typenum `J`) is in the axis list `A`.
+pub trait DropAxes<A, J, Keep> {
+    /// The remaining dims.
+    type Out;
+}
+impl<A, J, Keep> DropAxes<A, J, Keep> for Nil {
+    type Out = Nil;
+}
+impl<H, T, A, J, Keep> DropAxes<A, J, Keep> for Cons<H, T>
+where
+    A: ContainsAxis<J>,
+    J: Add<B1>,
+    T: DropAxes<A, <J as Add<B1>>::Output, Keep>,
+    Keep: Select<
+        Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+        <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+    >,
+    <A as ContainsAxis<J>>::Out: Select<
+        If<
+            Keep,
+            Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+            <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+        >,
+        Cons<H, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+    >,
+{
+    type Out = If<
+        <A as ContainsAxis<J>>::Out,
+        If<
+            Keep,
+            Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+            <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+        >,
+        Cons<H, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+    >;
+}
+
+/// `ReduceOver<A, Keep>`: the shape of a reduction over the axis list `A` (`Keep` is
+/// typenum `B1` for keepdim, `B0` otherwise).
+pub trait ReduceOver<A: AxisList, Keep>: Shape {
+    /// The reduced shape.
+    type Output: Shape;
+}
+impl<S: Shape, A: AxisList, Keep> ReduceOver<A, Keep> for S
+where
+    ListOf<S>: Len + DropAxes<A::List, U0, Keep>,
+    A::List: AxesValid<S, A, LenOf<ListOf<S>>>,
+    <ListOf<S> as DropAxes<A::List, U0, Keep>>::Out: IntoShape,
+{
+    type Output = ShapeOf<<ListOf<S> as DropAxes<A::List, U0, Keep>>::Out>;
+}
+/// The shape of `S` reduced over `A` (`Reduced<Shape![2, 3], Axes![1]>` is
+/// `Shape![2]`).
+pub type Reduced<S, A> = <S as ReduceOver<A, typenum::B0>>::Output;
+/// The shape of `S` reduced over `A` with keepdim (`Shape![2, 1]`).
+pub type ReducedKeepdim<S, A> = <S as ReduceOver<A, B1>>::Output;

@@ -1,0 +1,79 @@
+//! `ReshapeTo<T>` (PyTorch's `reshape`/`view` target check) and `Numel` on types.
+//!
+//! When both shapes are fully static their element counts must be equal (a compile
+//! error otherwise); when either has a `Dyn` dim the run time checks it
+//! (`shape '[4, 5]' is invalid for input of size 15`).
+
+use crate::checks::ReshapeOk;
+use crate::dim::{DimNum, Dyn, NumOf};
+use crate::shape::{Cons, ListOf, Nil, Shape};
+use std::ops::Mul;
+use typenum::{IsEqual, UInt, UTerm, Unsigned, U1};
+
+/// Product of two element counts, where `Dyn` absorbs.
+pub trait MulNum<Rhs> {
+    /// The product (typenum or `Dyn`).
+    type Out;
+}
+impl<R> MulNum<R> for Dyn {
+    type Out = Dyn;
+}
+impl MulNum<Dyn> for UTerm {
+    type Out = Dyn;
+}
+impl<U, B> MulNum<Dyn> for UInt<U, B> {
+    type Out = Dyn;
+}
+impl<R: Unsigned> MulNum<R> for UTerm {
+    type Out = UTerm;
+}
+impl<U, B, R: Unsigned> MulNum<R> for UInt<U, B>
+where
+    UInt<U, B>: Mul<R>,
+{
+    type Out = <UInt<U, B> as Mul<R>>::Output;
+}
+
+/// The element count of a dim list: a typenum unsigned, or `Dyn` if any dim is `Dyn`.
+pub trait Numel {
+    /// The element count.
+    type N;
+}
+impl Numel for Nil {
+    type N = U1;
+}
+impl<H: DimNum, T: Numel> Numel for Cons<H, T>
+where
+    NumOf<H>: MulNum<T::N>,
+{
+    type N = <NumOf<H> as MulNum<T::N>>::Out;
+}
+
+/// Compares two element counts (`Dyn` passes; checked at run time).
+pub trait NumelEq<Rhs, S, T> {}
+impl<R, S, T> NumelEq<R, S, T> for Dyn {}
+impl<S, T> NumelEq<Dyn, S, T> for UTerm {}
+impl<U, B, S, T> NumelEq<Dyn, S, T> for UInt<U, B> {}
+impl<R: Unsigned, S, T> NumelEq<R, S, T> for UTerm
+where
+    UTerm: IsEqual<R>,
+    <UTerm as IsEqual<R>>::Output: ReshapeOk<S, T>,
+{
+}
+impl<U, B, R: Unsigned, S, T> NumelEq<R, S, T> for UInt<U, B>
+where
+    UInt<U, B>: IsEqual<R>,
+    <UInt<U, B> as IsEqual<R>>::Output: ReshapeOk<S, T>,
+{
+}
+
+/// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
+/// are static).
+pub trait ReshapeTo<T: Shape>: Shape {}
+impl<S: Shape, T: Shape> ReshapeTo<T> for S
+where
+    ListOf<S>: Numel,
+    ListOf<T>: Numel,
+    <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N, S, T>,
+{
+}

@@ -1,0 +1,178 @@
+//! Shapes as types: how a static dim, `Dyn` and a whole shape are written, and the
+//! conversion between the printed form (a tuple) and the working form (a cons list).
+//!
+//! # Representation (settled; helper "layout" builds on it)
+//!
+//! * A **static dim** is the nominal type [`D<N>`](crate::D) (`pub struct D<const N: usize>`),
+//!   so rustc prints it as `D<3>`, never as `UInt<UInt<UTerm, B1>, B1>`.
+//! * A **run-time dim** is the unit type [`Dyn`](crate::Dyn).
+//! * A **shape** is a tuple of dims, rank 0 to 8: `Shape![2, Dyn, 3]` expands to
+//!   `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`, `Shape![3]` to
+//!   `(D<3>,)`, `Shape![]` to `()`. So a mismatch against an annotation reads
+//!   ``expected `Tensor<f32, (D<3>, D<2>)>`, found `Tensor<f32, (D<2>, D<3>)>` ``.
+//!   A dim may also be a const expression: `Shape![N, 4]` → `(D<{ N }>, D<4>)`.
+//! * Inside trait bounds a shape is turned into a **cons list** ([`Shape::List`]:
+//!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
+//!   operator is one recursive trait instead of one impl per rank.
+//! * **Arithmetic** on dims maps a static dim to a typenum unsigned only inside bounds
+//!   ([`DimNum`](crate::dim::DimNum): `D<N>` → `typenum::U<N>`, `Dyn` → `Dyn`); a computed
+//!   dim is mapped back to `D<N>` by a generated table ([`NumDim`](crate::dim::NumDim)).
+//!   Both tables cover 0..=1024 and the powers of 2 and of 10 (typenum's `Const<N>`
+//!   table), so a dim taking part in *arithmetic* (reshape's element count, repeat's
+//!   product, layout!'s split) must lie there; equality and broadcasting work for any `N`
+//!   (no typenum needed, see `dim.rs`).
+//!
+//! # Type-level operators (each a trait with `type Output`, plus a noun alias)
+//!
+//! Dims (`dim.rs`):
+//! * [`BroadcastDim<Rhs>`](crate::dim::BroadcastDim) (checked form used by broadcasting):
+//!   `D<N>,D<N>` → `D<N>`; `D<1>,X` → `X`; `X,D<1>` → `X`; `Dyn,D<N>` → `D<N>` for `N>1`
+//!   (the run time checks that the `Dyn` is 1 or N); `Dyn,D<1>` / `Dyn,Dyn` → `Dyn`.
+//! * [`DimEq<Rhs>`](crate::dim::DimEq): a typenum bit, `B1` for equal static dims or
+//!   when either is `Dyn`; [`Unify<Rhs>`](crate::dim::Unify): the static one of two dims
+//!   that must be equal. [`IsOne`](crate::dim::IsOne), [`CanBroadcast`](crate::dim::CanBroadcast).
+//! * [`DimMul<Rhs>`](crate::dim::DimMul) / [`Prod`](crate::dim::Prod): product, `Dyn`
+//!   if either is `Dyn`.
+//! * [`DimDiv<Rhs>`](crate::dim::DimDiv) / [`Quot`](crate::dim::Quot): exact division,
+//!   a compile error (`cannot split dim 10 by 3: 10 is not divisible by 3`) when static
+//!   and not divisible; `Dyn` if either is `Dyn`.
+//!
+//! Shapes (one file each): [`BroadcastShape`](crate::broadcast::BroadcastShape) /
+//! `Broadcast<A, B>`; `ExpandTo`, `RepeatBy` / `Repeated` (expand.rs), `ReshapeTo` and
+//! `Numel` (product of all dims, `Dyn` if any is `Dyn`; reshape.rs), `PermuteBy` /
+//! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (permute.rs, axes
+//! from `Axes!`), `MatmulWith` / `MatmulOut` (matmul_shape.rs), `SameShape`
+//! (`check_shape`, ops_view.rs), `Transpose` (`t()`). List helpers (`Rev`, `LenOf`,
+//! `GetAt`, `ContainsAxis`) are in list.rs. Measured on rustc 1.95: an annotation
+//! mismatch prints ``expected `Tensor<_, (D<3>, D<2>)>`, found `Tensor<_, (D<2>, D<3>)>` ``
+//! (tests/ui/typed/fail/annotation_mismatch_is_readable.stderr); no typenum type appears
+//! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
+//! that carry the values as const generics, so `#[diagnostic::on_unimplemented]`
+//! prints them in decimal, e.g.
+//! `cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`.
+//!
+//! An axis list (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types
+//! (`(Ax<1>, Ax<0>)`), turned into a cons list the same way.
+
+use crate::dim::{Dim, D};
+use std::marker::PhantomData;
+
+/// The empty type-level list (end of a shape or an axis list).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Nil;
+
+/// A type-level list cell: head `H` (a dim or an axis) followed by the list `T`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cons<H, T>(PhantomData<(H, T)>);
+
+/// A list of dims as a cons list: static facts about it, used by every shape operator.
+pub trait DimList {
+    /// Number of dims.
+    const RANK: usize;
+    /// Writes the static dims (`None` for `Dyn`) in order.
+    fn push_static(out: &mut Vec<Option<usize>>);
+}
+
+impl DimList for Nil {
+    const RANK: usize = 0;
+    fn push_static(_out: &mut Vec<Option<usize>>) {}
+}
+
+impl<H: Dim, T: DimList> DimList for Cons<H, T> {
+    const RANK: usize = 1 + T::RANK;
+    fn push_static(out: &mut Vec<Option<usize>>) {
+        out.push(H::STATIC);
+        T::push_static(out);
+    }
+}
+
+/// A shape: a tuple of dims (`()`, `(D<3>,)`, `(Dyn, D<3>)`, … up to rank 8).
+///
+/// Written with `Shape![..]`. [`Shape::List`] is its cons-list form.
+pub trait Shape: 'static + Send + Sync {
+    /// The same dims as a cons list (`Cons<D<2>, Cons<Dyn, Nil>>`).
+    type List: DimList + IntoShape<Shape = Self>;
+    /// Number of dims.
+    const RANK: usize = <Self::List as DimList>::RANK;
+
+    /// The static dims in order, `None` where the dim is `Dyn`.
+    fn static_dims() -> Vec<Option<usize>> {
+        let mut out = Vec::with_capacity(Self::RANK);
+        <Self::List as DimList>::push_static(&mut out);
+        out
+    }
+
+    /// The dims if all are static (`zeros()`, `ones()`), else `None`.
+    fn all_static() -> Option<Vec<usize>> {
+        Self::static_dims().into_iter().collect()
+    }
+
+    /// Renders the shape as PyTorch prints sizes, with `Dyn` for run-time dims:
+    /// `[2, Dyn, 3]`.
+    fn describe() -> String {
+        let parts: Vec<String> = Self::static_dims()
+            .into_iter()
+            .map(|d| d.map_or_else(|| "Dyn".to_string(), |n| n.to_string()))
+            .collect();
+        format!("[{}]", parts.join(", "))
+    }
+
+    /// Whether run-time `sizes` fit this shape: same rank and every static dim equal.
+    fn matches(sizes: &[usize]) -> bool {
+        let dims = Self::static_dims();
+        dims.len() == sizes.len()
+            && dims
+                .iter()
+                .zip(sizes)
+                .all(|(d, s)| d.is_none_or(|n| n == *s))
+    }
+}
+
+/// Turns a cons list of dims back into its tuple (the inverse of [`Shape::List`]).
+pub trait IntoShape {
+    /// The tuple shape.
+    type Shape: Shape;
+}
+
+/// The tuple shape of the cons list `L`.
+pub type ShapeOf<L> = <L as IntoShape>::Shape;
+/// The cons list of the tuple shape `S`.
+pub type ListOf<S> = <S as Shape>::List;
+
+macro_rules! tuple_shapes {
+    ($( ($($d:ident),*) => $list:ty ;)*) => {$(
+        impl<$($d: Dim),*> Shape for ($($d,)*) {
+            type List = $list;
+        }
+        impl<$($d: Dim),*> IntoShape for $list {
+            type Shape = ($($d,)*);
+        }
+    )*};
+}
+
+tuple_shapes! {
+    () => Nil;
+    (A) => Cons<A, Nil>;
+    (A, B) => Cons<A, Cons<B, Nil>>;
+    (A, B, C) => Cons<A, Cons<B, Cons<C, Nil>>>;
+    (A, B, C, E) => Cons<A, Cons<B, Cons<C, Cons<E, Nil>>>>;
+    (A, B, C, E, F) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Nil>>>>>;
+    (A, B, C, E, F, G) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Nil>>>>>>;
+    (A, B, C, E, F, G, H) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Nil>>>>>>>;
+    (A, B, C, E, F, G, H, I) =>
+        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Cons<I, Nil>>>>>>>>;
+}
+
+/// Marker: the shape has no `Dyn` dim (needed by `zeros()`, `ones()`, `tensor!`).
+pub trait StaticShape: Shape {}
+impl<S: Shape> StaticShape for S where S::List: StaticList<S> {}
+
+/// Marker on cons lists with no `Dyn` (`S` is the tuple shape, for the message).
+#[diagnostic::on_unimplemented(
+    message = "shape {S} has a `Dyn` dim; its size is only known at run time",
+    label = "this needs a fully static shape",
+    note = "use `zeros_with(&dims)` / `from_vec(data, &dims)` to give the run-time dims"
+)]
+pub trait StaticList<S> {}
+impl<S> StaticList<S> for Nil {}
+impl<const N: usize, T: StaticList<S>, S> StaticList<S> for Cons<D<N>, T> {}

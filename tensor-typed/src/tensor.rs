@@ -1,0 +1,258 @@
+//! `Tensor<T, S>`: a `tensor_core::Tensor` whose element type `T` and shape `S` are known
+//! to the compiler (static dims exactly, `Dyn` dims by rank only).
+//!
+//! Every typed op calls the same tensor-core op (the runtime), so values, sizes and
+//! strides are those of the untyped program; the type adds compile-time checks.
+
+use crate::shape::{Shape, StaticShape};
+use std::fmt;
+use std::marker::PhantomData;
+use tensor_core::{Element, Error, Result};
+
+/// A tensor of element type `T` (`f32`, `i64`, `bool`, …) and shape type `S`
+/// (`Shape![2, Dyn, 3]`).
+///
+/// Invariant: the runtime tensor's dtype is `T::DTYPE`, its rank is `S::RANK` and each
+/// static dim of `S` equals its size. `Clone` is cheap and *aliases* the storage (like
+/// assigning a tensor in Python); use [`Tensor::contiguous_copy`] for a copy.
+pub struct Tensor<T: Element, S: Shape> {
+    inner: tensor_core::Tensor,
+    _marker: PhantomData<(T, S)>,
+}
+
+impl<T: Element, S: Shape> Clone for Tensor<T, S> {
+    fn clone(&self) -> Self {
+        Tensor::wrap(self.inner.alias())
+    }
+}
+
+pub(crate) fn shape_error(op: &'static str, expected: String, got: &[usize]) -> Error {
+    Error::InvalidArgument {
+        op,
+        message: format!("expected a tensor of shape {expected}, got sizes {got:?}"),
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Wraps a runtime tensor that is known to satisfy the invariant (typed ops only).
+    pub(crate) fn wrap(inner: tensor_core::Tensor) -> Self {
+        debug_assert_eq!(inner.dtype(), T::DTYPE, "typed op produced the wrong dtype");
+        debug_assert!(
+            S::matches(inner.sizes()),
+            "typed op produced sizes {:?} for {}",
+            inner.sizes(),
+            S::describe()
+        );
+        Tensor {
+            inner,
+            _marker: PhantomData,
+        }
+    }
+
+    /// A tensor from row-major `data` with sizes `dims` (elements). Mirrors
+    /// `torch.tensor(data).reshape(dims)`.
+    ///
+    /// Errors: `dims` does not fit `S` (rank or a static dim differs), or `data.len()` is
+    /// not the product of `dims`.
+    pub fn from_vec(data: Vec<T>, dims: &[usize]) -> Result<Self> {
+        if !S::matches(dims) {
+            return Err(shape_error("from_vec", S::describe(), dims));
+        }
+        Ok(Tensor::wrap(tensor_core::Tensor::from_vec(data, dims)?))
+    }
+
+    /// Wraps a runtime tensor, checking its dtype is `T` and its sizes fit `S`.
+    ///
+    /// Errors: `DTypeMismatch`, or `InvalidArgument` naming both shapes.
+    pub fn try_from_dyn(t: tensor_core::Tensor) -> Result<Self> {
+        if t.dtype() != T::DTYPE {
+            return Err(Error::DTypeMismatch {
+                op: "try_from_dyn",
+                found: t.dtype(),
+                expected: T::DTYPE,
+            });
+        }
+        if !S::matches(t.sizes()) {
+            return Err(shape_error("try_from_dyn", S::describe(), t.sizes()));
+        }
+        Ok(Tensor::wrap(t))
+    }
+
+    /// A tensor of zeros with run-time sizes `dims` (any shape, `Dyn` dims included).
+    /// Mirrors `torch.zeros(dims)`. Errors: `dims` does not fit `S`.
+    pub fn zeros_with(dims: &[usize]) -> Result<Self> {
+        if !S::matches(dims) {
+            return Err(shape_error("zeros_with", S::describe(), dims));
+        }
+        Ok(Tensor::wrap(tensor_core::Tensor::zeros(dims, T::DTYPE)?))
+    }
+
+    /// A tensor of ones with run-time sizes `dims`. Mirrors `torch.ones(dims)`.
+    /// Errors: `dims` does not fit `S`.
+    pub fn ones_with(dims: &[usize]) -> Result<Self> {
+        if !S::matches(dims) {
+            return Err(shape_error("ones_with", S::describe(), dims));
+        }
+        Ok(Tensor::wrap(tensor_core::Tensor::ones(dims, T::DTYPE)?))
+    }
+
+    /// The runtime tensor (shares storage).
+    pub fn into_dyn(self) -> tensor_core::Tensor {
+        self.inner
+    }
+
+    /// The runtime tensor, borrowed.
+    pub fn as_dyn(&self) -> &tensor_core::Tensor {
+        &self.inner
+    }
+
+    /// The sizes (elements per dim); static dims equal those of `S`.
+    pub fn dims(&self) -> &[usize] {
+        self.inner.sizes()
+    }
+
+    /// The strides, in elements.
+    pub fn strides(&self) -> &[isize] {
+        self.inner.strides()
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.inner.numel()
+    }
+
+    /// The elements in row-major (logical) order.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.inner
+            .to_vec::<T>()
+            .expect("dtype is T by the typed invariant")
+    }
+
+    /// The single element of a one-element tensor. Mirrors `Tensor.item()`.
+    /// Errors: `ItemNumel` when the tensor does not hold exactly one element.
+    pub fn item(&self) -> Result<T> {
+        self.inner.item::<T>()
+    }
+
+    /// Re-types the dims: checks at run time that the `Dyn` dims of `S` have the sizes
+    /// `S2` gives them. Static dims that can never agree are a compile error
+    /// (`shape (D<2>, Dyn) can never be (D<3>, D<5>): dim 0 is 2 vs 3`).
+    ///
+    /// Errors: `InvalidArgument` naming the expected shape and the sizes.
+    pub fn check_shape<S2: Shape>(self) -> Result<Tensor<T, S2>>
+    where
+        S: crate::ops_view::SameShape<S2>,
+    {
+        if !S2::matches(self.inner.sizes()) {
+            return Err(shape_error(
+                "check_shape",
+                S2::describe(),
+                self.inner.sizes(),
+            ));
+        }
+        Ok(Tensor::wrap(self.inner))
+    }
+
+    /// Forgets static dims: any shape of the same rank whose static dims are also
+    /// static (and equal) in `S`, e.g. `Shape![5, 3]` → `Shape![Dyn, 3]`. Checked at run
+    /// time like [`Tensor::check_shape`] (never fails for a valid widening).
+    pub fn widen<S2: Shape>(self) -> Tensor<T, S2>
+    where
+        S: crate::ops_view::SameShape<S2>,
+    {
+        self.check_shape()
+            .expect("widen to a shape that does not fit")
+    }
+
+    /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
+    /// `torch.contiguous_format`.
+    pub fn contiguous_copy(&self) -> Self {
+        Tensor::wrap(
+            self.inner
+                .clone(tensor_core::MemoryFormat::Contiguous)
+                .expect("clone never fails"),
+        )
+    }
+
+    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
+    pub fn cast<U: Element>(&self) -> Tensor<U, S> {
+        Tensor::wrap(self.inner.to_dtype(U::DTYPE).expect("cast never fails"))
+    }
+
+    /// `tensor!` support: a tensor of static shape from its elements in row-major order.
+    #[doc(hidden)]
+    pub fn __from_literal<const N: usize>(data: [T; N]) -> Self
+    where
+        S: StaticShape,
+    {
+        let dims = S::all_static().expect("static shape");
+        Tensor::wrap(tensor_core::Tensor::from_vec(data.to_vec(), &dims).expect("tensor! literal"))
+    }
+}
+
+impl<T: Element, S: StaticShape> Tensor<T, S> {
+    /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
+    pub fn zeros() -> Self {
+        let dims = S::all_static().expect("static shape");
+        Tensor::wrap(tensor_core::Tensor::zeros(&dims, T::DTYPE).expect("zeros"))
+    }
+
+    /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
+    pub fn ones() -> Self {
+        let dims = S::all_static().expect("static shape");
+        Tensor::wrap(tensor_core::Tensor::ones(&dims, T::DTYPE).expect("ones"))
+    }
+
+    /// A tensor filled with `value`. Mirrors `torch.full`.
+    pub fn full(value: T) -> Self {
+        let dims = S::all_static().expect("static shape");
+        let data = vec![value; dims.iter().product()];
+        Tensor::wrap(tensor_core::Tensor::from_vec(data, &dims).expect("full"))
+    }
+}
+
+impl<S: StaticShape> Tensor<f32, S> {
+    /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`.
+    pub fn rand(seed: u64) -> Self {
+        let dims = S::all_static().expect("static shape");
+        Tensor::wrap(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
+    }
+
+    /// Standard normal samples (seeded). Mirrors `torch.randn`.
+    pub fn randn(seed: u64) -> Self {
+        let dims = S::all_static().expect("static shape");
+        Tensor::wrap(tensor_core::Tensor::randn(&dims, seed).expect("randn"))
+    }
+}
+
+impl<T: Element, S: Shape> fmt::Display for Tensor<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.inner, f)
+    }
+}
+
+impl<T: Element, S: Shape> fmt::Debug for Tensor<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Tensor<{}, {}>(sizes={:?}, strides={:?})",
+            T::DTYPE,
+            S::describe(),
+            self.dims(),
+            self.strides()
+        )
+    }
+}
+
+impl<T: Element, S: Shape> From<Tensor<T, S>> for tensor_core::Tensor {
+    fn from(t: Tensor<T, S>) -> Self {
+        t.into_dyn()
+    }
+}
+
+impl<T: Element, S: Shape> TryFrom<tensor_core::Tensor> for Tensor<T, S> {
+    type Error = Error;
+    fn try_from(t: tensor_core::Tensor) -> Result<Self> {
+        Tensor::try_from_dyn(t)
+    }
+}

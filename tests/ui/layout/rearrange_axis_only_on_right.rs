@@ -1,0 +1,8 @@
+// einops rejects this too: Identifiers only on one side of expression (should be on both): {'c'}
+use tensor_typed::prelude::*;
+use tensor_typed::Tensor;
+
+fn main() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let _y = layout!(x, "h w -> h w c", rearrange);
+}

@@ -1,0 +1,8 @@
+// einops rejects this too: Non-unitary anonymous axes are not supported in rearrange (exception is length 1)
+use tensor_typed::prelude::*;
+use tensor_typed::Tensor;
+
+fn main() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let _y = layout!(x, "h w -> h w 2", rearrange);
+}

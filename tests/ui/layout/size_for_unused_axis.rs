@@ -1,0 +1,8 @@
+// einops rejects this too: Axis q is not used in transform
+use tensor_typed::prelude::*;
+use tensor_typed::Tensor;
+
+fn main() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let _y = layout!(x, "h w -> w h", q = 2);
+}

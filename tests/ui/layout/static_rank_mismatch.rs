@@ -1,0 +1,8 @@
+// einops rejects this too: Wrong shape: expected 3 dims. Received 2-dim tensor.
+use tensor_typed::prelude::*;
+use tensor_typed::Tensor;
+
+fn main() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let _y = layout!(x, "b h w -> b w h");
+}
