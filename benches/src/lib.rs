@@ -1,0 +1,14 @@
+//! Shared pieces of the benchmark binaries: timing as `torch_bench.py` does it, random
+//! inputs, the memory-bandwidth reference loop, and JSON output in case order.
+//!
+//! The cases themselves are listed in `../shared/bench/CASES.md`; `src/bin/cases.rs`
+//! runs them on tensor-core, `src/bin/compare.rs` turns two JSON results into a table.
+#![warn(missing_docs)]
+
+pub mod bandwidth;
+pub mod bytes;
+pub mod timing;
+
+pub use bandwidth::add_slices;
+pub use bytes::case_bytes;
+pub use timing::{median_ms, reps_for, Results, CASE_ORDER};
