@@ -160,8 +160,8 @@ mod tests {
     #[test]
     fn int_narrowing_wraps() {
         assert_eq!(300i64.cast::<u8>(), 44);
-        assert_eq!(3i32.cast::<bool>(), true);
-        assert_eq!(0.0f32.cast::<bool>(), false);
+        assert!(3i32.cast::<bool>());
+        assert!(!0.0f32.cast::<bool>());
     }
 
     #[test]

@@ -27,9 +27,9 @@ macro_rules! op_checks {
 
             /// Holds when `A == B`.
             #[diagnostic::on_unimplemented(
-                                        message = $size_eq,
-                                        label = "dim {I} is {A}, the pattern needs {B}"
-                                    )]
+                                                message = $size_eq,
+                                                label = "dim {I} is {A}, the pattern needs {B}"
+                                            )]
             pub trait SizeEq<const I: usize, const A: usize, const B: usize> {}
             impl<const I: usize, const N: usize> SizeEq<I, N, N> for Check {}
 
@@ -44,9 +44,9 @@ macro_rules! op_checks {
 
             /// Holds for `B1` (divisible).
             #[diagnostic::on_unimplemented(
-                                        message = $split_ok,
-                                        label = "dim {I} is {A}, not a multiple of {B}"
-                                    )]
+                                                message = $split_ok,
+                                                label = "dim {I} is {A}, not a multiple of {B}"
+                                            )]
             pub trait SplitOk<const I: usize, const A: usize, const B: usize> {}
             impl<const I: usize, const A: usize, const B: usize> SplitOk<I, A, B> for B1 {}
 

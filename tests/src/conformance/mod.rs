@@ -8,6 +8,9 @@ use serde_json::Value;
 use std::path::PathBuf;
 use tensor_core::{dispatch_dtype, DType, Element, Layout, Storage, Tensor};
 
+/// A function that judges every case of one file.
+pub type Judge = fn(&Value) -> FileReport;
+
 // Judge modules: add `pub mod <stem>;` here, one line each.
 pub mod contiguity;
 pub mod elementwise;
@@ -21,7 +24,7 @@ pub mod view_reshape;
 
 /// The judge of each case file, by file stem. A file without a judge counts every case as
 /// failed. Register a judge with one line: `("<stem>", <stem>::judge),`.
-pub const JUDGES: &[(&str, fn(&Value) -> FileReport)] = &[
+pub const JUDGES: &[(&str, Judge)] = &[
     ("contiguity", contiguity::judge),
     ("memory_format", memory_format::judge),
     ("view_reshape", view_reshape::judge),
@@ -136,7 +139,7 @@ pub fn dtype(v: &Value) -> DType {
 /// The value PyTorch's generator put at storage index `i` of operand `k`.
 pub fn storage_value(i: usize, k: usize, dtype: DType) -> f64 {
     if dtype == DType::Bool {
-        ((i + k) % 3 != 0) as u8 as f64
+        !(i + k).is_multiple_of(3) as u8 as f64
     } else {
         (((i * 7 + k * 3) % 23) + 1) as f64
     }
