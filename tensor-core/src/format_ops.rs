@@ -3,7 +3,6 @@
 
 use crate::error::{Error, Result};
 use crate::memory_format::{preserve_strides, strides_for_format};
-use crate::naive_copy::copy_same_dtype;
 use crate::{MemoryFormat, Tensor};
 
 impl Tensor {
@@ -30,7 +29,7 @@ impl Tensor {
     /// As [`Tensor::empty_like`].
     pub fn clone(&self, format: MemoryFormat) -> Result<Tensor> {
         let out = self.empty_like(format)?;
-        copy_same_dtype(&out, self);
+        out.copy_(self)?;
         Ok(out)
     }
 

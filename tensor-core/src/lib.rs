@@ -16,7 +16,6 @@ mod kernels;
 pub mod layout;
 pub mod matmul;
 pub mod memory_format;
-mod naive_copy;
 mod ops;
 pub mod random;
 pub mod reduce;

@@ -2,7 +2,6 @@
 //! strided copy into a fresh contiguous tensor (TensorShape.cpp `repeat`).
 
 use crate::error::{Error, Result};
-use crate::naive_copy::copy_same_dtype;
 use crate::Tensor;
 
 /// How `repeat` is built from views (seed 001): view the input as `input_shape` (the
@@ -110,7 +109,7 @@ impl Tensor {
             .view(&as_i64(&plan.input_shape))?
             .expand(&as_i64(&plan.expand_sizes))?;
         let dst = out.view(&as_i64(&plan.expand_sizes))?;
-        copy_same_dtype(&dst, &src);
+        dst.copy_(&src)?;
         Ok(out)
     }
 }

@@ -6,7 +6,6 @@ use crate::broadcast::infer_expand_geometry;
 use crate::dim::wrap_dim;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
-use crate::naive_copy::copy_same_dtype;
 use crate::view::{compute_stride, infer_size};
 use crate::Tensor;
 
@@ -49,7 +48,7 @@ impl Tensor {
             return Ok((self.view_with(sizes, strides), true));
         }
         let copy = Tensor::empty(self.sizes(), self.dtype())?;
-        copy_same_dtype(&copy, self);
+        copy.copy_(self)?;
         let layout = Layout::contiguous(&sizes)?;
         Ok((copy.with_layout(layout), false))
     }

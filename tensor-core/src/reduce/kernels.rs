@@ -150,25 +150,31 @@ where
                 rows.len().div_ceil(ROW_BLOCKS).max(8)
             };
             let nblocks = rows.len().div_ceil(per_block).max(1);
-            let partials: Vec<Vec<A>> = (0..others.len() * nchunks * nblocks)
-                .into_par_iter()
-                .map(|item| {
-                    let (kc, b) = (item / nblocks, item % nblocks);
-                    let (k, c) = (kc / nchunks, kc % nchunks);
-                    let (c0, c1) = (c * COLUMNS, len.min((c + 1) * COLUMNS));
-                    let start = base + others[k].0 + c0 as isize;
-                    let block =
-                        &rows[(b * per_block).min(rows.len())..rows.len().min((b + 1) * per_block)];
-                    let mut acc = vec![r.identity; c1 - c0];
-                    for &row in block {
-                        let s = (start + row) as usize;
-                        for (a, &x) in acc.iter_mut().zip(&data[s..s + (c1 - c0)]) {
-                            *a = (r.combine)(*a, (r.load)(x));
-                        }
+            let block_sum = |item: usize| {
+                let (kc, b) = (item / nblocks, item % nblocks);
+                let (k, c) = (kc / nchunks, kc % nchunks);
+                let (c0, c1) = (c * COLUMNS, len.min((c + 1) * COLUMNS));
+                let start = base + others[k].0 + c0 as isize;
+                let block =
+                    &rows[(b * per_block).min(rows.len())..rows.len().min((b + 1) * per_block)];
+                let mut acc = vec![r.identity; c1 - c0];
+                for &row in block {
+                    let s = (start + row) as usize;
+                    for (a, &x) in acc.iter_mut().zip(&data[s..s + (c1 - c0)]) {
+                        *a = (r.combine)(*a, (r.load)(x));
                     }
-                    acc
-                })
-                .collect();
+                }
+                acc
+            };
+            // The same fixed blocks either way, so the result does not depend on
+            // whether (or on how many threads) rayon runs them; below one grain of work
+            // the hand-off to other threads costs more than it saves.
+            let items = others.len() * nchunks * nblocks;
+            let partials: Vec<Vec<A>> = if rows.len() * len < BLOCK {
+                (0..items).map(block_sum).collect()
+            } else {
+                (0..items).into_par_iter().map(block_sum).collect()
+            };
             for (kc, blocks) in partials.chunks(nblocks).enumerate() {
                 let (k, c) = (kc / nchunks, kc % nchunks);
                 let mut acc = blocks[0].clone();
