@@ -135,11 +135,11 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Re-types the dims: checks at run time that the `Dyn` dims of `S` have the sizes
-    /// `S2` gives them. Static dims that can never agree are a compile error
+    /// `S2` gives them; the result is a view of the same storage. Static dims that can never agree are a compile error
     /// (`shape (D<2>, Dyn) can never be (D<3>, D<5>): dim 0 is 2 vs 3`).
     ///
     /// Errors: `InvalidArgument` naming the expected shape and the sizes.
-    pub fn check_shape<S2: Shape>(self) -> Result<Tensor<T, S2>>
+    pub fn check_shape<S2: Shape>(&self) -> Result<Tensor<T, S2>>
     where
         S: crate::ops_view::SameShape<S2>,
     {
@@ -150,7 +150,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
                 self.inner.sizes(),
             ));
         }
-        Ok(Tensor::wrap(self.inner))
+        Ok(Tensor::wrap(self.inner.alias()))
     }
 
     /// Forgets static dims: any shape of the same rank whose static dims are also

@@ -1,0 +1,44 @@
+//! The README's snippets, compiled (and run) so that they stay true:
+//! `cargo run --release -p tensor-typed --example readme`.
+
+use tensor_core::{DType, MemoryFormat};
+use tensor_typed::prelude::*;
+
+fn main() -> Result<(), tensor_core::Error> {
+    let a = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]; // Tensor<f32, Shape![2, 3]>
+    let b: Tensor<f32, Shape![3]> = tensor![10.0, 20.0, 30.0];
+    let c = &a + &b; // Tensor<f32, Shape![2, 3]>
+    let e = a.expand::<Shape![4, 2, 3]>(); // a view (stride 0)
+    let r = a.repeat::<Shape![2, 1, 2]>(); // Tensor<f32, Shape![2, 2, 6]>
+    let p = a.permute::<Axes![1, 0]>(); // Tensor<f32, Shape![3, 2]>
+    let m = a.matmul(&p); // Tensor<f32, Shape![2, 2]>
+    let s = a.sum::<Axes![1]>(); // Tensor<f32, Shape![2]>
+    let x = Tensor::<f32, Shape![Dyn, 3]>::from_vec(vec![0.0; 15], &[5, 3])?;
+    let y = &x + &b; // Tensor<f32, Shape![Dyn, 3]>
+    let z: Tensor<f32, Shape![5, 3]> = x.check_shape()?; // run-time check of the Dyn dims
+    let w = layout!(a, "h w -> w h"); // Tensor<f32, Shape![3, 2]>
+    let q = layout!(x, "b (h d) -> b h d", h = 3)?; // Tensor<f32, Shape![Dyn, 3, 1]>
+    let _: (Tensor<f32, Shape![2, 2, 6]>, Tensor<f32, Shape![3, 2]>) = (r, w);
+    let _: Tensor<f32, Shape![Dyn, 3, 1]> = q;
+    println!(
+        "c = {:?}\ne = {:?}\nm = {:?}\ns = {:?}",
+        c.to_vec(),
+        e.dims(),
+        m.to_vec(),
+        s.to_vec()
+    );
+    println!("y = {:?}, z = {:?}", y.dims(), z.dims());
+
+    let a = tensor_core::Tensor::rand(&[2, 3, 4, 5], 0)?
+        .to_memory_format(MemoryFormat::ChannelsLast)?;
+    let b = tensor_core::Tensor::rand(&[3, 4, 5], 1)?;
+    let c = a.add(&b)?;
+    assert_eq!(c.strides(), &[60, 1, 15, 3]);
+    let s = c.sum(&[2, 3], false)?;
+    assert_eq!(s.sizes(), &[2, 3]);
+    let err = tensor_core::Tensor::zeros(&[2, 3], DType::F32)?
+        .expand(&[2, 5])
+        .unwrap_err();
+    println!("{err}");
+    Ok(())
+}
