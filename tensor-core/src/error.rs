@@ -4,7 +4,7 @@
 use crate::DType;
 use thiserror::Error;
 
-/// `Result` with the runtime's [`Error`].
+/// `Result` with the runtime's [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Formats a list like c10's `ArrayRef` printing: `[2, 3]`.
@@ -211,14 +211,6 @@ pub enum Error {
     ItemNumel {
         /// The tensor's element count.
         numel: usize,
-    },
-    /// A reduction with no identity (amax, argmax) over an empty dim.
-    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
-    EmptyReduction {
-        /// The reduction.
-        op: &'static str,
-        /// The empty dim.
-        dim: usize,
     },
     /// A reduction with no identity (amax, amin) over an empty dim, naming the dim as
     /// the caller wrote it (PyTorch prints `-1` for `dim=-1`).

@@ -9,7 +9,7 @@
 //! result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in `f32`.
 //!
 //! Which error PyTorch raises for mismatched inner dims depends on how `_matmul_impl`
-//! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); [`shape_error`]
+//! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); `shape_error`
 //! follows the same decisions so that the messages match.
 
 use crate::error::{Error, Result};

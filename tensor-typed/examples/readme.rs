@@ -18,7 +18,8 @@ fn main() -> Result<(), tensor_core::Error> {
     let z: Tensor<f32, Shape![5, 3]> = x.check_shape()?; // run-time check of the Dyn dims
     let w = layout!(a, "h w -> w h"); // Tensor<f32, Shape![3, 2]>
     let q = layout!(x, "b (h d) -> b h d", h = 3)?; // Tensor<f32, Shape![Dyn, 3, 1]>
-    let _: (Tensor<f32, Shape![2, 2, 6]>, Tensor<f32, Shape![3, 2]>) = (r, w);
+    let _: Tensor<f32, Shape![2, 2, 6]> = r;
+    let _: Tensor<f32, Shape![3, 2]> = w;
     let _: Tensor<f32, Shape![Dyn, 3, 1]> = q;
     println!(
         "c = {:?}\ne = {:?}\nm = {:?}\ns = {:?}",
