@@ -1,9 +1,12 @@
 //! Elementwise operations on [`Tensor`](crate::Tensor), built on the
 //! [`TensorIterator`](crate::TensorIterator) and the kernels.
 
+mod addcmul;
 mod binary;
+mod clamp;
 mod compare;
 mod copy;
 mod operators;
-mod ternary;
+mod scalar_cast;
 mod unary;
+mod where_op;
