@@ -15,11 +15,16 @@ impl Tensor {
     /// `ChannelsLast` on a rank other than 4 (`required rank 4 tensor to use channels_last
     /// format`), `ChannelsLast3d` on a rank other than 5.
     pub fn empty_like(&self, format: MemoryFormat) -> Result<Tensor> {
-        let strides = match format {
-            MemoryFormat::Preserve => preserve_strides(self.layout()),
-            other => strides_for_format(self.sizes(), other)?,
-        };
+        let strides = self.strides_like(format)?;
         Tensor::empty_strided(self.sizes(), &strides, self.dtype())
+    }
+
+    /// The strides `empty_like(format)` gives (elements).
+    fn strides_like(&self, format: MemoryFormat) -> Result<Vec<isize>> {
+        match format {
+            MemoryFormat::Preserve => Ok(preserve_strides(self.layout())),
+            other => strides_for_format(self.sizes(), other),
+        }
     }
 
     /// `Tensor.clone(memory_format=format)`: a copy into [`Tensor::empty_like`]`(format)`.
@@ -28,9 +33,7 @@ impl Tensor {
     /// # Errors
     /// As [`Tensor::empty_like`].
     pub fn clone(&self, format: MemoryFormat) -> Result<Tensor> {
-        let out = self.empty_like(format)?;
-        out.copy_(self)?;
-        Ok(out)
+        Tensor::fresh_copy(self, &self.strides_like(format)?, self.dtype())
     }
 
     /// `Tensor.contiguous()`: `self` (an alias) when row-major contiguous, else a

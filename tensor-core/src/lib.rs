@@ -14,6 +14,7 @@ pub mod format_ops;
 pub mod iterator;
 mod kernels;
 pub mod layout;
+mod materialize;
 pub mod matmul;
 pub mod memory_format;
 mod ops;

@@ -2,6 +2,7 @@
 //! strided copy into a fresh contiguous tensor (TensorShape.cpp `repeat`).
 
 use crate::error::{Error, Result};
+use crate::layout::{contiguous_strides, Layout};
 use crate::Tensor;
 
 /// How `repeat` is built from views (seed 001): view the input as `input_shape` (the
@@ -100,17 +101,16 @@ impl Tensor {
     /// As [`repeat_decomposition`].
     pub fn repeat(&self, repeats: &[i64]) -> Result<Tensor> {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
-        let out = Tensor::empty(&plan.output_shape, self.dtype())?;
-        if out.numel() == 0 {
-            return Ok(out);
+        let output = Layout::contiguous(&plan.output_shape)?;
+        if output.numel() == 0 {
+            return Tensor::empty(&plan.output_shape, self.dtype());
         }
         let as_i64 = |v: &[usize]| v.iter().map(|&s| s as i64).collect::<Vec<i64>>();
         let src = self
             .view(&as_i64(&plan.input_shape))?
             .expand(&as_i64(&plan.expand_sizes))?;
-        let dst = out.view(&as_i64(&plan.expand_sizes))?;
-        dst.copy_(&src)?;
-        Ok(out)
+        let strides = contiguous_strides(&plan.expand_sizes);
+        Ok(Tensor::fresh_copy(&src, &strides, self.dtype())?.with_layout(output))
     }
 }
 

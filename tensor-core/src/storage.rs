@@ -1,6 +1,7 @@
 //! Shared, lock-protected storage: the bytes behind a tensor and all its views.
 
 use crate::{DType, Element};
+use std::mem::MaybeUninit;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// The buffer behind a tensor and its views (`torch.UntypedStorage`).
@@ -17,9 +18,14 @@ pub struct Storage {
 }
 
 /// Bytes aligned to 8, so that any element type can be read in place.
+///
+/// Invariant: every byte of `[0, nbytes)` is initialised before anything reads it. A
+/// buffer from [`Storage::zeroed`] or [`Storage::from_vec`] is initialised at once; one
+/// from the crate-private `Storage::uninit` is fully written by its creator before the
+/// tensor over it can be reached by anyone else (see `Tensor::fresh_copy`).
 #[derive(Debug)]
 pub struct Buffer {
-    words: Vec<u64>,
+    words: Box<[MaybeUninit<u64>]>,
     nbytes: usize,
 }
 
@@ -57,19 +63,41 @@ impl Buffer {
 }
 
 impl Storage {
-    /// Zero-filled storage of `nbytes` bytes.
-    pub fn zeroed(nbytes: usize) -> Storage {
-        let words = vec![0u64; nbytes.div_ceil(8)];
+    fn with_words(words: Box<[MaybeUninit<u64>]>, nbytes: usize) -> Storage {
         Storage {
             inner: Arc::new(RwLock::new(Buffer { words, nbytes })),
             nbytes,
         }
     }
 
+    /// Zero-filled storage of `nbytes` bytes.
+    pub fn zeroed(nbytes: usize) -> Storage {
+        Storage::with_words(Box::new_zeroed_slice(nbytes.div_ceil(8)), nbytes)
+    }
+
+    /// Storage of `nbytes` bytes whose contents are not initialised (`torch.empty`'s
+    /// allocation): no zero-fill pass before a kernel writes every element.
+    ///
+    /// # Safety
+    /// The caller must write every byte of `[0, nbytes)` before anything reads it, and
+    /// must not let the storage (or a tensor over it) be reached by other code before
+    /// then.
+    pub(crate) unsafe fn uninit(nbytes: usize) -> Storage {
+        Storage::with_words(Box::new_uninit_slice(nbytes.div_ceil(8)), nbytes)
+    }
+
     /// Storage holding `data`, element for element.
     pub fn from_vec<T: Element>(data: Vec<T>) -> Storage {
-        let s = Storage::zeroed(data.len() * std::mem::size_of::<T>());
-        s.write().as_mut_slice::<T>().copy_from_slice(&data);
+        let nbytes = std::mem::size_of_val(data.as_slice());
+        // SAFETY: the copy below writes all `nbytes` bytes before the storage is returned.
+        let s = unsafe { Storage::uninit(nbytes) };
+        {
+            let mut buf = s.write();
+            let dst = buf.as_mut_ptr().cast::<T>();
+            // SAFETY: `dst` is aligned to 8 (≥ align_of::<T>()) and has room for
+            // `data.len()` elements; `data` is a distinct allocation.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst, data.len()) };
+        }
         s
     }
 

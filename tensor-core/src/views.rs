@@ -5,7 +5,7 @@
 use crate::broadcast::infer_expand_geometry;
 use crate::dim::wrap_dim;
 use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::layout::{contiguous_strides, Layout};
 use crate::view::{compute_stride, infer_size};
 use crate::Tensor;
 
@@ -47,8 +47,7 @@ impl Tensor {
         if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes) {
             return Ok((self.view_with(sizes, strides), true));
         }
-        let copy = Tensor::empty(self.sizes(), self.dtype())?;
-        copy.copy_(self)?;
+        let copy = Tensor::fresh_copy(self, &contiguous_strides(self.sizes()), self.dtype())?;
         let layout = Layout::contiguous(&sizes)?;
         Ok((copy.with_layout(layout), false))
     }

@@ -20,9 +20,7 @@ pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
     } else {
         infer_dense_strides(t.sizes(), t.strides())
     };
-    let r = Tensor::empty_strided(t.sizes(), &strides, dtype)?;
-    r.copy_(t)?;
-    Ok(r)
+    Tensor::fresh_copy(t, &strides, dtype)
 }
 
 impl TensorIterator {
