@@ -16,6 +16,7 @@ mod kernels;
 pub mod layout;
 mod materialize;
 pub mod matmul;
+mod parallel;
 pub mod memory_format;
 mod ops;
 pub mod random;

@@ -54,7 +54,10 @@ mod tests {
             .unwrap();
         let c = Tensor::fresh_copy(&t, &[2, 1], DType::F32).unwrap();
         assert_eq!(c.strides(), &[2, 1]);
-        assert_eq!(c.to_vec::<f32>().unwrap(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        assert_eq!(
+            c.to_vec::<f32>().unwrap(),
+            vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::geometry::is_provably_non_overlapping;
 use super::{is_same, TensorIterator};
+use crate::parallel::{chunks_for, for_ranges};
 use crate::storage::Buffer;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
@@ -200,26 +201,13 @@ impl TensorIterator {
             return;
         }
         let (_guards, bases) = self.lock_operands();
-        let threads = rayon::current_num_threads();
-        let in_parallel = rayon::current_thread_index().is_some();
-        if self.is_transposed_2d() && self.parallel_safe() {
-            return self.tiled(&bases, &loop2d, threads, in_parallel);
+        let safe = self.parallel_safe();
+        if self.is_transposed_2d() && safe {
+            return self.tiled(&bases, &loop2d);
         }
-        if n < GRAIN_SIZE || threads <= 1 || in_parallel || !self.parallel_safe() {
-            self.serial_range(&bases, &loop2d, 0, n);
-            return;
-        }
-        let nt = threads.min(n.div_ceil(GRAIN_SIZE));
-        let chunk = n.div_ceil(nt);
-        rayon::scope(|s| {
-            for t in 0..nt {
-                let (bases, loop2d) = (&bases, &loop2d);
-                let begin = t * chunk;
-                let end = n.min(begin + chunk);
-                if begin < end {
-                    s.spawn(move |_| self.serial_range(bases, loop2d, begin, end));
-                }
-            }
+        let chunks = if safe { chunks_for(n, GRAIN_SIZE) } else { 1 };
+        for_ranges(n, chunks, |begin, end| {
+            self.serial_range(&bases, &loop2d, begin, end)
         });
     }
 
@@ -240,17 +228,14 @@ impl TensorIterator {
     /// across threads. Only used when no written element is read or written by
     /// another element's step (`parallel_safe`), so the visiting order is not
     /// observable.
-    fn tiled<F>(&self, bases: &[usize], loop2d: &F, threads: usize, in_parallel: bool)
+    fn tiled<F>(&self, bases: &[usize], loop2d: &F)
     where
         F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
     {
         let (n0, n1) = (self.shape[0], self.shape[1]);
-        let nt = if in_parallel || self.numel() < GRAIN_SIZE {
-            1
-        } else {
-            threads.min(self.numel().div_ceil(GRAIN_SIZE)).max(1)
-        };
-        let chunk = n1.div_ceil(nt).div_ceil(TILE1) * TILE1;
+        let nt = chunks_for(self.numel(), GRAIN_SIZE);
+        // Whole tiles per chunk: chunk boundaries on multiples of TILE1.
+        let tiles = n1.div_ceil(TILE1);
         let (t0, t1) = (TILE0, TILE1);
         let run = |j_begin: usize, j_end: usize| {
             let nt = self.ntensors();
@@ -271,18 +256,8 @@ impl TensorIterator {
                 }
             }
         };
-        if nt == 1 {
-            return run(0, n1);
-        }
-        rayon::scope(|s| {
-            for t in 0..nt {
-                let run = &run;
-                let begin = t * chunk;
-                let end = n1.min(begin + chunk);
-                if begin < end {
-                    s.spawn(move |_| run(begin, end));
-                }
-            }
+        for_ranges(tiles, nt.min(tiles), |t_begin, t_end| {
+            run(t_begin * TILE1, n1.min(t_end * TILE1))
         });
     }
 

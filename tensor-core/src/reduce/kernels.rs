@@ -6,6 +6,7 @@
 //! only decides which thread computes which output (or which fixed block).
 
 use super::Geometry;
+use crate::parallel::{chunks_for, for_chunks_mut};
 use crate::{Element, Tensor};
 use rayon::prelude::*;
 
@@ -170,11 +171,17 @@ where
             // whether (or on how many threads) rayon runs them; below one grain of work
             // the hand-off to other threads costs more than it saves.
             let items = others.len() * nchunks * nblocks;
-            let partials: Vec<Vec<A>> = if rows.len() * len < BLOCK {
-                (0..items).map(block_sum).collect()
+            let mut partials: Vec<Vec<A>> = vec![Vec::new(); items];
+            let chunks = if rows.len() * len < BLOCK {
+                1
             } else {
-                (0..items).into_par_iter().map(block_sum).collect()
+                chunks_for(items, 1)
             };
+            for_chunks_mut(&mut partials, items.div_ceil(chunks), |start, ps| {
+                for (i, p) in ps.iter_mut().enumerate() {
+                    *p = block_sum(start + i);
+                }
+            });
             for (kc, blocks) in partials.chunks(nblocks).enumerate() {
                 let (k, c) = (kc / nchunks, kc % nchunks);
                 let mut acc = blocks[0].clone();
@@ -226,11 +233,13 @@ where
                 }
             } else {
                 let min_len = (BLOCK / per_output.max(1)).max(1);
-                let results: Vec<O> = outputs
-                    .par_iter()
-                    .with_min_len(min_len)
-                    .map(|&(ib, _)| (r.finish)(fold(base + ib, &runs, r.identity)))
-                    .collect();
+                let chunks = chunks_for(outputs.len(), min_len);
+                let mut results = vec![(r.finish)(r.identity); outputs.len()];
+                for_chunks_mut(&mut results, outputs.len().div_ceil(chunks), |start, rs| {
+                    for (x, &(ib, _)) in rs.iter_mut().zip(&outputs[start..]) {
+                        *x = (r.finish)(fold(base + ib, &runs, r.identity));
+                    }
+                });
                 for (&(_, ob), v) in outputs.iter().zip(results) {
                     out[ob as usize] = v;
                 }
