@@ -17,6 +17,7 @@
 pub(crate) mod arith;
 mod copy;
 mod elementwise;
+mod stream;
 
 pub(crate) use copy::copy_kernel;
 pub(crate) use elementwise::{binary, nullary_fill, ternary, unary};
