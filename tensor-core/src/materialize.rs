@@ -20,25 +20,43 @@ impl Tensor {
     /// [`Error::NumelOverflow`]; negative strides (as [`Tensor::empty_strided`]); those
     /// of [`Tensor::copy_`].
     pub(crate) fn fresh_copy(src: &Tensor, strides: &[isize], dtype: DType) -> Result<Tensor> {
-        let layout = Layout::checked(src.sizes().to_vec(), strides.to_vec(), 0)?;
+        // SAFETY: `copy_` writes every element of `out` (src broadcasts to out's own
+        // sizes) before `out` is returned; if it fails, `out` is dropped here unread.
+        // `out` is reachable by no other code until then.
+        let out = unsafe { Tensor::empty_strided_uninit(src.sizes(), strides, dtype)? };
+        out.copy_(src)?;
+        Ok(out)
+    }
+
+    /// `at::empty_strided`: like [`Tensor::empty_strided`], but when the layout is
+    /// non-overlapping and dense (every storage element is an element of the tensor)
+    /// the storage is not zero-filled. Other layouts are zero-filled (their gaps would
+    /// never be written).
+    ///
+    /// # Safety
+    /// The caller must write every element of the returned tensor before any element
+    /// is read, and must not hand the tensor (or a view of it) out before then.
+    ///
+    /// # Errors
+    /// As [`Tensor::empty_strided`].
+    pub(crate) unsafe fn empty_strided_uninit(
+        sizes: &[usize],
+        strides: &[isize],
+        dtype: DType,
+    ) -> Result<Tensor> {
+        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?;
         if strides.iter().any(|&s| s < 0) || !layout.is_non_overlapping_and_dense() {
-            let out = Tensor::empty_strided(src.sizes(), strides, dtype)?;
-            out.copy_(src)?;
-            return Ok(out);
+            return Tensor::empty_strided(sizes, strides, dtype);
         }
         let nbytes = layout
             .required_storage_len()
             .checked_mul(dtype.size())
             .ok_or(Error::NumelOverflow { op: "empty" })?;
         // SAFETY: the layout is non-overlapping and dense with offset 0, so its elements
-        // are exactly the storage's `nbytes / dtype.size()` elements. `copy_` writes every
-        // element of `out` (src broadcasts to out's own sizes) before `out` is returned;
-        // if it fails, `out` is dropped here unread. `out` is reachable by no other code
-        // until then.
+        // are exactly the storage's `nbytes / dtype.size()` elements, and the caller
+        // writes each of them before anything reads them.
         let storage = unsafe { Storage::uninit(nbytes) };
-        let out = Tensor::from_parts_unchecked(storage, layout, dtype);
-        out.copy_(src)?;
-        Ok(out)
+        Ok(Tensor::from_parts_unchecked(storage, layout, dtype))
     }
 }
 

@@ -36,6 +36,9 @@ pub struct TensorIteratorConfig {
     pub(crate) cast_common_dtype_to_outputs: bool,
     pub(crate) static_shape: Option<Vec<usize>>,
     pub(crate) static_dtype: Option<DType>,
+    /// Outputs the iterator allocates get uninitialised storage (see
+    /// [`TensorIteratorConfig::kernel_writes_every_output`]).
+    pub(crate) uninit_outputs: bool,
 }
 
 impl Default for TensorIteratorConfig {
@@ -55,11 +58,25 @@ impl Default for TensorIteratorConfig {
             cast_common_dtype_to_outputs: false,
             static_shape: None,
             static_dtype: None,
+            uninit_outputs: false,
         }
     }
 }
 
 impl TensorIteratorConfig {
+    /// Outputs that the iterator allocates (undefined or resized ones, and temporaries
+    /// of the common dtype) get storage that is not zero-filled first, as `at::empty`:
+    /// one write pass instead of two.
+    ///
+    /// # Safety
+    /// The caller must run an elementwise kernel over the built iterator that writes
+    /// every element of every output (then [`TensorIterator::cast_outputs`]) before
+    /// any output is read or handed out; if it stops early, it must drop the iterator.
+    pub(crate) unsafe fn kernel_writes_every_output(mut self) -> Self {
+        self.uninit_outputs = true;
+        self
+    }
+
     /// A config with PyTorch's defaults and no operands.
     pub fn new() -> Self {
         Self::default()

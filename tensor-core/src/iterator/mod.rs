@@ -138,6 +138,8 @@ pub struct TensorIterator {
     pub(crate) enforce_linear_iteration: bool,
     pub(crate) fast_setup: FastSetupType,
     pub(crate) trace: explain::Trace,
+    /// Allocate outputs without zero-filling them (`kernel_writes_every_output`).
+    pub(crate) uninit_outputs: bool,
 }
 
 impl TensorIterator {
@@ -162,6 +164,7 @@ impl TensorIterator {
             has_coalesced_dimensions: false,
             is_reduction: config.is_reduction,
             enforce_linear_iteration: config.enforce_linear_iteration,
+            uninit_outputs: config.uninit_outputs,
             fast_setup: FastSetupType::None,
             trace: explain::Trace::default(),
         };

@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
 use crate::error::Result;
-use crate::Tensor;
+use crate::{DType, Tensor};
 
 impl TensorIterator {
     /// `compute_strides`: byte strides right-aligned to the iteration shape; missing
@@ -173,10 +173,22 @@ impl TensorIterator {
     ) -> Result<()> {
         let op = &mut self.operands[i];
         let dtype = op.target_dtype.expect("output dtype is known");
-        let t = Tensor::empty_strided(&sizes, &strides, dtype)?;
+        let uninit = self.uninit_outputs;
+        let empty = |dtype: DType| {
+            if uninit {
+                // SAFETY: `uninit_outputs` is set only through
+                // `kernel_writes_every_output`, whose caller writes every element of
+                // every output (the temporary by the kernel, the caller's tensor by
+                // `cast_outputs`) before anything reads them.
+                unsafe { Tensor::empty_strided_uninit(&sizes, &strides, dtype) }
+            } else {
+                Tensor::empty_strided(&sizes, &strides, dtype)
+            }
+        };
+        let t = empty(dtype)?;
         if let Some(orig) = op.original.as_ref() {
             if orig.sizes() != sizes.as_slice() {
-                op.original = Some(Tensor::empty_strided(&sizes, &strides, orig.dtype())?);
+                op.original = Some(empty(orig.dtype())?);
             }
         }
         op.tensor = Some(t);

@@ -131,7 +131,15 @@ impl TensorIterator {
             }
             if config.cast_common_dtype_to_outputs && op.is_output && current != c {
                 // empty_like(out, dtype=common, memory_format=contiguous)
-                let tmp = Tensor::empty(t.sizes(), c)?;
+                let tmp = if config.uninit_outputs {
+                    let strides = crate::layout::contiguous_strides(t.sizes());
+                    // SAFETY: set only through `kernel_writes_every_output`, whose caller
+                    // runs a kernel writing every element of this temporary before
+                    // `cast_outputs` reads it.
+                    unsafe { Tensor::empty_strided_uninit(t.sizes(), &strides, c)? }
+                } else {
+                    Tensor::empty(t.sizes(), c)?
+                };
                 op.original = op.tensor.replace(tmp);
                 op.current_dtype = Some(c);
                 op.target_dtype = Some(c);

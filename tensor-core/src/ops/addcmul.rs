@@ -95,9 +95,10 @@ fn run(
     value: Scalar,
     out: Option<&Tensor>,
 ) -> Result<Tensor> {
-    let mut iter = TensorIterator::build(TensorIteratorConfig::ternary_op(
-        out, input, tensor1, tensor2,
-    ))?;
+    let config = TensorIteratorConfig::ternary_op(out, input, tensor1, tensor2);
+    // SAFETY: `kernel` writes every output element (or fails before writing, and the
+    // iterator is dropped), then `cast_outputs` runs, before the output is handed out.
+    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     kernel(&iter, value)?;
     iter.cast_outputs()?;
     Ok(iter.final_output(0).alias())

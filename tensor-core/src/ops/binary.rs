@@ -95,6 +95,10 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
         .enforce_safe_casting_to_output(true)
         .promote_integer_inputs_to_float(op == BinaryOp::Div)
         .add_maybe_output(out);
+    // SAFETY: the caller (`run`) runs the kernel, which writes every output element,
+    // then `cast_outputs`, before handing the output out; on an error it drops the
+    // iterator.
+    let config = unsafe { config.kernel_writes_every_output() };
     TensorIterator::build(b.add_to(a.add_to(config)))
 }
 

@@ -188,7 +188,10 @@ fn run(
         }
     }
     let promoted = input.to_dtype(dtype)?;
-    let mut iter = TensorIterator::build(TensorIteratorConfig::unary_op(out, &promoted))?;
+    let config = TensorIteratorConfig::unary_op(out, &promoted);
+    // SAFETY: `kernel` writes every output element (or fails before writing, and the
+    // iterator is dropped), then `cast_outputs` runs, before the output is handed out.
+    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     kernel(&iter, Bounds { min, max })?;
     iter.cast_outputs()?;
     Ok(iter.final_output(0).alias())

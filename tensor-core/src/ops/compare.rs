@@ -62,7 +62,9 @@ fn run(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<Tensor
         Some(_) => {}
     }
     let config = b.add_to(a.add_to(config.add_maybe_output(out)));
-    let mut iter = TensorIterator::build(config)?;
+    // SAFETY: the kernel below writes every output element, then `cast_outputs` runs,
+    // before the output is handed out.
+    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     dispatch_dtype!(iter.dtype(1), T, kernel_for::<T>(&iter, op));
     iter.cast_outputs()?;
     Ok(iter.final_output(0).alias())

@@ -90,7 +90,9 @@ fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     } else {
         TensorIteratorConfig::unary_op(out, input)
     };
-    let mut iter = TensorIterator::build(config)?;
+    // SAFETY: the kernel below writes every output element, then `cast_outputs` runs,
+    // before the output is handed out.
+    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     kernel(&iter, op);
     iter.cast_outputs()?;
     Ok(iter.final_output(0).alias())

@@ -44,14 +44,15 @@ fn run(condition: &Tensor, x: &Tensor, y: &Tensor, out: Option<&Tensor>) -> Resu
             &fresh
         }
     };
-    let iter = TensorIterator::build(
-        TensorIteratorConfig::new()
-            .check_all_same_dtype(false)
-            .add_output(out)
-            .add_const_input(&cond)
-            .add_const_input(&x)
-            .add_const_input(&y),
-    )?;
+    let config = TensorIteratorConfig::new()
+        .check_all_same_dtype(false)
+        .add_output(out)
+        .add_const_input(&cond)
+        .add_const_input(&x)
+        .add_const_input(&y);
+    // SAFETY: the ternary kernel below writes every output element before the output
+    // is handed out.
+    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     dispatch_dtype!(rt, T, {
         ternary::<bool, T, T, _>(&iter, |c: bool, a: T, b: T| if c { a } else { b })
     });
