@@ -2,10 +2,11 @@
 //! axis indices for `permute` and reductions.
 //!
 //! Phases: parse (integer literals or const expressions, spans kept) → validate (no
-//! negative axes: type-level axes count from 0) → expand (a tuple type).
+//! negative axes: type-level axes count from 0) → expand (a tuple type, or on error
+//! `AxesError` beside the `compile_error!`).
 
 use proc_macro2::TokenStream;
-use quote::quote_spanned;
+use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Token};
@@ -50,10 +51,15 @@ fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
     Ok(crate::shape::tuple_type(&axes))
 }
 
-/// Expands `Axes![..]`; on error, a `compile_error!` in place of the type.
+/// Expands `Axes![..]`; on error, `AxesError<compile_error!(..)>`: the `compile_error!`
+/// reports the mistake (and leaves `()` behind in type position), and `AxesError` is
+/// accepted by every operation, so one mistake makes one error.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     match try_expand(input) {
         Ok(ts) => ts,
-        Err(e) => e.to_compile_error(),
+        Err(e) => {
+            let error = e.to_compile_error();
+            quote!(::tensor_typed::permute::AxesError<#error>)
+        }
     }
 }

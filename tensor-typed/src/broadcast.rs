@@ -3,42 +3,71 @@
 //! Both shapes are aligned at the right. Each pair of dims goes through
 //! [`BroadcastAt`]: two static dims must be equal or one of them 1 (else
 //! `cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`); a `Dyn` takes the
-//! other side's dim when that is static and not 1, and the run time checks it.
+//! other side's dim when that is static and not 1, and the run time checks it. The walk
+//! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
+//! error.
 
 use crate::checks::BroadcastOk;
-use crate::dim::{BroadcastDim, CanBroadcast, Dim, DimOf, Dyn, NumDim, D};
+use crate::dim::{BroadcastDim, CanBroadcast, Dim, DimNum, DimOf, Dyn, NumDim, NumOf, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use std::ops::Sub;
-use typenum::{Max, Maximum, B1};
+use typenum::{Max, Maximum, B0, B1};
 
-/// One dim pair of a broadcast: `Self` (from `L`) with `Rhs` (from `R`) at output dim
-/// `P` (a `D<i>`).
-pub trait BroadcastAt<Rhs, L, R, P> {
-    /// The broadcast dim.
+/// One dim pair of a broadcast: `Self` with `Rhs`.
+pub trait BroadcastAt<Rhs> {
+    /// The broadcast dim (meaningful when `Ok` is `B1`).
     type Out: Dim;
+    /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
+    type Ok;
 }
-impl<const A: usize, const B: usize, L, R, const I: usize> BroadcastAt<D<B>, L, R, D<I>> for D<A>
+impl<const A: usize, const B: usize> BroadcastAt<D<B>> for D<A>
 where
     D<A>: CanBroadcast<D<B>> + BroadcastDim<D<B>>,
-    <D<A> as CanBroadcast<D<B>>>::Out: BroadcastOk<L, R, I, A, B>,
 {
     type Out = <D<A> as BroadcastDim<D<B>>>::Out;
+    type Ok = <D<A> as CanBroadcast<D<B>>>::Out;
 }
-impl<const A: usize, L, R, P> BroadcastAt<Dyn, L, R, P> for D<A>
+impl<const A: usize> BroadcastAt<Dyn> for D<A>
 where
     D<A>: BroadcastDim<Dyn>,
 {
     type Out = <D<A> as BroadcastDim<Dyn>>::Out;
+    type Ok = B1;
 }
-impl<Y, L, R, P> BroadcastAt<Y, L, R, P> for Dyn
+impl<Y> BroadcastAt<Y> for Dyn
 where
     Dyn: BroadcastDim<Y>,
 {
     type Out = <Dyn as BroadcastDim<Y>>::Out;
+    type Ok = B1;
 }
 
-/// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads.
+/// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
+/// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` reports output dim
+/// `P` (a `D<i>`) and stops, so only the last mismatching dim is reported (as PyTorch's
+/// `infer_size`, which walks from the last dim).
+pub trait BroadcastStep<H1, H2, T1, T2, L, R, P> {
+    /// The reversed broadcast list from these heads on.
+    type Out;
+}
+impl<H1, H2, T1, T2, L, R, P> BroadcastStep<H1, H2, T1, T2, L, R, P> for B1
+where
+    H1: BroadcastAt<H2>,
+    T1: BroadcastZip<T2, L, R, P>,
+{
+    type Out = Cons<<H1 as BroadcastAt<H2>>::Out, <T1 as BroadcastZip<T2, L, R, P>>::Out>;
+}
+impl<const A: usize, const B: usize, T1, T2, L, R, const I: usize>
+    BroadcastStep<D<A>, D<B>, T1, T2, L, R, D<I>> for B0
+where
+    B0: BroadcastOk<L, R, I, A, B>,
+{
+    type Out = Nil;
+}
+
+/// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
+/// `D<i>`).
 pub trait BroadcastZip<Rhs, L, R, I> {
     /// The reversed broadcast list.
     type Out;
@@ -54,12 +83,22 @@ impl<H, T, L, R, I> BroadcastZip<Cons<H, T>, L, R, I> for Nil {
 }
 impl<H1, T1, H2, T2, L, R, I> BroadcastZip<Cons<H2, T2>, L, R, I> for Cons<H1, T1>
 where
-    I: Sub<B1>,
-    <I as Sub<B1>>::Output: NumDim,
-    H1: BroadcastAt<H2, L, R, DimOf<<I as Sub<B1>>::Output>>,
-    T1: BroadcastZip<T2, L, R, <I as Sub<B1>>::Output>,
+    I: DimNum,
+    NumOf<I>: Sub<B1>,
+    <NumOf<I> as Sub<B1>>::Output: NumDim,
+    H1: BroadcastAt<H2>,
+    <H1 as BroadcastAt<H2>>::Ok:
+        BroadcastStep<H1, H2, T1, T2, L, R, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
 {
-    type Out = Cons<H1::Out, T1::Out>;
+    type Out = <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<
+        H1,
+        H2,
+        T1,
+        T2,
+        L,
+        R,
+        DimOf<<NumOf<I> as Sub<B1>>::Output>,
+    >>::Out;
 }
 
 /// The broadcast of the dim lists `Self` and `Rhs`, with the tuple shapes `L`, `R` for
@@ -73,10 +112,12 @@ where
     X: Len + ReverseAcc<Nil>,
     Y: Len + ReverseAcc<Nil>,
     LenOf<X>: Max<LenOf<Y>>,
-    Rev<X>: BroadcastZip<Rev<Y>, L, R, Maximum<LenOf<X>, LenOf<Y>>>,
-    <Rev<X> as BroadcastZip<Rev<Y>, L, R, Maximum<LenOf<X>, LenOf<Y>>>>::Out: ReverseAcc<Nil>,
+    Maximum<LenOf<X>, LenOf<Y>>: NumDim,
+    Rev<X>: BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>,
+    <Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>>::Out:
+        ReverseAcc<Nil>,
 {
-    type Out = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, Maximum<LenOf<X>, LenOf<Y>>>>::Out>;
+    type Out = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>>::Out>;
 }
 
 /// `BroadcastShape<R>`: the shape of an elementwise op between shapes `Self` and `R`.

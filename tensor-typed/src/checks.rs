@@ -108,3 +108,13 @@ check! {
     )]
     MatmulRankOk<L, R;>
 }
+
+check! {
+    /// `t()` of `S`: at most 2 dims (never holds: used on `B0`).
+    #[diagnostic::on_unimplemented(
+        message = "t() expects a tensor with <= 2 dimensions, but self is {S}",
+        label = "t() of a tensor with more than 2 dims",
+        note = "use permute::<Axes![..]>() to reorder the dims of a tensor with more than 2 dims"
+    )]
+    TransposeOk<S;>
+}

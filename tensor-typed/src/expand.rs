@@ -7,7 +7,7 @@
 //! new dims. (repeat is lowered to the runtime's reshape → expand → reshape.)
 
 use crate::checks::ExpandOk;
-use crate::dim::{DimEq, DimMul, DimOf, Dyn, IsOne, NumDim, Or, D};
+use crate::dim::{DimEq, DimMul, DimNum, DimOf, Dyn, IsOne, NumDim, NumOf, Or, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use std::ops::Sub;
@@ -34,7 +34,7 @@ pub trait StaticLeading<S, Tgt> {}
 impl<S, Tgt> StaticLeading<S, Tgt> for Nil {}
 impl<const N: usize, T: StaticLeading<S, Tgt>, S, Tgt> StaticLeading<S, Tgt> for Cons<D<N>, T> {}
 
-/// Expand over reversed lists; `I` is 1 + the target index of the heads.
+/// Expand over reversed lists; `I` is 1 + the target index of the heads (a `D<i>`).
 #[diagnostic::on_unimplemented(
     message = "cannot expand {S} to {Tgt}: the target has fewer dims than the tensor",
     label = "expand cannot remove dims"
@@ -47,10 +47,11 @@ impl<H, T, S, Tgt, I> ExpandZip<Cons<H, T>, S, Tgt, I> for Nil where
 }
 impl<H1, T1, H2, T2, S, Tgt, I> ExpandZip<Cons<H2, T2>, S, Tgt, I> for Cons<H1, T1>
 where
-    I: Sub<B1>,
-    <I as Sub<B1>>::Output: NumDim,
-    H1: ExpandAt<H2, S, Tgt, DimOf<<I as Sub<B1>>::Output>>,
-    T1: ExpandZip<T2, S, Tgt, <I as Sub<B1>>::Output>,
+    I: DimNum,
+    NumOf<I>: Sub<B1>,
+    <NumOf<I> as Sub<B1>>::Output: NumDim,
+    H1: ExpandAt<H2, S, Tgt, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
+    T1: ExpandZip<T2, S, Tgt, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
 {
 }
 
@@ -60,7 +61,8 @@ impl<S: Shape, T: Shape> ExpandTo<T> for S
 where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<T>: ReverseAcc<Nil> + Len,
-    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, S, T, LenOf<ListOf<T>>>,
+    LenOf<ListOf<T>>: NumDim,
+    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, S, T, DimOf<LenOf<ListOf<T>>>>,
 {
 }
 

@@ -11,7 +11,8 @@
 //!   possible) and wraps the result in the computed shape type.
 //!
 //! With static dims and literal sizes everything is checked by the compiler and the macro
-//! returns the tensor; with a `Dyn` dim or a run-time size (`h = {n}`) it returns a
+//! returns the tensor (except `reduce = max|min` over an axis that may be empty, which
+//! the runtime rejects, so that returns a `Result`); with a `Dyn` dim or a run-time size (`h = {n}`) it returns a
 //! `Result`, and what does not fit (rank, divisibility, a given size) is found by
 //! [`Recipe::plan`] with einops' message.
 
@@ -75,19 +76,20 @@ pub trait Mode {
 /// so `layout!` returns the tensor itself.
 pub struct Infallible;
 
-/// A `Dyn` dim or a run-time size (`h = {n}`): the checks run at run time, so `layout!`
-/// returns `Result<Tensor<T, S>>` with einops' message on error.
+/// A `Dyn` dim, a run-time size (`h = {n}`), or `reduce = max|min` over an axis that
+/// may be empty: the checks run at run time, so `layout!` returns `Result<Tensor<T, S>>`
+/// with einops' (or PyTorch's) message on error.
 pub struct MayFail;
 
 impl Mode for Infallible {
     type Wrap<T> = T;
-    /// # Panics
-    /// Only where the runtime rejects what the types allow: `reduce = max|min` over an
-    /// axis of size 0 (PyTorch's `Expected reduction dim 0 to have non-zero size`).
+    /// The runtime accepts whatever the types and the macro accepted (a `reduce =
+    /// max|min` that may reduce an empty axis is [`MayFail`]), so the error arm is
+    /// unreachable; it would report a bug in tensor-typed.
     fn finish<T>(result: tensor_core::Result<T>) -> T {
         match result {
             Ok(t) => t,
-            Err(e) => panic!("{e}"),
+            Err(e) => unreachable!("layout! checked at compile time, yet the runtime says: {e}"),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod broadcast;
 pub mod checks;
 pub mod dim;
 pub mod expand;
+pub mod inplace;
 #[doc(hidden)]
 pub mod layout_support;
 pub mod list;

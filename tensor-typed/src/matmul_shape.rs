@@ -6,11 +6,11 @@
 //! a `Dyn` inner dim is checked at run time.
 
 use crate::broadcast::BroadcastZip;
-use crate::checks::{MatmulOk, MatmulRankOk};
-use crate::dim::{DimEq, Dyn, D};
+use crate::checks::MatmulOk;
+use crate::dim::{DimEq, DimOf, Dyn, NumDim, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use typenum::{Max, Maximum, B0};
+use typenum::{Max, Maximum, B0, B1};
 
 /// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.
 pub trait InnerDim<K, L, R> {}
@@ -27,35 +27,42 @@ impl<K, L, R> InnerDim<K, L, R> for Dyn {}
 pub trait MatmulRev<Rhs, L, R> {
     /// The reversed output list.
     type Out;
+    /// `B1`, or `B0` when an operand is 0-d (reported by the method's
+    /// `MatmulRankOk` bound, so that the error reads as ours and not as a missing method).
+    type Ok;
 }
-// [] · x and x · []: an error (both must be at least 1-d).
-impl<X, L, R> MatmulRev<X, L, R> for Nil
-where
-    B0: MatmulRankOk<L, R>,
-{
+// [] · x and x · []: an error (both must be at least 1-d). One impl per form of `x`, so
+// that the check waits until the right operand's shape is known.
+impl<L, R> MatmulRev<Nil, L, R> for Nil {
     type Out = Nil;
+    type Ok = B0;
 }
-impl<H, T, L, R> MatmulRev<Nil, L, R> for Cons<H, T>
-where
-    B0: MatmulRankOk<L, R>,
-{
+impl<H, T, L, R> MatmulRev<Cons<H, T>, L, R> for Nil {
     type Out = Nil;
+    type Ok = B0;
+}
+impl<H, T, L, R> MatmulRev<Nil, L, R> for Cons<H, T> {
+    type Out = Nil;
+    type Ok = B0;
 }
 // [K] · [K] → []
 impl<K1: InnerDim<K2, L, R>, K2, L, R> MatmulRev<Cons<K2, Nil>, L, R> for Cons<K1, Nil> {
     type Out = Nil;
+    type Ok = B1;
 }
 // [K] · [.., K, M] → [.., M]
 impl<K1: InnerDim<K2, L, R>, K2, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R>
     for Cons<K1, Nil>
 {
     type Out = Cons<M, Rb>;
+    type Ok = B1;
 }
 // [.., N, K] · [K] → [.., N]
 impl<K1: InnerDim<K2, L, R>, K2, N, Lb, L, R> MatmulRev<Cons<K2, Nil>, L, R>
     for Cons<K1, Cons<N, Lb>>
 {
     type Out = Cons<N, Lb>;
+    type Ok = B1;
 }
 // [.., N, K] · [.., K, M] → [b, N, M]
 impl<K1, K2, N, Lb, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R> for Cons<K1, Cons<N, Lb>>
@@ -64,15 +71,23 @@ where
     Lb: Len,
     Rb: Len,
     LenOf<Lb>: Max<LenOf<Rb>>,
-    Lb: BroadcastZip<Rb, L, R, Maximum<LenOf<Lb>, LenOf<Rb>>>,
+    Maximum<LenOf<Lb>, LenOf<Rb>>: NumDim,
+    Lb: BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>>,
 {
-    type Out = Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, Maximum<LenOf<Lb>, LenOf<Rb>>>>::Out>>;
+    type Out =
+        Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>>>::Out>>;
+    type Ok = B1;
 }
 
 /// `MatmulWith<R>`: the shape of `matmul(Self, R)`.
+///
+/// The rank rule (both operands at least 1-d) is the separate bound
+/// `<S as MatmulWith<R>>::Ok: MatmulRankOk<S, R>` on the methods.
 pub trait MatmulWith<R: Shape>: Shape {
     /// The product's shape.
     type Output: Shape;
+    /// `B1` when both operands have at least one dim, else `B0`.
+    type Ok;
 }
 impl<S: Shape, R: Shape> MatmulWith<R> for S
 where
@@ -83,6 +98,7 @@ where
     Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>: IntoShape,
 {
     type Output = ShapeOf<Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>>;
+    type Ok = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Ok;
 }
 /// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
 /// `Shape![Dyn, 10]`).

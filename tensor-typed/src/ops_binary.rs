@@ -11,7 +11,7 @@
 #![allow(clippy::multiple_bound_locations)]
 
 use crate::broadcast::{Broadcast, BroadcastShape};
-use crate::expand::ExpandTo;
+use crate::inplace::{op, InplaceBroadcast};
 use crate::ops_view::or_panic;
 use crate::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
 use crate::shape::Shape;
@@ -172,14 +172,15 @@ macro_rules! inplace_methods {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("In-place `", stringify!($name), "`: writes into `self` (and every view of it). Mirrors `Tensor.", stringify!($name), "`.")]
             ///
-            /// Compile errors: `other` does not broadcast to this shape; the promoted
-            /// type does not cast safely into `T` (`result type f32 can't be cast to the
-            /// desired output type i64`). Panics on a `Dyn` mismatch.
+            /// Compile errors: `other` does not broadcast to this shape (`in-place add_:
+            /// output with shape (D<3>,) doesn't match the broadcast shape (D<2>, D<3>)`);
+            /// the promoted type does not cast safely into `T` (`result type f32 can't be
+            /// cast to the desired output type i64`). Panics on a `Dyn` mismatch.
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
             where
                 T: Promote<T2>,
                 Promoted<T, T2>: CastsTo<T>,
-                S2: ExpandTo<S>,
+                S: InplaceBroadcast<S2, op::$name>,
             {
                 or_panic(self.$try_name(other));
                 self
@@ -190,7 +191,7 @@ macro_rules! inplace_methods {
             where
                 T: Promote<T2>,
                 Promoted<T, T2>: CastsTo<T>,
-                S2: ExpandTo<S>,
+                S: InplaceBroadcast<S2, op::$name>,
             {
                 self.as_dyn().$name(other.as_dyn())?;
                 Ok(())

@@ -5,9 +5,10 @@
 //! involve a `Dyn` dim are run-time errors with PyTorch's message: the plain method
 //! panics with it, the `try_` method returns it.
 
-use crate::checks::{SameDimOk, SameRankOk};
-use crate::dim::{DimEq, DimOf, Dyn, NumDim, D};
+use crate::checks::{MatmulRankOk, SameDimOk, SameRankOk, TransposeOk};
+use crate::dim::{DimEq, DimNum, DimOf, Dyn, NumDim, NumOf, D};
 use crate::expand::{ExpandTo, RepeatBy, Repeated};
+use crate::list::{Len, LenOf};
 use crate::matmul_shape::{MatmulOut, MatmulWith};
 use crate::permute::{AxisList, PermuteBy, Permuted};
 use crate::reshape::ReshapeTo;
@@ -15,7 +16,7 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::tensor::Tensor;
 use std::ops::Add;
 use tensor_core::{Element, Error, Result};
-use typenum::{B0, B1, U0};
+use typenum::{IsEqual, B0, B1};
 
 /// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
 pub trait SameAt<Y, S, T, P> {}
@@ -28,30 +29,40 @@ where
 impl<const A: usize, S, T, P> SameAt<Dyn, S, T, P> for D<A> {}
 impl<Y, S, T, P> SameAt<Y, S, T, P> for Dyn {}
 
-/// Zips two dim lists for `check_shape`; `J` is the typenum index of the heads.
+/// Zips two dim lists of the same length for `check_shape`; `J` is the index of the
+/// heads (a `D<j>`).
 pub trait SameZip<Y, S, T, J> {}
 impl<S, T, J> SameZip<Nil, S, T, J> for Nil {}
-impl<H, Tl, S, T, J> SameZip<Cons<H, Tl>, S, T, J> for Nil where B0: SameRankOk<S, T> {}
-impl<H, Tl, S, T, J> SameZip<Nil, S, T, J> for Cons<H, Tl> where B0: SameRankOk<S, T> {}
-impl<H1, T1, H2, T2, S, T, J> SameZip<Cons<H2, T2>, S, T, J> for Cons<H1, T1>
+impl<H1, T1, H2, T2, S, T, const J: usize> SameZip<Cons<H2, T2>, S, T, D<J>> for Cons<H1, T1>
 where
-    J: NumDim + Add<B1>,
-    H1: SameAt<H2, S, T, DimOf<J>>,
-    T1: SameZip<T2, S, T, <J as Add<B1>>::Output>,
+    D<J>: DimNum,
+    NumOf<D<J>>: Add<B1, Output: NumDim>,
+    H1: SameAt<H2, S, T, D<J>>,
+    T1: SameZip<T2, S, T, DimOf<<NumOf<D<J>> as Add<B1>>::Output>>,
 {
 }
+
+/// `check_shape` after comparing the ranks (`Self` is `B1` when they are equal): the
+/// dims are compared only when the ranks agree, so a rank mismatch is one error.
+pub trait SameDims<S, T> {}
+impl<S: Shape, T: Shape> SameDims<S, T> for B1 where ListOf<S>: SameZip<ListOf<T>, S, T, D<0>> {}
+impl<S, T> SameDims<S, T> for B0 where B0: SameRankOk<S, T> {}
 
 /// `SameShape<T>`: shapes `Self` and `T` have the same rank and agree on every dim that
 /// is static in both (so a run-time check can turn one into the other).
 pub trait SameShape<T: Shape>: Shape {}
-impl<S: Shape, T: Shape> SameShape<T> for S where ListOf<S>: SameZip<ListOf<T>, S, T, U0> {}
+impl<S: Shape, T: Shape> SameShape<T> for S
+where
+    ListOf<S>: Len,
+    ListOf<T>: Len,
+    LenOf<ListOf<S>>: IsEqual<LenOf<ListOf<T>>>,
+    <LenOf<ListOf<S>> as IsEqual<LenOf<ListOf<T>>>>::Output: SameDims<S, T>,
+{
+}
 
 /// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
-fn target_sizes<S: Shape>() -> Vec<i64> {
-    S::static_dims()
-        .into_iter()
-        .map(|d| d.map_or(-1, |n| n as i64))
-        .collect()
+fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
+    dims.iter().map(|d| d.map_or(-1, |n| n as i64)).collect()
 }
 
 pub(crate) fn or_panic<X>(r: Result<X>) -> X {
@@ -76,7 +87,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ExpandTo<S2>,
     {
-        let t = self.as_dyn().expand(&target_sizes::<S2>())?;
+        let t = self.as_dyn().expand(&target_sizes(S2::DIMS))?;
         Tensor::try_from_dyn(t)
     }
 
@@ -112,7 +123,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReshapeTo<S2>,
     {
-        let sizes = target_sizes::<S2>();
+        let sizes = target_sizes(S2::DIMS);
         if sizes.iter().filter(|&&s| s < 0).count() > 1 {
             return Err(Error::InvalidArgument {
                 op: "reshape",
@@ -148,6 +159,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
     where
         S: MatmulWith<S2>,
+        <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
         or_panic(self.try_matmul(other))
     }
@@ -159,36 +171,55 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Result<Tensor<T, MatmulOut<S, S2>>>
     where
         S: MatmulWith<S2>,
+        <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
         Tensor::try_from_dyn(self.as_dyn().matmul(other.as_dyn())?)
     }
 }
 
-/// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped.
-#[diagnostic::on_unimplemented(
-    message = "t() expects a tensor with <= 2 dimensions, but self is {Self}",
-    label = "use permute::<Axes![..]>() for more dims"
-)]
+/// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped;
+/// for more dims `Ok` is `B0`, reported by the method's `TransposeOk` bound (so that
+/// the error is ours, not "the method `t` exists but its trait bounds were not
+/// satisfied").
 pub trait Transpose: Shape {
-    /// The transposed shape.
+    /// The transposed shape (the shape itself when there are more than 2 dims).
     type Output: Shape;
+    /// `B1` for at most 2 dims, else `B0`.
+    type Ok;
 }
 impl Transpose for () {
     type Output = ();
+    type Ok = B1;
 }
 impl<X: crate::Dim> Transpose for (X,) {
     type Output = (X,);
+    type Ok = B1;
 }
 impl<X: crate::Dim, Y: crate::Dim> Transpose for (X, Y) {
     type Output = (Y, X);
+    type Ok = B1;
+}
+macro_rules! no_transpose {
+    ($(($($d:ident),*))*) => {$(
+        impl<$($d: crate::Dim),*> Transpose for ($($d,)*) {
+            type Output = Self;
+            type Ok = B0;
+        }
+    )*};
+}
+no_transpose! {
+    (A, B, C) (A, B, C, E) (A, B, C, E, F) (A, B, C, E, F, G) (A, B, C, E, F, G, H)
+    (A, B, C, E, F, G, H, I)
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// The transpose of a tensor with at most 2 dims (a view). Mirrors `Tensor.t()`.
-    /// Compile error: more than 2 dims.
+    /// Compile error: more than 2 dims (`t() expects a tensor with <= 2 dimensions, but
+    /// self is (D<2>, D<3>, D<4>)`).
     pub fn t(&self) -> Tensor<T, <S as Transpose>::Output>
     where
         S: Transpose,
+        <S as Transpose>::Ok: TransposeOk<S>,
     {
         Tensor::wrap(or_panic(self.as_dyn().t()))
     }

@@ -6,9 +6,10 @@
 //! (or set to `D<1>` with keepdim).
 
 use crate::checks::{AxisInRange, AxisUnique, PermuteRankOk};
-use crate::dim::{Ax, DimNum, If, NumOf, Select, D};
+use crate::dim::{Ax, DimNum, DimOf, If, NumDim, NumOf, Select, D};
 use crate::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use std::marker::PhantomData;
 use std::ops::Add;
 use typenum::{IsEqual, IsLess, B1, U0};
 
@@ -46,14 +47,15 @@ axis_tuples! {
 }
 
 /// Checks each axis of the list `Self` (the rest of `A`) against the shape `S` of rank
-/// `R` (typenum): in range and not repeated later.
+/// `R` (a `D<r>`): in range and not repeated later.
 pub trait AxesValid<S, A, R> {}
 impl<S, A, R> AxesValid<S, A, R> for Nil {}
 impl<const K: usize, T, S, A, R> AxesValid<S, A, R> for Cons<Ax<K>, T>
 where
     Ax<K>: DimNum,
-    NumOf<Ax<K>>: IsLess<R>,
-    <NumOf<Ax<K>> as IsLess<R>>::Output: AxisInRange<S, K>,
+    R: DimNum,
+    NumOf<Ax<K>>: IsLess<NumOf<R>>,
+    <NumOf<Ax<K>> as IsLess<NumOf<R>>>::Output: AxisInRange<S, K>,
     T: ContainsAxis<NumOf<Ax<K>>> + AxesValid<S, A, R>,
     <T as ContainsAxis<NumOf<Ax<K>>>>::Out: crate::dim::Not,
     <<T as ContainsAxis<NumOf<Ax<K>>>>::Out as crate::dim::Not>::Out: AxisUnique<A, K>,
@@ -76,6 +78,46 @@ where
     type Out = Cons<<L as GetAt<NumOf<Ax<K>>>>::Out, T::Out>;
 }
 
+/// A well-formed axis list (`Nil` or `Cons`), as opposed to [`AxesError`].
+pub trait AxisCons {}
+impl AxisCons for Nil {}
+impl<H, T> AxisCons for Cons<H, T> {}
+
+/// What `Axes![..]` expands to when it holds a mistake (a negative axis), next to the
+/// `compile_error!` that reports it: every operation accepts it (permute and reductions
+/// keep the shape), so the macro's error is the only one. `E` is the (empty) type the
+/// `compile_error!` leaves behind.
+pub struct AxesError<E>(PhantomData<E>);
+
+impl<E: 'static> AxisList for AxesError<E> {
+    type List = AxesError<E>;
+    fn indices() -> Vec<i64> {
+        Vec::new()
+    }
+}
+
+/// The shape of `S` permuted by the axis list `Self` (`A` is the tuple, for messages).
+pub trait PermuteList<S, A> {
+    /// The permuted shape.
+    type Out: Shape;
+}
+impl<L: AxisCons, S: Shape, A> PermuteList<S, A> for L
+where
+    ListOf<S>: Len,
+    L: Len,
+    LenOf<L>: IsEqual<LenOf<ListOf<S>>>,
+    <LenOf<L> as IsEqual<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
+    LenOf<ListOf<S>>: NumDim,
+    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>> + PickAxes<ListOf<S>>,
+    <L as PickAxes<ListOf<S>>>::Out: IntoShape,
+{
+    type Out = ShapeOf<<L as PickAxes<ListOf<S>>>::Out>;
+}
+#[diagnostic::do_not_recommend]
+impl<S: Shape, A, E> PermuteList<S, A> for AxesError<E> {
+    type Out = S;
+}
+
 /// `PermuteBy<A>`: the shape of `permute` by the axis list `A`.
 pub trait PermuteBy<A: AxisList>: Shape {
     /// The permuted shape.
@@ -83,14 +125,9 @@ pub trait PermuteBy<A: AxisList>: Shape {
 }
 impl<S: Shape, A: AxisList> PermuteBy<A> for S
 where
-    ListOf<S>: Len,
-    A::List: Len,
-    LenOf<A::List>: IsEqual<LenOf<ListOf<S>>>,
-    <LenOf<A::List> as IsEqual<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
-    A::List: AxesValid<S, A, LenOf<ListOf<S>>> + PickAxes<ListOf<S>>,
-    <A::List as PickAxes<ListOf<S>>>::Out: IntoShape,
+    A::List: PermuteList<S, A>,
 {
-    type Output = ShapeOf<<A::List as PickAxes<ListOf<S>>>::Out>;
+    type Output = <A::List as PermuteList<S, A>>::Out;
 }
 /// The shape `S` permuted by the axes `A` (`Permuted<Shape![2, 3], Axes![1, 0]>` is
 /// `Shape![3, 2]`).
@@ -134,6 +171,25 @@ where
     >;
 }
 
+/// The shape of `S` reduced over the axis list `Self` (`A` is the tuple, for messages).
+pub trait ReduceList<S, A, Keep> {
+    /// The reduced shape.
+    type Out: Shape;
+}
+impl<L: AxisCons, S: Shape, A, Keep> ReduceList<S, A, Keep> for L
+where
+    ListOf<S>: Len + DropAxes<L, U0, Keep>,
+    LenOf<ListOf<S>>: NumDim,
+    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>>,
+    <ListOf<S> as DropAxes<L, U0, Keep>>::Out: IntoShape,
+{
+    type Out = ShapeOf<<ListOf<S> as DropAxes<L, U0, Keep>>::Out>;
+}
+#[diagnostic::do_not_recommend]
+impl<S: Shape, A, Keep, E> ReduceList<S, A, Keep> for AxesError<E> {
+    type Out = S;
+}
+
 /// `ReduceOver<A, Keep>`: the shape of a reduction over the axis list `A` (`Keep` is
 /// typenum `B1` for keepdim, `B0` otherwise).
 pub trait ReduceOver<A: AxisList, Keep>: Shape {
@@ -142,11 +198,9 @@ pub trait ReduceOver<A: AxisList, Keep>: Shape {
 }
 impl<S: Shape, A: AxisList, Keep> ReduceOver<A, Keep> for S
 where
-    ListOf<S>: Len + DropAxes<A::List, U0, Keep>,
-    A::List: AxesValid<S, A, LenOf<ListOf<S>>>,
-    <ListOf<S> as DropAxes<A::List, U0, Keep>>::Out: IntoShape,
+    A::List: ReduceList<S, A, Keep>,
 {
-    type Output = ShapeOf<<ListOf<S> as DropAxes<A::List, U0, Keep>>::Out>;
+    type Output = <A::List as ReduceList<S, A, Keep>>::Out;
 }
 /// The shape of `S` reduced over `A` (`Reduced<Shape![2, 3], Axes![1]>` is
 /// `Shape![2]`).

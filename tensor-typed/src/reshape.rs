@@ -8,7 +8,7 @@ use crate::checks::ReshapeOk;
 use crate::dim::{DimNum, Dyn, NumOf};
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use std::ops::Mul;
-use typenum::{IsEqual, UInt, UTerm, Unsigned, U1};
+use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
 
 /// Product of two element counts, where `Dyn` absorbs.
 pub trait MulNum<Rhs> {
@@ -49,22 +49,32 @@ where
     type N = <NumOf<H> as MulNum<T::N>>::Out;
 }
 
-/// Compares two element counts (`Dyn` passes; checked at run time).
-pub trait NumelEq<Rhs, S, T> {}
-impl<R, S, T> NumelEq<R, S, T> for Dyn {}
-impl<S, T> NumelEq<Dyn, S, T> for UTerm {}
-impl<U, B, S, T> NumelEq<Dyn, S, T> for UInt<U, B> {}
-impl<R: Unsigned, S, T> NumelEq<R, S, T> for UTerm
+/// Compares two element counts: `B1` when equal or when either is `Dyn` (checked at
+/// run time), else `B0`.
+pub trait NumelEq<Rhs> {
+    /// `B1` or `B0`.
+    type Out;
+}
+impl<R> NumelEq<R> for Dyn {
+    type Out = B1;
+}
+impl NumelEq<Dyn> for UTerm {
+    type Out = B1;
+}
+impl<U, B> NumelEq<Dyn> for UInt<U, B> {
+    type Out = B1;
+}
+impl<R: Unsigned> NumelEq<R> for UTerm
 where
     UTerm: IsEqual<R>,
-    <UTerm as IsEqual<R>>::Output: ReshapeOk<S, T>,
 {
+    type Out = <UTerm as IsEqual<R>>::Output;
 }
-impl<U, B, R: Unsigned, S, T> NumelEq<R, S, T> for UInt<U, B>
+impl<U, B, R: Unsigned> NumelEq<R> for UInt<U, B>
 where
     UInt<U, B>: IsEqual<R>,
-    <UInt<U, B> as IsEqual<R>>::Output: ReshapeOk<S, T>,
 {
+    type Out = <UInt<U, B> as IsEqual<R>>::Output;
 }
 
 /// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
@@ -74,6 +84,7 @@ impl<S: Shape, T: Shape> ReshapeTo<T> for S
 where
     ListOf<S>: Numel,
     ListOf<T>: Numel,
-    <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N, S, T>,
+    <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N>,
+    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Out: ReshapeOk<S, T>,
 {
 }

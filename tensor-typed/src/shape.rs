@@ -42,8 +42,14 @@
 //! `Numel` (product of all dims, `Dyn` if any is `Dyn`; reshape.rs), `PermuteBy` /
 //! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (permute.rs, axes
 //! from `Axes!`), `MatmulWith` / `MatmulOut` (matmul_shape.rs), `SameShape`
-//! (`check_shape`, ops_view.rs), `Transpose` (`t()`). List helpers (`Rev`, `LenOf`,
-//! `GetAt`, `ContainsAxis`) are in list.rs. Measured on rustc 1.95: an annotation
+//! (`check_shape`, ops_view.rs), `Transpose` (`t()`), `InplaceBroadcast` (in-place ops,
+//! inplace.rs). List helpers (`Rev`, `LenOf`, `GetAt`, `ContainsAxis`) are in list.rs.
+//! Where a rule depends only on the receiver's shape (`t()`, and a 0-d `matmul`
+//! operand), the operator carries an `Ok` bit and the method has the bound
+//! `<S as Op>::Ok: XOk<S>`: a failed bound on the operator itself would be reported as
+//! "the method exists but its trait bounds were not satisfied" (E0599) instead of our
+//! message. A check stops at its first failure (broadcast from the last dim,
+//! `check_shape` on the rank before the dims), so one mistake is one error. Measured on rustc 1.95: an annotation
 //! mismatch prints ``expected `Tensor<_, (D<3>, D<2>)>`, found `Tensor<_, (D<2>, D<3>)>` ``
 //! (tests/ui/typed/fail/annotation_mismatch_is_readable.stderr); no typenum type appears
 //! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
@@ -92,40 +98,55 @@ impl<H: Dim, T: DimList> DimList for Cons<H, T> {
 pub trait Shape: 'static + Send + Sync {
     /// The same dims as a cons list (`Cons<D<2>, Cons<Dyn, Nil>>`).
     type List: DimList + IntoShape<Shape = Self>;
+    /// The static dims in order, `None` where the dim is `Dyn` (a constant, so the
+    /// run-time helpers below are not generic: each shape costs no extra code).
+    const DIMS: &'static [Option<usize>];
     /// Number of dims.
-    const RANK: usize = <Self::List as DimList>::RANK;
+    const RANK: usize = Self::DIMS.len();
 
     /// The static dims in order, `None` where the dim is `Dyn`.
     fn static_dims() -> Vec<Option<usize>> {
-        let mut out = Vec::with_capacity(Self::RANK);
-        <Self::List as DimList>::push_static(&mut out);
-        out
+        Self::DIMS.to_vec()
     }
 
     /// The dims if all are static (`zeros()`, `ones()`), else `None`.
     fn all_static() -> Option<Vec<usize>> {
-        Self::static_dims().into_iter().collect()
+        all_static(Self::DIMS)
     }
 
     /// Renders the shape as PyTorch prints sizes, with `Dyn` for run-time dims:
     /// `[2, Dyn, 3]`.
     fn describe() -> String {
-        let parts: Vec<String> = Self::static_dims()
-            .into_iter()
-            .map(|d| d.map_or_else(|| "Dyn".to_string(), |n| n.to_string()))
-            .collect();
-        format!("[{}]", parts.join(", "))
+        describe(Self::DIMS)
     }
 
     /// Whether run-time `sizes` fit this shape: same rank and every static dim equal.
     fn matches(sizes: &[usize]) -> bool {
-        let dims = Self::static_dims();
-        dims.len() == sizes.len()
-            && dims
-                .iter()
-                .zip(sizes)
-                .all(|(d, s)| d.is_none_or(|n| n == *s))
+        matches(Self::DIMS, sizes)
     }
+}
+
+/// The dims if all are static.
+pub(crate) fn all_static(dims: &[Option<usize>]) -> Option<Vec<usize>> {
+    dims.iter().copied().collect()
+}
+
+/// `[2, Dyn, 3]`.
+pub(crate) fn describe(dims: &[Option<usize>]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or_else(|| "Dyn".to_string(), |n| n.to_string()))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Same rank and every static dim equal.
+pub(crate) fn matches(dims: &[Option<usize>], sizes: &[usize]) -> bool {
+    dims.len() == sizes.len()
+        && dims
+            .iter()
+            .zip(sizes)
+            .all(|(d, s)| d.is_none_or(|n| n == *s))
 }
 
 /// Turns a cons list of dims back into its tuple (the inverse of [`Shape::List`]).
@@ -143,6 +164,7 @@ macro_rules! tuple_shapes {
     ($( ($($d:ident),*) => $list:ty ;)*) => {$(
         impl<$($d: Dim),*> Shape for ($($d,)*) {
             type List = $list;
+            const DIMS: &'static [Option<usize>] = &[$($d::STATIC),*];
         }
         impl<$($d: Dim),*> IntoShape for $list {
             type Shape = ($($d,)*);

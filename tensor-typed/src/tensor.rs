@@ -7,7 +7,7 @@
 use crate::shape::{Shape, StaticShape};
 use std::fmt;
 use std::marker::PhantomData;
-use tensor_core::{Element, Error, Result};
+use tensor_core::{DType, Element, Error, Result};
 
 /// A tensor of element type `T` (`f32`, `i64`, `bool`, …) and shape type `S`
 /// (`Shape![2, Dyn, 3]`).
@@ -33,16 +33,44 @@ pub(crate) fn shape_error(op: &'static str, expected: String, got: &[usize]) -> 
     }
 }
 
+/// The checks of `try_from_dyn`, not generic (one copy for every shape): dtype, then
+/// rank and static dims.
+fn check_fits(t: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) -> Result<()> {
+    if t.dtype() != dtype {
+        return Err(Error::DTypeMismatch {
+            op: "try_from_dyn",
+            found: t.dtype(),
+            expected: dtype,
+        });
+    }
+    if !crate::shape::matches(dims, t.sizes()) {
+        return Err(shape_error(
+            "try_from_dyn",
+            crate::shape::describe(dims),
+            t.sizes(),
+        ));
+    }
+    Ok(())
+}
+
+/// The invariant a typed op's result must keep (debug builds; a failure is a bug in
+/// tensor-typed, not a user error).
+#[cfg(debug_assertions)]
+fn check_invariant(inner: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) {
+    assert_eq!(inner.dtype(), dtype, "typed op produced the wrong dtype");
+    assert!(
+        crate::shape::matches(dims, inner.sizes()),
+        "typed op produced sizes {:?} for {}",
+        inner.sizes(),
+        crate::shape::describe(dims)
+    );
+}
+
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Wraps a runtime tensor that is known to satisfy the invariant (typed ops only).
     pub(crate) fn wrap(inner: tensor_core::Tensor) -> Self {
-        debug_assert_eq!(inner.dtype(), T::DTYPE, "typed op produced the wrong dtype");
-        debug_assert!(
-            S::matches(inner.sizes()),
-            "typed op produced sizes {:?} for {}",
-            inner.sizes(),
-            S::describe()
-        );
+        #[cfg(debug_assertions)]
+        check_invariant(&inner, T::DTYPE, S::DIMS);
         Tensor {
             inner,
             _marker: PhantomData,
@@ -65,16 +93,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Errors: `DTypeMismatch`, or `InvalidArgument` naming both shapes.
     pub fn try_from_dyn(t: tensor_core::Tensor) -> Result<Self> {
-        if t.dtype() != T::DTYPE {
-            return Err(Error::DTypeMismatch {
-                op: "try_from_dyn",
-                found: t.dtype(),
-                expected: T::DTYPE,
-            });
-        }
-        if !S::matches(t.sizes()) {
-            return Err(shape_error("try_from_dyn", S::describe(), t.sizes()));
-        }
+        check_fits(&t, T::DTYPE, S::DIMS)?;
         Ok(Tensor::wrap(t))
     }
 

@@ -308,14 +308,15 @@ fn reduce_sum_b_c_h_w_to_b_c() {
 #[test]
 fn reduce_max_b_c_h_w_to_c() {
     let x: Tensor<f64, Shape![2, 3, 4, 5]> = arange();
-    let y: Tensor<f64, Shape![3]> = layout!(x, "b c h w -> c", reduce = max);
+    // max/min over an input dim may reduce an empty axis: a `Result`.
+    let y: Tensor<f64, Shape![3]> = layout!(x, "b c h w -> c", reduce = max).unwrap();
     assert_case(&y, 34);
 }
 
 #[test]
 fn reduce_min_b_c_h_w_to_b() {
     let x: Tensor<f64, Shape![2, 3, 4, 5]> = arange();
-    let y: Tensor<f64, Shape![2]> = layout!(x, "b c h w -> b", reduce = min);
+    let y: Tensor<f64, Shape![2]> = layout!(x, "b c h w -> b", reduce = min).unwrap();
     assert_case(&y, 35);
 }
 
@@ -369,7 +370,7 @@ fn reduce_sum_a_b_c_to_a_1_c() {
 #[test]
 fn reduce_max_a_b_c_to_c_a() {
     let x: Tensor<f64, Shape![2, 3, 4]> = arange();
-    let y: Tensor<f64, Shape![4, 2]> = layout!(x, "a b c -> c a", reduce = max);
+    let y: Tensor<f64, Shape![4, 2]> = layout!(x, "a b c -> c a", reduce = max).unwrap();
     assert_case(&y, 41);
 }
 
@@ -470,4 +471,38 @@ fn reduce_sum_of_integers_keeps_dtype() {
     let x: Tensor<i64, Shape![2, 3]> = Tensor::from_vec((0..6).collect(), &[2, 3]).unwrap();
     let y: Tensor<i64, Shape![3]> = layout!(x, "h w -> w", reduce = sum);
     assert_eq!(y.to_vec(), [3, 5, 7]);
+}
+
+#[test]
+fn reduce_max_over_static_empty_axis_is_an_error_not_a_panic() {
+    let x: Tensor<f64, Shape![2, 0]> = Tensor::zeros();
+    let e = layout!(x, "a b -> a", reduce = max).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("Expected reduction dim 1 to have non-zero size"),
+        "{e}"
+    );
+    // Reducing the non-empty axis of an empty tensor is fine (PyTorch gives sizes [0]).
+    let y: Tensor<f64, Shape![0]> = layout!(x, "a b -> b", reduce = min).expect("a is not empty");
+    assert_eq!(y.dims(), [0]);
+    let z: Tensor<f64, Shape![0, 2]> = Tensor::zeros();
+    let e = layout!(z, "a b -> b", reduce = min).unwrap_err();
+    assert!(e.to_string().contains("to have non-zero size"), "{e}");
+}
+
+#[test]
+fn reduce_max_keeping_the_empty_axis_is_fine() {
+    let x: Tensor<f64, Shape![0, 3]> = Tensor::zeros();
+    let y: Tensor<f64, Shape![0]> = layout!(x, "a b -> a", reduce = max).expect("b is not empty");
+    assert_eq!(y.dims(), [0]);
+}
+
+#[test]
+fn reduce_max_over_anonymous_and_given_axes_returns_the_tensor() {
+    // Every reduced axis is a non-zero literal: no run-time failure, no `Result`.
+    let x: Tensor<f64, Shape![2, 4]> = arange();
+    let y: Tensor<f64, Shape![2, 2]> = layout!(x, "a (b 2) -> a b", reduce = max);
+    assert_eq!(y.to_vec(), [1.0, 3.0, 5.0, 7.0]);
+    let z: Tensor<f64, Shape![2, 1]> = layout!(x, "a (b k) -> a b", k = 4, reduce = min);
+    assert_eq!(z.to_vec(), [0.0, 4.0]);
 }

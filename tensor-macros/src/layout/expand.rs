@@ -36,8 +36,9 @@ pub(crate) fn expand(
     let call = quote_spanned! {span=>
         __layout(::tensor_typed::layout_support::marker(__x), __x, &__given)
     };
-    // Fallible at run time: a run-time size, or (decided by the types) a `Dyn` dim.
-    let mode = if c.sizes.iter().any(|s| s.block().is_some()) {
+    // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
+    // or (decided by the types) a `Dyn` dim.
+    let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
         quote!(#ls::MayFail)
     } else {
         quote!(#ls::ModeOfShape<S>)
@@ -71,6 +72,26 @@ pub(crate) fn expand(
         let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];
         #call
     }})
+}
+
+/// Whether `reduce = max|min` may reduce an axis of size 0, which the runtime rejects
+/// (PyTorch's `amax`: `Expected reduction dim 0 to have non-zero size`): a reduced axis
+/// whose size is not a non-zero literal (anonymous axes are non-zero). Such a call
+/// returns a `Result` even when every dim is static.
+fn may_reduce_empty(c: &Checked) -> bool {
+    if !matches!(c.op, Op::Reduce(Reduction::Max | Reduction::Min)) {
+        return false;
+    }
+    let p = &c.pattern;
+    if p.left.ellipsis().is_some() && p.right.ellipsis().is_none() {
+        return true;
+    }
+    p.left.names().any(|(name, _)| {
+        !p.right.has_name(name)
+            && c.size(name)
+                .and_then(|s| s.static_value())
+                .is_none_or(|v| v == 0)
+    })
 }
 
 /// A stub for an invocation with an error: evaluates nothing, has any type, and makes no

@@ -1,7 +1,7 @@
 use tensor_typed::prelude::*;
 
 fn main() {
-    let a: Tensor<f32, Shape![3]> = Tensor::zeros();
-    let b: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let a: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let b: Tensor<f32, Shape![3, 2, 3]> = Tensor::zeros();
     a.sub_(&b);
 }

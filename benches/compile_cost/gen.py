@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Compile-time cost of typed shapes: writes two crates with the same N tensor ops, one on
+`tensor_typed::Tensor` (static shapes checked by the compiler) and one on the untyped
+`tensor_core::Tensor`, and optionally times `cargo check` and `cargo build` of each.
+
+Usage (from the workspace root):
+    python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3]
+
+Without --run it only writes DIR/typed and DIR/untyped (default DIR:
+target/compile_cost). With --run, for each crate and command, it runs the command once
+untimed (dependencies up to date), then touches src/main.rs and times `cargo check` and `cargo build` (debug, CARGO_INCREMENTAL=0)
+of that crate alone, --reps times, and prints the median. Standard library only.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def dims(i):
+    """Distinct small static dims for op i, so the trait solver cannot reuse one answer."""
+    a = 2 + i % 7
+    b = 3 + (i * 5) % 11
+    c = 2 + (i * 3) % 13
+    return a, b, c
+
+
+# Each template: (typed setup + op, untyped setup + op). {a},{b},{c} are dims, {i} the index.
+TEMPLATES = [
+    (  # matmul
+        "let x{i}: Tensor<f32, Shape![{a}, {b}]> = Tensor::zeros();\n"
+        "    let w{i}: Tensor<f32, Shape![{b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.matmul(&w{i});",
+        "let x{i} = T::zeros(&[{a}, {b}], F32)?;\n"
+        "    let w{i} = T::zeros(&[{b}, {c}], F32)?;\n"
+        "    let _y{i} = x{i}.matmul(&w{i})?;",
+    ),
+    (  # broadcast add
+        "let x{i}: Tensor<f32, Shape![{a}, 1, {c}]> = Tensor::zeros();\n"
+        "    let b{i}: Tensor<f32, Shape![{b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = &x{i} + &b{i};",
+        "let x{i} = T::zeros(&[{a}, 1, {c}], F32)?;\n"
+        "    let b{i} = T::zeros(&[{b}, {c}], F32)?;\n"
+        "    let _y{i} = &x{i} + &b{i};",
+    ),
+    (  # permute
+        "let x{i}: Tensor<f32, Shape![{a}, {b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.permute::<Axes![2, 0, 1]>();",
+        "let x{i} = T::zeros(&[{a}, {b}, {c}], F32)?;\n"
+        "    let _y{i} = x{i}.permute(&[2, 0, 1])?;",
+    ),
+    (  # sum
+        "let x{i}: Tensor<f32, Shape![{a}, {b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.sum::<Axes![1]>();",
+        "let x{i} = T::zeros(&[{a}, {b}, {c}], F32)?;\n"
+        "    let _y{i} = x{i}.sum(&[1], false)?;",
+    ),
+    (  # reshape
+        "let x{i}: Tensor<f32, Shape![{a}, {b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.reshape::<Shape![{a}, {bc}]>();",
+        "let x{i} = T::zeros(&[{a}, {b}, {c}], F32)?;\n"
+        "    let _y{i} = x{i}.reshape(&[{a}, {bc}])?;",
+    ),
+    (  # expand
+        "let x{i}: Tensor<f32, Shape![{b}, 1]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.expand::<Shape![{a}, {b}, {c}]>();",
+        "let x{i} = T::zeros(&[{b}, 1], F32)?;\n"
+        "    let _y{i} = x{i}.expand(&[{a}, {b}, {c}])?;",
+    ),
+    (  # Dyn batch matmul
+        "let x{i} = Tensor::<f32, Shape![Dyn, {b}]>::zeros_with(&[{a}, {b}])?;\n"
+        "    let w{i}: Tensor<f32, Shape![{b}, {c}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.matmul(&w{i});",
+        "let x{i} = T::zeros(&[{a}, {b}], F32)?;\n"
+        "    let w{i} = T::zeros(&[{b}, {c}], F32)?;\n"
+        "    let _y{i} = x{i}.matmul(&w{i})?;",
+    ),
+    (  # unary + comparison
+        "let x{i}: Tensor<f32, Shape![{a}, {b}]> = Tensor::zeros();\n"
+        "    let _y{i} = x{i}.relu().lt(&x{i});",
+        "let x{i} = T::zeros(&[{a}, {b}], F32)?;\n"
+        "    let _y{i} = x{i}.relu()?.lt(&x{i})?;",
+    ),
+    (  # layout! rearrange (typed) vs reshape + permute (untyped)
+        "let x{i}: Tensor<f32, Shape![{a}, {bc}]> = Tensor::zeros();\n"
+        "    let _y{i} = layout!(x{i}, \"a (b c) -> c a b\", b = {b});",
+        "let x{i} = T::zeros(&[{a}, {bc}], F32)?;\n"
+        "    let _y{i} = x{i}.reshape(&[{a}, {b}, {c}])?.permute(&[2, 0, 1])?;",
+    ),
+    (  # in-place add
+        "let x{i}: Tensor<f32, Shape![{a}, {b}]> = Tensor::zeros();\n"
+        "    let b{i}: Tensor<f32, Shape![{b}]> = Tensor::zeros();\n"
+        "    x{i}.add_(&b{i});",
+        "let x{i} = T::zeros(&[{a}, {b}], F32)?;\n"
+        "    let b{i} = T::zeros(&[{b}], F32)?;\n"
+        "    x{i}.add_(&b{i})?;",
+    ),
+]
+
+HEADER = {
+    "typed": "use tensor_typed::prelude::*;\n\n"
+    "#[allow(clippy::all)]\nfn ops() -> tensor_core::Result<()> {\n",
+    "untyped": "use tensor_core::DType::F32;\nuse tensor_core::Tensor as T;\n\n"
+    "#[allow(clippy::all)]\nfn ops() -> tensor_core::Result<()> {\n",
+}
+FOOTER = "    Ok(())\n}\n\nfn main() {\n    ops().expect(\"ops\");\n}\n"
+
+
+def source(kind, n):
+    col = 0 if kind == "typed" else 1
+    body = []
+    for i in range(n):
+        a, b, c = dims(i)
+        t = TEMPLATES[i % len(TEMPLATES)][col]
+        body.append("    " + t.format(i=i, a=a, b=b, c=c, bc=b * c))
+    return HEADER[kind] + "\n".join(body) + "\n" + FOOTER
+
+
+def manifest(kind):
+    dep = (
+        f'tensor-typed = {{ path = "{ROOT}/tensor-typed" }}\n'
+        f'tensor-core = {{ path = "{ROOT}/tensor-core" }}\n'
+    )
+    return (
+        f'[package]\nname = "cost-{kind}"\nversion = "0.0.0"\nedition = "2021"\n'
+        f"publish = false\n\n[dependencies]\n{dep}\n[workspace]\n"
+    )
+
+
+def write(out, n):
+    for kind in ("typed", "untyped"):
+        d = os.path.join(out, kind)
+        os.makedirs(os.path.join(d, "src"), exist_ok=True)
+        with open(os.path.join(d, "Cargo.toml"), "w") as f:
+            f.write(manifest(kind))
+        with open(os.path.join(d, "src", "main.rs"), "w") as f:
+            f.write(source(kind, n))
+        # Same dependency versions as the workspace.
+        shutil.copy(os.path.join(ROOT, "Cargo.lock"), os.path.join(d, "Cargo.lock"))
+
+
+def cargo(d, target, *args):
+    # No incremental cache: each timed run compiles the whole crate from scratch.
+    env = dict(os.environ, CARGO_TARGET_DIR=target, CARGO_INCREMENTAL="0")
+    cmd = ["cargo", *args, "--quiet", "--offline", "--manifest-path", os.path.join(d, "Cargo.toml")]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def run(out, reps):
+    target = os.path.join(out, "target")
+    results = {}
+    for kind in ("typed", "untyped"):
+        d = os.path.join(out, kind)
+        main = os.path.join(d, "src", "main.rs")
+        for cmd in ("check", "build"):
+            times = []
+            for _ in range(reps):
+                # Untimed: rebuilds whatever dependency changed since (the workspace may
+                # be edited meanwhile), so that the timed run compiles this crate only.
+                cargo(d, target, cmd)
+                time.sleep(1.0)
+                os.utime(main)
+                times.append(cargo(d, target, cmd))
+            results[(kind, cmd)] = statistics.median(times)
+    for cmd in ("check", "build"):
+        t, u = results[("typed", cmd)], results[("untyped", cmd)]
+        print(f"cargo {cmd:5}: typed {t:6.2f} s, untyped {u:6.2f} s, ratio {t / u:.2f}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default=os.path.join(ROOT, "target", "compile_cost"))
+    p.add_argument("--ops", type=int, default=200)
+    p.add_argument("--run", action="store_true")
+    p.add_argument("--reps", type=int, default=3)
+    a = p.parse_args()
+    write(a.out, a.ops)
+    print(f"wrote {a.out}/typed and {a.out}/untyped ({a.ops} ops each)", file=sys.stderr)
+    if a.run:
+        run(a.out, a.reps)
+
+
+if __name__ == "__main__":
+    main()
