@@ -66,7 +66,17 @@ fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
 }
 
 pub(crate) fn or_panic<X>(r: Result<X>) -> X {
-    r.unwrap_or_else(|e| panic!("{e}"))
+    match r {
+        Ok(x) => x,
+        Err(e) => fail(e),
+    }
+}
+
+/// The panic of [`or_panic`], outside the generic code.
+#[cold]
+#[inline(never)]
+fn fail(e: tensor_core::Error) -> ! {
+    panic!("{e}")
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {

@@ -209,17 +209,27 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 }
 
+/// `zeros()` / `ones()` of a static shape, outside the generic code (one copy for
+/// every shape, which keeps typed programs quick to compile).
+fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core::Tensor {
+    let dims = crate::shape::all_static(dims).expect("static shape");
+    let t = if one {
+        tensor_core::Tensor::ones(&dims, dtype)
+    } else {
+        tensor_core::Tensor::zeros(&dims, dtype)
+    };
+    t.expect("a static shape's element count fits in memory")
+}
+
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
     pub fn zeros() -> Self {
-        let dims = S::all_static().expect("static shape");
-        Tensor::wrap(tensor_core::Tensor::zeros(&dims, T::DTYPE).expect("zeros"))
+        Tensor::wrap(static_filled(S::DIMS, T::DTYPE, false))
     }
 
     /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
     pub fn ones() -> Self {
-        let dims = S::all_static().expect("static shape");
-        Tensor::wrap(tensor_core::Tensor::ones(&dims, T::DTYPE).expect("ones"))
+        Tensor::wrap(static_filled(S::DIMS, T::DTYPE, true))
     }
 
     /// A tensor filled with `value`. Mirrors `torch.full`.
