@@ -106,7 +106,58 @@ fn fold_run<T: Copy, A: Copy>(
 
 /// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
 /// the output's contiguous order.
+///
+/// On x86_64 CPUs with AVX2 the loops are compiled for AVX2 (256-bit vectors; chosen at
+/// run time, as PyTorch's CPU capability dispatch): the accumulation order, and so the
+/// result, is the same either way.
 pub fn reduce<T, A, O, L, C, F>(
+    input: &Tensor,
+    g: &Geometry,
+    out_numel: usize,
+    r: &Reducer<A, L, C, F>,
+) -> Vec<O>
+where
+    T: Element,
+    A: Copy + Send + Sync,
+    O: Element,
+    L: Fn(T) -> A + Sync,
+    C: Fn(A, A) -> A + Sync,
+    F: Fn(A) -> O + Sync,
+{
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { reduce_avx2(input, g, out_numel, r) };
+    }
+    reduce_loops(input, g, out_numel, r)
+}
+
+/// [`reduce_loops`] compiled for AVX2 (closures defined inside inherit the feature).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn reduce_avx2<T, A, O, L, C, F>(
+    input: &Tensor,
+    g: &Geometry,
+    out_numel: usize,
+    r: &Reducer<A, L, C, F>,
+) -> Vec<O>
+where
+    T: Element,
+    A: Copy + Send + Sync,
+    O: Element,
+    L: Fn(T) -> A + Sync,
+    C: Fn(A, A) -> A + Sync,
+    F: Fn(A) -> O + Sync,
+{
+    reduce_loops(input, g, out_numel, r)
+}
+
+/// The loops of [`reduce`].
+#[inline(always)]
+fn reduce_loops<T, A, O, L, C, F>(
     input: &Tensor,
     g: &Geometry,
     out_numel: usize,
