@@ -23,6 +23,7 @@ pub mod random;
 pub mod reduce;
 pub mod repeat;
 pub mod scalar;
+mod simd;
 pub mod slicing;
 pub mod storage;
 pub mod tensor;

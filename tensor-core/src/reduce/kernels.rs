@@ -7,6 +7,7 @@
 
 use super::Geometry;
 use crate::parallel::{chunks_for, for_chunks_mut};
+use crate::simd::vectorized;
 use crate::{Element, Tensor};
 use rayon::prelude::*;
 
@@ -74,7 +75,7 @@ fn walk(dims: &[(usize, isize, isize)]) -> Vec<(isize, isize)> {
 
 /// Folds a contiguous run into `acc` with [`LANES`] independent accumulators combined
 /// pairwise, then the tail in order.
-#[inline]
+#[inline(always)]
 fn fold_run<T: Copy, A: Copy>(
     run: &[T],
     acc: A,
@@ -104,41 +105,34 @@ fn fold_run<T: Copy, A: Copy>(
     tail.iter().fold(acc, |a, &x| combine(a, load(x)))
 }
 
-/// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
-/// the output's contiguous order.
-///
-/// On x86_64 CPUs with AVX2 the loops are compiled for AVX2 (256-bit vectors; chosen at
-/// run time, as PyTorch's CPU capability dispatch): the accumulation order, and so the
-/// result, is the same either way.
-pub fn reduce<T, A, O, L, C, F>(
-    input: &Tensor,
-    g: &Geometry,
-    out_numel: usize,
+/// `acc[j] = combine(acc[j], load(data[start + row + j]))` for each row offset in
+/// `rows`, in order.
+#[inline(always)]
+fn accumulate_rows<T, A, L, C, F>(
+    acc: &mut [A],
+    data: &[T],
+    start: isize,
+    rows: &[isize],
     r: &Reducer<A, L, C, F>,
-) -> Vec<O>
-where
-    T: Element,
-    A: Copy + Send + Sync,
-    O: Element,
-    L: Fn(T) -> A + Sync,
-    C: Fn(A, A) -> A + Sync,
-    F: Fn(A) -> O + Sync,
+) where
+    T: Copy,
+    A: Copy,
+    L: Fn(T) -> A,
+    C: Fn(A, A) -> A,
 {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { reduce_avx2(input, g, out_numel, r) };
+    let n = acc.len();
+    for &row in rows {
+        let s = (start + row) as usize;
+        for (a, &x) in acc.iter_mut().zip(&data[s..s + n]) {
+            *a = (r.combine)(*a, (r.load)(x));
+        }
     }
-    reduce_loops(input, g, out_numel, r)
 }
 
-/// [`reduce_loops`] compiled for AVX2 (closures defined inside inherit the feature).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn reduce_avx2<T, A, O, L, C, F>(
+/// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
+/// the output's contiguous order. The accumulation loops run through
+/// [`vectorized`] (AVX2 when the CPU has it; same order of operations either way).
+pub fn reduce<T, A, O, L, C, F>(
     input: &Tensor,
     g: &Geometry,
     out_numel: usize,
@@ -210,12 +204,7 @@ where
                 let block =
                     &rows[(b * per_block).min(rows.len())..rows.len().min((b + 1) * per_block)];
                 let mut acc = vec![r.identity; c1 - c0];
-                for &row in block {
-                    let s = (start + row) as usize;
-                    for (a, &x) in acc.iter_mut().zip(&data[s..s + (c1 - c0)]) {
-                        *a = (r.combine)(*a, (r.load)(x));
-                    }
-                }
+                vectorized(|| accumulate_rows(&mut acc, data, start, block, r));
                 acc
             };
             // The same fixed blocks either way, so the result does not depend on
@@ -256,9 +245,11 @@ where
             let outputs = walk(&dims(&is_kept));
             let per_output = run_len * runs.len();
             let fold = |start: isize, rs: &[isize], acc: A| {
-                rs.iter().fold(acc, |a, &row| {
-                    let s = (start + row) as usize;
-                    fold_run(&data[s..s + run_len], a, r.identity, &r.load, &r.combine)
+                vectorized(|| {
+                    rs.iter().fold(acc, |a, &row| {
+                        let s = (start + row) as usize;
+                        fold_run(&data[s..s + run_len], a, r.identity, &r.load, &r.combine)
+                    })
                 })
             };
             if outputs.len() < 16 && per_output >= 2 * BLOCK {
