@@ -101,6 +101,23 @@ impl DType {
         }
     }
 
+    /// c10's `TypeMeta` name (the C++ type) that some PyTorch messages print:
+    /// `"float"`, `"long int"` (`mm`'s dtype check, clamp's in-place cast check).
+    pub const fn type_meta_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "unsigned char",
+            DType::I8 => "signed char",
+            DType::I16 => "short int",
+            DType::I32 => "int",
+            DType::I64 => "long int",
+            DType::F16 => "c10::Half",
+            DType::BF16 => "c10::BFloat16",
+            DType::F32 => "float",
+            DType::F64 => "double",
+        }
+    }
+
     /// The legacy tensor type name PyTorch prints in some messages: `"torch.FloatTensor"`.
     pub fn legacy_type_name(self) -> String {
         format!("torch.{}Tensor", self.scalar_type_name())

@@ -98,8 +98,8 @@ impl Tensor {
                 op: "matmul",
                 message: format!(
                     "expected m1 and m2 to have the same dtype, but got: {} != {}",
-                    type_meta_name(self.dtype()),
-                    type_meta_name(other.dtype())
+                    self.dtype().type_meta_name(),
+                    other.dtype().type_meta_name()
                 ),
             });
         }
@@ -115,22 +115,6 @@ impl Tensor {
         }
         checked_numel(&plan.out_sizes, "matmul")?;
         dispatch_dtype!(self.dtype(), T, run::<T>(self, other, &plan))
-    }
-}
-
-/// c10's `TypeMeta` name of a dtype, as printed by `mm`'s dtype check (`float`, `double`).
-fn type_meta_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "bool",
-        DType::U8 => "unsigned char",
-        DType::I8 => "signed char",
-        DType::I16 => "short int",
-        DType::I32 => "int",
-        DType::I64 => "long int",
-        DType::F16 => "c10::Half",
-        DType::BF16 => "c10::BFloat16",
-        DType::F32 => "float",
-        DType::F64 => "double",
     }
 }
 

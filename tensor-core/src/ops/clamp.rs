@@ -19,23 +19,6 @@ use crate::ops::scalar_cast::checked_scalar;
 use crate::{DType, Scalar, Tensor};
 use half::{bf16, f16};
 
-/// The C++ type name of `caffe2::TypeMeta` that PyTorch prints for `self.dtype()` in
-/// clamp's in-place check (`long int`, not `Long`). Only integral and bool dtypes reach it.
-fn type_meta_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "bool",
-        DType::U8 => "unsigned char",
-        DType::I8 => "signed char",
-        DType::I16 => "short int",
-        DType::I32 => "int",
-        DType::I64 => "long int",
-        DType::F16 => "c10::Half",
-        DType::BF16 => "c10::BFloat16",
-        DType::F32 => "float",
-        DType::F64 => "double",
-    }
-}
-
 /// A double as C++'s default `ostream << double` prints it (`%g`, 6 significant digits):
 /// `300`, `-1`, `1.09951e+12`.
 pub(crate) fn cpp_double(v: f64) -> String {
@@ -182,7 +165,7 @@ fn run(
                 message: format!(
                     "result type {} can't be cast to the desired output type {}",
                     dtype.scalar_type_name(),
-                    type_meta_name(input.dtype())
+                    input.dtype().type_meta_name()
                 ),
             });
         }
