@@ -12,7 +12,7 @@ use crate::{Element, Tensor};
 use rayon::prelude::*;
 
 /// Independent accumulators used when folding a contiguous run (vector lanes).
-const LANES: usize = 16;
+const LANES: usize = 32;
 /// Elements per block when one output's reduction is split across threads, and the
 /// amount of work below which a parallel task is not worth spawning.
 pub const BLOCK: usize = 32768;
@@ -73,8 +73,9 @@ fn walk(dims: &[(usize, isize, isize)]) -> Vec<(isize, isize)> {
     out
 }
 
-/// Folds a contiguous run into `acc` with [`LANES`] independent accumulators combined
-/// pairwise, then the tail in order.
+/// Folds a contiguous run into `acc` with [`LANES`] independent accumulators (lane `j`
+/// takes elements `j`, `j + LANES`, ...), combined in lane order, then the tail in
+/// order.
 #[inline(always)]
 fn fold_run<T: Copy, A: Copy>(
     run: &[T],
@@ -87,21 +88,16 @@ fn fold_run<T: Copy, A: Copy>(
         return run.iter().fold(acc, |a, &x| combine(a, load(x)));
     }
     let mut lanes = [identity; LANES];
-    let chunks = run.chunks_exact(LANES);
-    let tail = chunks.remainder();
+    // Fixed-size chunks, so that each lane update is one vector operation.
+    let (chunks, tail) = run.as_chunks::<LANES>();
     for c in chunks {
         for j in 0..LANES {
             lanes[j] = combine(lanes[j], load(c[j]));
         }
     }
-    let mut width = LANES;
-    while width > 1 {
-        width /= 2;
-        for j in 0..width {
-            lanes[j] = combine(lanes[j], lanes[j + width]);
-        }
-    }
-    let acc = combine(acc, lanes[0]);
+    // The lanes are combined in order: a pairwise tree here makes LLVM pair the lanes
+    // up and vectorise the loop above two elements wide.
+    let acc = lanes.iter().fold(acc, |a, &l| combine(a, l));
     tail.iter().fold(acc, |a, &x| combine(a, load(x)))
 }
 
@@ -204,7 +200,10 @@ where
                 let block =
                     &rows[(b * per_block).min(rows.len())..rows.len().min((b + 1) * per_block)];
                 let mut acc = vec![r.identity; c1 - c0];
-                vectorized(|| accumulate_rows(&mut acc, data, start, block, r));
+                vectorized(
+                    #[inline(always)]
+                    || accumulate_rows(&mut acc, data, start, block, r),
+                );
                 acc
             };
             // The same fixed blocks either way, so the result does not depend on
@@ -245,12 +244,23 @@ where
             let outputs = walk(&dims(&is_kept));
             let per_output = run_len * runs.len();
             let fold = |start: isize, rs: &[isize], acc: A| {
-                vectorized(|| {
-                    rs.iter().fold(acc, |a, &row| {
-                        let s = (start + row) as usize;
-                        fold_run(&data[s..s + run_len], a, r.identity, &r.load, &r.combine)
-                    })
-                })
+                vectorized(
+                    #[inline(always)]
+                    || {
+                        let mut acc = acc;
+                        for &row in rs {
+                            let s = (start + row) as usize;
+                            acc = fold_run(
+                                &data[s..s + run_len],
+                                acc,
+                                r.identity,
+                                &r.load,
+                                &r.combine,
+                            );
+                        }
+                        acc
+                    },
+                )
             };
             if outputs.len() < 16 && per_output >= 2 * BLOCK {
                 // Few outputs, long reductions: fixed blocks of runs (or of one long
