@@ -2,7 +2,7 @@
 //!
 //! Both shapes are aligned at the right. Each pair of dims goes through
 //! [`BroadcastAt`]: two static dims must be equal or one of them 1 (else
-//! `cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`); a `Dyn` takes the
+//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`); a `Dyn` takes the
 //! other side's dim when that is static and not 1, and the run time checks it. The walk
 //! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
 //! error.
@@ -10,6 +10,7 @@
 use crate::checks::BroadcastOk;
 use crate::dim::{BroadcastDim, CanBroadcast, Dim, DimNum, DimOf, Dyn, NumDim, NumOf, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::op;
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use std::ops::Sub;
 use typenum::{Max, Maximum, B0, B1};
@@ -47,48 +48,48 @@ where
 /// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` reports output dim
 /// `P` (a `D<i>`) and stops, so only the last mismatching dim is reported (as PyTorch's
 /// `infer_size`, which walks from the last dim).
-pub trait BroadcastStep<H1, H2, T1, T2, L, R, P> {
+pub trait BroadcastStep<H1, H2, T1, T2, L, R, P, Op> {
     /// The reversed broadcast list from these heads on.
     type Out;
 }
-impl<H1, H2, T1, T2, L, R, P> BroadcastStep<H1, H2, T1, T2, L, R, P> for B1
+impl<H1, H2, T1, T2, L, R, P, Op> BroadcastStep<H1, H2, T1, T2, L, R, P, Op> for B1
 where
     H1: BroadcastAt<H2>,
-    T1: BroadcastZip<T2, L, R, P>,
+    T1: BroadcastZip<T2, L, R, P, Op>,
 {
-    type Out = Cons<<H1 as BroadcastAt<H2>>::Out, <T1 as BroadcastZip<T2, L, R, P>>::Out>;
+    type Out = Cons<<H1 as BroadcastAt<H2>>::Out, <T1 as BroadcastZip<T2, L, R, P, Op>>::Out>;
 }
-impl<const A: usize, const B: usize, T1, T2, L, R, const I: usize>
-    BroadcastStep<D<A>, D<B>, T1, T2, L, R, D<I>> for B0
+impl<const A: usize, const B: usize, T1, T2, L, R, const I: usize, Op>
+    BroadcastStep<D<A>, D<B>, T1, T2, L, R, D<I>, Op> for B0
 where
-    B0: BroadcastOk<L, R, I, A, B>,
+    B0: BroadcastOk<Op, L, R, I, A, B>,
 {
     type Out = Nil;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
 /// `D<i>`).
-pub trait BroadcastZip<Rhs, L, R, I> {
+pub trait BroadcastZip<Rhs, L, R, I, Op> {
     /// The reversed broadcast list.
     type Out;
 }
-impl<L, R, I> BroadcastZip<Nil, L, R, I> for Nil {
+impl<L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Nil {
     type Out = Nil;
 }
-impl<H, T, L, R, I> BroadcastZip<Nil, L, R, I> for Cons<H, T> {
+impl<H, T, L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Cons<H, T> {
     type Out = Cons<H, T>;
 }
-impl<H, T, L, R, I> BroadcastZip<Cons<H, T>, L, R, I> for Nil {
+impl<H, T, L, R, I, Op> BroadcastZip<Cons<H, T>, L, R, I, Op> for Nil {
     type Out = Cons<H, T>;
 }
-impl<H1, T1, H2, T2, L, R, I> BroadcastZip<Cons<H2, T2>, L, R, I> for Cons<H1, T1>
+impl<H1, T1, H2, T2, L, R, I, Op> BroadcastZip<Cons<H2, T2>, L, R, I, Op> for Cons<H1, T1>
 where
     I: DimNum,
     NumOf<I>: Sub<B1>,
     <NumOf<I> as Sub<B1>>::Output: NumDim,
     H1: BroadcastAt<H2>,
     <H1 as BroadcastAt<H2>>::Ok:
-        BroadcastStep<H1, H2, T1, T2, L, R, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
+        BroadcastStep<H1, H2, T1, T2, L, R, DimOf<<NumOf<I> as Sub<B1>>::Output>, Op>,
 {
     type Out = <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<
         H1,
@@ -98,40 +99,43 @@ where
         L,
         R,
         DimOf<<NumOf<I> as Sub<B1>>::Output>,
+        Op,
     >>::Out;
 }
 
 /// The broadcast of the dim lists `Self` and `Rhs`, with the tuple shapes `L`, `R` for
 /// messages.
-pub trait BroadcastList<Rhs, L, R> {
+pub trait BroadcastList<Rhs, L, R, Op> {
     /// The broadcast list.
     type Out;
 }
-impl<X, Y, L, R> BroadcastList<Y, L, R> for X
+impl<X, Y, L, R, Op> BroadcastList<Y, L, R, Op> for X
 where
     X: Len + ReverseAcc<Nil>,
     Y: Len + ReverseAcc<Nil>,
     LenOf<X>: Max<LenOf<Y>>,
     Maximum<LenOf<X>, LenOf<Y>>: NumDim,
-    Rev<X>: BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>,
-    <Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>>::Out:
+    Rev<X>: BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>,
+    <Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>>::Out:
         ReverseAcc<Nil>,
 {
-    type Out = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>>>::Out>;
+    type Out =
+        Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>>::Out>;
 }
 
-/// `BroadcastShape<R>`: the shape of an elementwise op between shapes `Self` and `R`.
-pub trait BroadcastShape<R: Shape>: Shape {
+/// `BroadcastShape<R, Op>`: the shape of the elementwise op `Op` (a marker of
+/// [`crate::op`], named in the error) between shapes `Self` and `R`.
+pub trait BroadcastShape<R: Shape, Op = op::broadcast>: Shape {
     /// The broadcast shape.
     type Output: Shape;
 }
-impl<S: Shape, R: Shape> BroadcastShape<R> for S
+impl<S: Shape, R: Shape, Op> BroadcastShape<R, Op> for S
 where
-    ListOf<S>: BroadcastList<ListOf<R>, S, R>,
-    <ListOf<S> as BroadcastList<ListOf<R>, S, R>>::Out: IntoShape,
+    ListOf<S>: BroadcastList<ListOf<R>, S, R, Op>,
+    <ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Out: IntoShape,
 {
-    type Output = ShapeOf<<ListOf<S> as BroadcastList<ListOf<R>, S, R>>::Out>;
+    type Output = ShapeOf<<ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Out>;
 }
 /// The broadcast of shapes `S` and `R` (`Broadcast<Shape![2, 3], Shape![3]>` is
-/// `Shape![2, 3]`).
-pub type Broadcast<S, R> = <S as BroadcastShape<R>>::Output;
+/// `Shape![2, 3]`), checked for the op `Op`.
+pub type Broadcast<S, R, Op = op::broadcast> = <S as BroadcastShape<R, Op>>::Output;

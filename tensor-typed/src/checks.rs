@@ -17,13 +17,13 @@ macro_rules! check {
 }
 
 check! {
-    /// Broadcasting `L` with `R`: output dim `I` pairs static dims `A` and `B`.
+    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs static dims `A` and `B`.
     #[diagnostic::on_unimplemented(
-        message = "cannot broadcast {L} with {R}: dim {I} is {A} vs {B}",
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B}",
         label = "these shapes do not broadcast",
         note = "two static dims broadcast when they are equal or one of them is 1"
     )]
-    BroadcastOk<L, R; I, A, B>
+    BroadcastOk<Op, L, R; I, A, B>
 }
 
 check! {

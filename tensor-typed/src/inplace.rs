@@ -3,7 +3,7 @@
 //! `self`'s shape.
 //!
 //! Static shapes that do not broadcast are the broadcast error
-//! (`cannot broadcast (D<2>, D<3>) with (D<2>, D<4>): dim 1 is 3 vs 4`); shapes that do
+//! (`add_: cannot broadcast (D<2>, D<3>) with (D<2>, D<4>): dim 1 is 3 vs 4`); shapes that do
 //! broadcast, but to a larger shape, are PyTorch's in-place error
 //! (`in-place sub_: output with shape (D<2>, D<3>) doesn't match the broadcast shape
 //! (D<3>, D<2>, D<3>)`). A `Dyn` dim is checked at run time.
@@ -14,17 +14,7 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use typenum::{Bit, B0, B1};
 
 /// The in-place ops, as they are named in messages (the `Op` of [`InplaceBroadcast`]).
-#[allow(non_camel_case_types)]
-pub mod op {
-    /// `Tensor.add_`.
-    pub struct add_;
-    /// `Tensor.sub_`.
-    pub struct sub_;
-    /// `Tensor.mul_`.
-    pub struct mul_;
-    /// `Tensor.div_`.
-    pub struct div_;
-}
+pub use crate::op;
 
 /// `ListEq<Rhs>`: `B1` when two dim lists have the same length and each pair of dims
 /// may be equal ([`DimEq`]: a `Dyn` is checked at run time).
@@ -67,8 +57,9 @@ impl<Op, S, B> InplaceOk<Op, S, B> for B1 {}
 pub trait InplaceBroadcast<S2: Shape, Op>: Shape {}
 impl<S: Shape, S2: Shape, Op> InplaceBroadcast<S2, Op> for S
 where
-    S: BroadcastShape<S2>,
-    ListOf<S>: ListEq<ListOf<Broadcast<S, S2>>>,
-    <ListOf<S> as ListEq<ListOf<Broadcast<S, S2>>>>::Out: InplaceOk<Op, S, Broadcast<S, S2>>,
+    S: BroadcastShape<S2, Op>,
+    ListOf<S>: ListEq<ListOf<Broadcast<S, S2, Op>>>,
+    <ListOf<S> as ListEq<ListOf<Broadcast<S, S2, Op>>>>::Out:
+        InplaceOk<Op, S, Broadcast<S, S2, Op>>,
 {
 }

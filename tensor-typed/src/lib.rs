@@ -15,6 +15,7 @@ pub mod inplace;
 pub mod layout_support;
 pub mod list;
 pub mod matmul_shape;
+pub mod op;
 pub mod ops_binary;
 pub mod ops_reduce;
 pub mod ops_unary;

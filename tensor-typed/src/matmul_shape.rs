@@ -9,6 +9,7 @@ use crate::broadcast::BroadcastZip;
 use crate::checks::MatmulOk;
 use crate::dim::{DimEq, DimOf, Dyn, NumDim, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::op;
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use typenum::{Max, Maximum, B0, B1};
 
@@ -72,10 +73,15 @@ where
     Rb: Len,
     LenOf<Lb>: Max<LenOf<Rb>>,
     Maximum<LenOf<Lb>, LenOf<Rb>>: NumDim,
-    Lb: BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>>,
+    Lb: BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>, op::matmul>,
 {
-    type Out =
-        Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>>>::Out>>;
+    type Out = Cons<
+        M,
+        Cons<
+            N,
+            <Lb as BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>, op::matmul>>::Out,
+        >,
+    >;
     type Ok = B1;
 }
 

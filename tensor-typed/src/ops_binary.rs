@@ -11,7 +11,8 @@
 #![allow(clippy::multiple_bound_locations)]
 
 use crate::broadcast::{Broadcast, BroadcastShape};
-use crate::inplace::{op, InplaceBroadcast};
+use crate::inplace::InplaceBroadcast;
+use crate::op;
 use crate::ops_view::or_panic;
 use crate::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
 use crate::shape::Shape;
@@ -20,11 +21,13 @@ use std::ops;
 use tensor_core::{Element, Result, Scalar};
 
 /// The tensor type of `Tensor<T1, S1> (op) Tensor<T2, S2>`.
-pub type BinaryOut<T1, S1, T2, S2> = Tensor<Promoted<T1, T2>, Broadcast<S1, S2>>;
+pub type BinaryOut<T1, S1, T2, S2, Op = op::broadcast> =
+    Tensor<Promoted<T1, T2>, Broadcast<S1, S2, Op>>;
 /// The tensor type of a true division (float result).
-pub type DivOut<T1, S1, T2, S2> = Tensor<<Promoted<T1, T2> as FloatOf>::Out, Broadcast<S1, S2>>;
+pub type DivOut<T1, S1, T2, S2> =
+    Tensor<<Promoted<T1, T2> as FloatOf>::Out, Broadcast<S1, S2, op::div>>;
 /// The tensor type of a comparison (`bool` elements).
-pub type CmpOut<S1, S2> = Tensor<bool, Broadcast<S1, S2>>;
+pub type CmpOut<S1, S2, Op = op::broadcast> = Tensor<bool, Broadcast<S1, S2, Op>>;
 
 macro_rules! binary_methods {
     ($($name:ident $try_name:ident $torch:literal;)*) => {
@@ -33,19 +36,19 @@ macro_rules! binary_methods {
             ///
             /// Compile error: static dims that do not broadcast. Panics with PyTorch's
             /// message when a `Dyn` dim does not broadcast (see the `try_` method).
-            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2>
+            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2, op::$name>
             where
                 T: Promote<T2>,
-                S: BroadcastShape<S2>,
+                S: BroadcastShape<S2, op::$name>,
             {
                 or_panic(self.$try_name(other))
             }
 
             #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
-            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<BinaryOut<T, S, T2, S2>>
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<BinaryOut<T, S, T2, S2, op::$name>>
             where
                 T: Promote<T2>,
-                S: BroadcastShape<S2>,
+                S: BroadcastShape<S2, op::$name>,
             {
                 Ok(Tensor::wrap(self.as_dyn().$name(other.as_dyn())?))
             }
@@ -68,7 +71,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         T: Promote<T2>,
         Promoted<T, T2>: FloatOf,
-        S: BroadcastShape<S2>,
+        S: BroadcastShape<S2, op::div>,
     {
         or_panic(self.try_div(other))
     }
@@ -81,7 +84,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         T: Promote<T2>,
         Promoted<T, T2>: FloatOf,
-        S: BroadcastShape<S2>,
+        S: BroadcastShape<S2, op::div>,
     {
         Ok(Tensor::wrap(self.as_dyn().div(other.as_dyn())?))
     }
@@ -91,19 +94,19 @@ macro_rules! compare_methods {
     ($($name:ident $try_name:ident;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise comparison `", stringify!($name), "` (after promotion), giving `bool`. Mirrors `torch.", stringify!($name), "`.")]
-            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2>
+            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2, op::$name>
             where
                 T: Promote<T2>,
-                S: BroadcastShape<S2>,
+                S: BroadcastShape<S2, op::$name>,
             {
                 or_panic(self.$try_name(other))
             }
 
             #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
-            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<CmpOut<S, S2>>
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<CmpOut<S, S2, op::$name>>
             where
                 T: Promote<T2>,
-                S: BroadcastShape<S2>,
+                S: BroadcastShape<S2, op::$name>,
             {
                 Ok(Tensor::wrap(self.as_dyn().$name(other.as_dyn())?))
             }
@@ -122,11 +125,11 @@ impl<C: Shape> Tensor<bool, C> {
         &self,
         x: &Tensor<T1, S1>,
         y: &Tensor<T2, S2>,
-    ) -> Tensor<Promoted<T1, T2>, Broadcast<Broadcast<C, S1>, S2>>
+    ) -> Tensor<Promoted<T1, T2>, Broadcast<Broadcast<C, S1, op::where_>, S2, op::where_>>
     where
         T1: Promote<T2>,
-        C: BroadcastShape<S1>,
-        Broadcast<C, S1>: BroadcastShape<S2>,
+        C: BroadcastShape<S1, op::where_>,
+        Broadcast<C, S1, op::where_>: BroadcastShape<S2, op::where_>,
     {
         Tensor::wrap(or_panic(tensor_core::Tensor::where_(
             self.as_dyn(),
@@ -211,9 +214,9 @@ macro_rules! operator {
             for &'a Tensor<T, S>
         where
             T: Promote<T2>,
-            S: BroadcastShape<S2>,
+            S: BroadcastShape<S2, op::$name>,
         {
-            type Output = BinaryOut<T, S, T2, S2>;
+            type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -222,9 +225,9 @@ macro_rules! operator {
             for Tensor<T, S>
         where
             T: Promote<T2>,
-            S: BroadcastShape<S2>,
+            S: BroadcastShape<S2, op::$name>,
         {
-            type Output = BinaryOut<T, S, T2, S2>;
+            type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, &rhs)
             }
@@ -233,9 +236,9 @@ macro_rules! operator {
             for Tensor<T, S>
         where
             T: Promote<T2>,
-            S: BroadcastShape<S2>,
+            S: BroadcastShape<S2, op::$name>,
         {
-            type Output = BinaryOut<T, S, T2, S2>;
+            type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -244,9 +247,9 @@ macro_rules! operator {
             for &'a Tensor<T, S>
         where
             T: Promote<T2>,
-            S: BroadcastShape<S2>,
+            S: BroadcastShape<S2, op::$name>,
         {
-            type Output = BinaryOut<T, S, T2, S2>;
+            type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, &rhs)
             }
@@ -261,7 +264,7 @@ impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::Div<&Tensor<T2, S2>> for
 where
     T: Promote<T2>,
     Promoted<T, T2>: FloatOf,
-    S: BroadcastShape<S2>,
+    S: BroadcastShape<S2, op::div>,
 {
     type Output = DivOut<T, S, T2, S2>;
     fn div(self, rhs: &Tensor<T2, S2>) -> Self::Output {
@@ -272,7 +275,7 @@ impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::Div<Tensor<T2, S2>> for 
 where
     T: Promote<T2>,
     Promoted<T, T2>: FloatOf,
-    S: BroadcastShape<S2>,
+    S: BroadcastShape<S2, op::div>,
 {
     type Output = DivOut<T, S, T2, S2>;
     fn div(self, rhs: Tensor<T2, S2>) -> Self::Output {

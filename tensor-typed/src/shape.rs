@@ -55,7 +55,7 @@
 //! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
 //! that carry the values as const generics, so `#[diagnostic::on_unimplemented]`
 //! prints them in decimal, e.g.
-//! `cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`.
+//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`.
 //!
 //! An axis list (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types
 //! (`(Ax<1>, Ax<0>)`), turned into a cons list the same way.

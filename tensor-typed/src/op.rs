@@ -1,0 +1,35 @@
+//! The ops as they are named in compile errors: the `Op` parameter of
+//! [`BroadcastShape`](crate::broadcast::BroadcastShape) and
+//! [`InplaceBroadcast`](crate::inplace::InplaceBroadcast), printed first in the message
+//! (`add: cannot broadcast (D<2>, D<3>) with (D<2>,): dim 1 is 3 vs 2`).
+#![allow(non_camel_case_types)]
+
+macro_rules! ops {
+    ($($name:ident $what:literal;)*) => {$(
+        #[doc = concat!("`", $what, "`.")]
+        pub struct $name;
+    )*};
+}
+
+ops! {
+    broadcast "Broadcast<A, B>, outside any op";
+    add "torch.add (a + b)";
+    sub "torch.sub (a - b)";
+    mul "torch.mul (a * b)";
+    div "torch.div (a / b)";
+    maximum "torch.maximum";
+    minimum "torch.minimum";
+    pow "torch.pow";
+    eq "torch.eq";
+    ne "torch.ne";
+    lt "torch.lt";
+    le "torch.le";
+    gt "torch.gt";
+    ge "torch.ge";
+    where_ "torch.where";
+    matmul "torch.matmul (its batch dims broadcast)";
+    add_ "Tensor.add_";
+    sub_ "Tensor.sub_";
+    mul_ "Tensor.mul_";
+    div_ "Tensor.div_";
+}
