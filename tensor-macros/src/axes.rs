@@ -59,7 +59,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         Ok(ts) => ts,
         Err(e) => {
             let error = e.to_compile_error();
-            quote!(::tensor_typed::permute::AxesError<#error>)
+            quote!(::tensor_typed::axes::AxesError<#error>)
         }
     }
 }

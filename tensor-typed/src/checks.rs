@@ -56,21 +56,21 @@ check! {
 }
 
 check! {
-    /// An axis `K` of an op on shape `S` is in range.
+    /// An axis `K` of the op `Op` on shape `S` is in range.
     #[diagnostic::on_unimplemented(
-        message = "axis {K} is out of range for shape {S}",
+        message = "{Op}: axis {K} is out of range for shape {S}",
         label = "axes count from 0 and must be less than the rank"
     )]
-    AxisInRange<S; K>
+    AxisInRange<Op, S; K>
 }
 
 check! {
-    /// An axis `K` appears once in axis list `A`.
+    /// An axis `K` appears once in the axis list `A` of the op `Op`.
     #[diagnostic::on_unimplemented(
-        message = "axis {K} appears more than once in {A}",
+        message = "{Op}: axis {K} appears more than once in {A}",
         label = "each axis may appear only once"
     )]
-    AxisUnique<A; K>
+    AxisUnique<Op, A; K>
 }
 
 check! {
@@ -85,7 +85,7 @@ check! {
 check! {
     /// `check_shape` from `S` to `T`: dim `I` is `A` vs `B`.
     #[diagnostic::on_unimplemented(
-        message = "shape {S} can never be {T}: dim {I} is {A} vs {B}",
+        message = "check_shape: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
     )]
     SameDimOk<S, T; I, A, B>
@@ -94,7 +94,7 @@ check! {
 check! {
     /// `check_shape` from `S` to `T`: the ranks must be equal (never holds: used on `B0`).
     #[diagnostic::on_unimplemented(
-        message = "shape {S} can never be {T}: the ranks differ",
+        message = "check_shape: shape {S} can never be {T}: the ranks differ",
         label = "check_shape keeps the rank"
     )]
     SameRankOk<S, T;>

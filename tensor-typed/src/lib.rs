@@ -6,6 +6,7 @@
 
 extern crate self as tensor_typed;
 
+pub mod axes;
 pub mod broadcast;
 pub mod checks;
 pub mod dim;
@@ -20,7 +21,6 @@ pub mod ops_binary;
 pub mod ops_reduce;
 pub mod ops_unary;
 pub mod ops_view;
-pub mod permute;
 pub mod promote;
 pub mod reshape;
 pub mod shape;

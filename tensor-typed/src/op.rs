@@ -1,6 +1,7 @@
 //! The ops as they are named in compile errors: the `Op` parameter of
-//! [`BroadcastShape`](crate::broadcast::BroadcastShape) and
-//! [`InplaceBroadcast`](crate::inplace::InplaceBroadcast), printed first in the message
+//! [`BroadcastShape`](crate::broadcast::BroadcastShape),
+//! [`InplaceBroadcast`](crate::inplace::InplaceBroadcast) and
+//! [`ReduceOver`](crate::axes::ReduceOver), printed first in the message
 //! (`add: cannot broadcast (D<2>, D<3>) with (D<2>,): dim 1 is 3 vs 2`).
 #![allow(non_camel_case_types)]
 
@@ -28,6 +29,13 @@ ops! {
     ge "torch.ge";
     where_ "torch.where";
     matmul "torch.matmul (its batch dims broadcast)";
+    permute "Tensor.permute";
+    sum "torch.sum";
+    mean "torch.mean";
+    amax "torch.amax";
+    amin "torch.amin";
+    argmax "torch.argmax";
+    argmin "torch.argmin";
     add_ "Tensor.add_";
     sub_ "Tensor.sub_";
     mul_ "Tensor.mul_";

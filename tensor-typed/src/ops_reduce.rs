@@ -1,13 +1,14 @@
 //! Typed reductions over an axis list `A` (`Axes![1]`): the reduced dims are removed, or
 //! kept as `D<1>` by the `_keepdim` variants. Axes out of range or repeated are compile
-//! errors (`axis 2 is out of range for shape (D<2>, D<3>)`).
+//! errors (`sum: axis 2 is out of range for shape (D<2>, D<3>)`).
 //!
 //! Result types as in PyTorch: `sum` of integers or bool is `i64`; `mean` needs a float
 //! tensor; `amax`/`amin` keep `T`; `argmax`/`argmin` give `i64`.
 
+use crate::axes::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
 use crate::dim::Ax;
+use crate::op;
 use crate::ops_view::or_panic;
-use crate::permute::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use tensor_core::half::{bf16, f16};
@@ -42,19 +43,19 @@ macro_rules! reductions {
     ($($name:ident $keep:ident $out:ty, $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
-            pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A>>
+            pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
             where
                 T: $bound,
-                S: ReduceOver<A, B0>,
+                S: ReduceOver<A, B0, op::$name>,
             {
                 Tensor::wrap(or_panic(self.as_dyn().$name(&A::indices(), false)))
             }
 
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
-            pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A>>
+            pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A, op::$name>>
             where
                 T: $bound,
-                S: ReduceOver<A, B1>,
+                S: ReduceOver<A, B1, op::$name>,
             {
                 Tensor::wrap(or_panic(self.as_dyn().$name(&A::indices(), true)))
             }
@@ -87,25 +88,27 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Index of the largest element along axis `AX` (first on ties), removing it.
     /// Mirrors `torch.argmax(t, dim=AX)`. Compile error: `AX` out of range.
-    pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,)>>
+    pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>
     where
-        S: ReduceOver<(Ax<AX>,), B0>,
+        S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
     {
         Tensor::wrap(or_panic(self.as_dyn().argmax(Some(AX as i64), false)))
     }
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
-    pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,)>>
+    pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>
     where
-        S: ReduceOver<(Ax<AX>,), B0>,
+        S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
     {
         Tensor::wrap(or_panic(self.as_dyn().argmin(Some(AX as i64), false)))
     }
 
     /// [`Self::argmax`] keeping the axis as size 1.
-    pub fn argmax_keepdim<const AX: usize>(&self) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,)>>
+    pub fn argmax_keepdim<const AX: usize>(
+        &self,
+    ) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>
     where
-        S: ReduceOver<(Ax<AX>,), B1>,
+        S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
     {
         Tensor::wrap(or_panic(self.as_dyn().argmax(Some(AX as i64), true)))
     }

@@ -1,16 +1,16 @@
 //! Typed view and shape ops: expand, repeat, reshape, permute, t, matmul, check_shape.
 //!
 //! Each lowers to the tensor-core op of the same name. Static mistakes are compile errors
-//! (see `expand.rs`, `reshape.rs`, `permute.rs`, `matmul_shape.rs`); mistakes that
+//! (see `expand.rs`, `reshape.rs`, `axes.rs`, `matmul_shape.rs`); mistakes that
 //! involve a `Dyn` dim are run-time errors with PyTorch's message: the plain method
 //! panics with it, the `try_` method returns it.
 
+use crate::axes::{AxisList, PermuteBy, Permuted};
 use crate::checks::{MatmulRankOk, SameDimOk, SameRankOk, TransposeOk};
 use crate::dim::{DimEq, DimNum, DimOf, Dyn, NumDim, NumOf, D};
 use crate::expand::{ExpandTo, RepeatBy, Repeated};
 use crate::list::{Len, LenOf};
 use crate::matmul_shape::{MatmulOut, MatmulWith};
-use crate::permute::{AxisList, PermuteBy, Permuted};
 use crate::reshape::ReshapeTo;
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::tensor::Tensor;

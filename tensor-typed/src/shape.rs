@@ -40,7 +40,7 @@
 //! Shapes (one file each): [`BroadcastShape`](crate::broadcast::BroadcastShape) /
 //! `Broadcast<A, B>`; `ExpandTo`, `RepeatBy` / `Repeated` (expand.rs), `ReshapeTo` and
 //! `Numel` (product of all dims, `Dyn` if any is `Dyn`; reshape.rs), `PermuteBy` /
-//! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (permute.rs, axes
+//! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (axes.rs, axes
 //! from `Axes!`), `MatmulWith` / `MatmulOut` (matmul_shape.rs), `SameShape`
 //! (`check_shape`, ops_view.rs), `Transpose` (`t()`), `InplaceBroadcast` (in-place ops,
 //! inplace.rs). List helpers (`Rev`, `LenOf`, `GetAt`, `ContainsAxis`) are in list.rs.

@@ -155,7 +155,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Re-types the dims: checks at run time that the `Dyn` dims of `S` have the sizes
     /// `S2` gives them; the result is a view of the same storage. Static dims that can never agree are a compile error
-    /// (`shape (D<2>, Dyn) can never be (D<3>, D<5>): dim 0 is 2 vs 3`).
+    /// (`check_shape: shape (D<2>, Dyn) can never be (D<3>, D<5>): dim 0 is 2 vs 3`).
     ///
     /// Errors: `InvalidArgument` naming the expected shape and the sizes.
     pub fn check_shape<S2: Shape>(&self) -> Result<Tensor<T, S2>>

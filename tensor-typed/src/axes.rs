@@ -8,6 +8,7 @@
 use crate::checks::{AxisInRange, AxisUnique, PermuteRankOk};
 use crate::dim::{Ax, DimNum, DimOf, If, NumDim, NumOf, Select, D};
 use crate::list::{ContainsAxis, GetAt, Len, LenOf};
+use crate::op;
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use std::marker::PhantomData;
 use std::ops::Add;
@@ -48,17 +49,17 @@ axis_tuples! {
 
 /// Checks each axis of the list `Self` (the rest of `A`) against the shape `S` of rank
 /// `R` (a `D<r>`): in range and not repeated later.
-pub trait AxesValid<S, A, R> {}
-impl<S, A, R> AxesValid<S, A, R> for Nil {}
-impl<const K: usize, T, S, A, R> AxesValid<S, A, R> for Cons<Ax<K>, T>
+pub trait AxesValid<S, A, R, Op> {}
+impl<S, A, R, Op> AxesValid<S, A, R, Op> for Nil {}
+impl<const K: usize, T, S, A, R, Op> AxesValid<S, A, R, Op> for Cons<Ax<K>, T>
 where
     Ax<K>: DimNum,
     R: DimNum,
     NumOf<Ax<K>>: IsLess<NumOf<R>>,
-    <NumOf<Ax<K>> as IsLess<NumOf<R>>>::Output: AxisInRange<S, K>,
-    T: ContainsAxis<NumOf<Ax<K>>> + AxesValid<S, A, R>,
+    <NumOf<Ax<K>> as IsLess<NumOf<R>>>::Output: AxisInRange<Op, S, K>,
+    T: ContainsAxis<NumOf<Ax<K>>> + AxesValid<S, A, R, Op>,
     <T as ContainsAxis<NumOf<Ax<K>>>>::Out: crate::dim::Not,
-    <<T as ContainsAxis<NumOf<Ax<K>>>>::Out as crate::dim::Not>::Out: AxisUnique<A, K>,
+    <<T as ContainsAxis<NumOf<Ax<K>>>>::Out as crate::dim::Not>::Out: AxisUnique<Op, A, K>,
 {
 }
 
@@ -108,7 +109,7 @@ where
     LenOf<L>: IsEqual<LenOf<ListOf<S>>>,
     <LenOf<L> as IsEqual<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
     LenOf<ListOf<S>>: NumDim,
-    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>> + PickAxes<ListOf<S>>,
+    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>, op::permute> + PickAxes<ListOf<S>>,
     <L as PickAxes<ListOf<S>>>::Out: IntoShape,
 {
     type Out = ShapeOf<<L as PickAxes<ListOf<S>>>::Out>;
@@ -172,38 +173,39 @@ where
 }
 
 /// The shape of `S` reduced over the axis list `Self` (`A` is the tuple, for messages).
-pub trait ReduceList<S, A, Keep> {
+pub trait ReduceList<S, A, Keep, Op> {
     /// The reduced shape.
     type Out: Shape;
 }
-impl<L: AxisCons, S: Shape, A, Keep> ReduceList<S, A, Keep> for L
+impl<L: AxisCons, S: Shape, A, Keep, Op> ReduceList<S, A, Keep, Op> for L
 where
     ListOf<S>: Len + DropAxes<L, U0, Keep>,
     LenOf<ListOf<S>>: NumDim,
-    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>>,
+    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>, Op>,
     <ListOf<S> as DropAxes<L, U0, Keep>>::Out: IntoShape,
 {
     type Out = ShapeOf<<ListOf<S> as DropAxes<L, U0, Keep>>::Out>;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Shape, A, Keep, E> ReduceList<S, A, Keep> for AxesError<E> {
+impl<S: Shape, A, Keep, Op, E> ReduceList<S, A, Keep, Op> for AxesError<E> {
     type Out = S;
 }
 
-/// `ReduceOver<A, Keep>`: the shape of a reduction over the axis list `A` (`Keep` is
-/// typenum `B1` for keepdim, `B0` otherwise).
-pub trait ReduceOver<A: AxisList, Keep>: Shape {
+/// `ReduceOver<A, Keep, Op>`: the shape of the reduction `Op` (a marker of
+/// [`crate::op`], named in errors) over the axis list `A` (`Keep` is typenum `B1` for
+/// keepdim, `B0` otherwise).
+pub trait ReduceOver<A: AxisList, Keep, Op = op::sum>: Shape {
     /// The reduced shape.
     type Output: Shape;
 }
-impl<S: Shape, A: AxisList, Keep> ReduceOver<A, Keep> for S
+impl<S: Shape, A: AxisList, Keep, Op> ReduceOver<A, Keep, Op> for S
 where
-    A::List: ReduceList<S, A, Keep>,
+    A::List: ReduceList<S, A, Keep, Op>,
 {
-    type Output = <A::List as ReduceList<S, A, Keep>>::Out;
+    type Output = <A::List as ReduceList<S, A, Keep, Op>>::Out;
 }
 /// The shape of `S` reduced over `A` (`Reduced<Shape![2, 3], Axes![1]>` is
 /// `Shape![2]`).
-pub type Reduced<S, A> = <S as ReduceOver<A, typenum::B0>>::Output;
+pub type Reduced<S, A, Op = op::sum> = <S as ReduceOver<A, typenum::B0, Op>>::Output;
 /// The shape of `S` reduced over `A` with keepdim (`Shape![2, 1]`).
-pub type ReducedKeepdim<S, A> = <S as ReduceOver<A, B1>>::Output;
+pub type ReducedKeepdim<S, A, Op = op::sum> = <S as ReduceOver<A, B1, Op>>::Output;
