@@ -49,7 +49,7 @@ impl<T: tensor_core::Element, S: Shape> Input for crate::Tensor<T, S> {
     type Elem = T;
     type Shape = S;
     fn core(&self) -> &tensor_core::Tensor {
-        self.as_dyn()
+        &self.inner
     }
 }
 

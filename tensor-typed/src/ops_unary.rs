@@ -13,12 +13,12 @@ macro_rules! same_type_unary {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`, same element type and shape. Mirrors `torch.", stringify!($name), "`.")]
             pub fn $name(&self) -> Tensor<T, S> {
-                Tensor::wrap(or_panic(self.as_dyn().$name()))
+                Tensor::wrap(or_panic(self.inner.$name()))
             }
 
             #[doc = concat!("In-place `", stringify!($name), "`. Mirrors `Tensor.", stringify!($inplace), "`.")]
             pub fn $inplace(&self) -> &Self {
-                or_panic(self.as_dyn().$inplace());
+                or_panic(self.inner.$inplace());
                 self
             }
         )*}
@@ -33,14 +33,14 @@ macro_rules! float_unary {
         impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`; integer inputs give `f32`. Mirrors `torch.", stringify!($name), "`.")]
             pub fn $name(&self) -> Tensor<<T as FloatOf>::Out, S> {
-                Tensor::wrap(or_panic(self.as_dyn().$name()))
+                Tensor::wrap(or_panic(self.inner.$name()))
             }
         )*}
 
         impl<T: Element + FloatOf<Out = T>, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("In-place `", stringify!($name), "` (float tensors only). Mirrors `Tensor.", stringify!($inplace), "`.")]
             pub fn $inplace(&self) -> &Self {
-                or_panic(self.as_dyn().$inplace());
+                or_panic(self.inner.$inplace());
                 self
             }
         )*}

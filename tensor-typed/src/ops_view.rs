@@ -79,6 +79,26 @@ fn fail(e: tensor_core::Error) -> ! {
     panic!("{e}")
 }
 
+/// `reshape` to the dims of a shape type (a `Dyn` dim is `-1`), outside the generic
+/// code.
+///
+/// # Errors
+/// More than one `Dyn` dim (`only one dimension can be inferred`); PyTorch's reshape
+/// errors.
+fn reshape_to(t: &tensor_core::Tensor, dims: &[Option<usize>]) -> Result<tensor_core::Tensor> {
+    let sizes = target_sizes(dims);
+    if sizes.iter().filter(|&&s| s < 0).count() > 1 {
+        return Err(Error::InvalidArgument {
+            op: "reshape",
+            message: format!(
+                "only one dimension can be inferred; target {} has several Dyn dims, use reshape_with",
+                crate::shape::describe(dims)
+            ),
+        });
+    }
+    t.reshape(&sizes)
+}
+
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// A view with the shape `S2` (stride 0 along expanded dims). Mirrors
     /// `Tensor.expand(*sizes)`; a `Dyn` target dim keeps the tensor's size (`-1`).
@@ -89,7 +109,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ExpandTo<S2>,
     {
-        or_panic(self.try_expand())
+        Tensor::wrap(or_panic(self.inner.expand(&target_sizes(S2::DIMS))))
     }
 
     /// [`Self::expand`], returning the run-time error instead of panicking.
@@ -97,7 +117,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ExpandTo<S2>,
     {
-        let t = self.as_dyn().expand(&target_sizes(S2::DIMS))?;
+        let t = self.inner.expand(&target_sizes(S2::DIMS))?;
         Tensor::try_from_dyn(t)
     }
 
@@ -112,7 +132,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             .into_iter()
             .map(|d| d.unwrap_or(1) as i64)
             .collect();
-        Tensor::wrap(or_panic(self.as_dyn().repeat(&counts)))
+        Tensor::wrap(or_panic(self.inner.repeat(&counts)))
     }
 
     /// The same elements with shape `S2` (a view when the strides allow, else a copy).
@@ -125,7 +145,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReshapeTo<S2>,
     {
-        or_panic(self.try_reshape())
+        Tensor::wrap(or_panic(reshape_to(&self.inner, S2::DIMS)))
     }
 
     /// [`Self::reshape`], returning the run-time error instead of panicking.
@@ -133,14 +153,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReshapeTo<S2>,
     {
-        let sizes = target_sizes(S2::DIMS);
-        if sizes.iter().filter(|&&s| s < 0).count() > 1 {
-            return Err(Error::InvalidArgument {
-                op: "reshape",
-                message: format!("only one dimension can be inferred; target {} has several Dyn dims, use reshape_with", S2::describe()),
-            });
-        }
-        self.reshape_with(&sizes)
+        Tensor::try_from_dyn(reshape_to(&self.inner, S2::DIMS)?)
     }
 
     /// Reshape to `S2` with run-time sizes `sizes` (may hold one `-1`), for targets with
@@ -150,7 +163,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReshapeTo<S2>,
     {
-        Tensor::try_from_dyn(self.as_dyn().reshape(sizes)?)
+        Tensor::try_from_dyn(self.inner.reshape(sizes)?)
     }
 
     /// A view with the dims reordered by the axis list `A` (`Axes![1, 0]`). Mirrors
@@ -160,7 +173,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: PermuteBy<A>,
     {
-        Tensor::wrap(or_panic(self.as_dyn().permute(&A::indices())))
+        Tensor::wrap(or_panic(self.inner.permute(&A::indices())))
     }
 
     /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
@@ -171,7 +184,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: MatmulWith<S2>,
         <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
-        or_panic(self.try_matmul(other))
+        Tensor::wrap(or_panic(self.inner.matmul(&other.inner)))
     }
 
     /// [`Self::matmul`], returning the run-time error instead of panicking.
@@ -183,7 +196,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: MatmulWith<S2>,
         <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
-        Tensor::try_from_dyn(self.as_dyn().matmul(other.as_dyn())?)
+        Tensor::try_from_dyn(self.inner.matmul(&other.inner)?)
     }
 }
 
@@ -231,6 +244,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: Transpose,
         <S as Transpose>::Ok: TransposeOk<S>,
     {
-        Tensor::wrap(or_panic(self.as_dyn().t()))
+        Tensor::wrap(or_panic(self.inner.t()))
     }
 }

@@ -16,7 +16,7 @@ use tensor_core::{DType, Element, Error, Result};
 /// static dim of `S` equals its size. `Clone` is cheap and *aliases* the storage (like
 /// assigning a tensor in Python); use [`Tensor::contiguous_copy`] for a copy.
 pub struct Tensor<T: Element, S: Shape> {
-    inner: tensor_core::Tensor,
+    pub(crate) inner: tensor_core::Tensor,
     _marker: PhantomData<(T, S)>,
 }
 
