@@ -142,25 +142,6 @@ where
     C: Fn(A, A) -> A + Sync,
     F: Fn(A) -> O + Sync,
 {
-    reduce_loops(input, g, out_numel, r)
-}
-
-/// The loops of [`reduce`].
-#[inline(always)]
-fn reduce_loops<T, A, O, L, C, F>(
-    input: &Tensor,
-    g: &Geometry,
-    out_numel: usize,
-    r: &Reducer<A, L, C, F>,
-) -> Vec<O>
-where
-    T: Element,
-    A: Copy + Send + Sync,
-    O: Element,
-    L: Fn(T) -> A + Sync,
-    C: Fn(A, A) -> A + Sync,
-    F: Fn(A) -> O + Sync,
-{
     if input.numel() == 0 {
         return vec![(r.finish)(r.identity); out_numel];
     }
