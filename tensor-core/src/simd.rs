@@ -1,29 +1,31 @@
 //! Run-time choice of vector width for hot loops (PyTorch's CPU capability dispatch).
 //!
 //! The crate is compiled for the x86_64 baseline (SSE2, 128-bit vectors). A loop run
-//! through [`vectorized`] is compiled a second time for AVX2 (256-bit vectors) and that
-//! copy runs when the CPU has AVX2. Both copies compute the same operations in the same
-//! order (Rust never fuses a multiply and an add on its own), so results do not depend
-//! on the CPU.
+//! through [`vectorized`] is compiled a second time for AVX2 (256-bit vectors) and FMA,
+//! and that copy runs when the CPU has both. Both copies compute the same operations in
+//! the same order (Rust never fuses a multiply and an add on its own; an explicit
+//! `mul_add` is exact either way, an instruction instead of a libm call), so results do
+//! not depend on the CPU.
 
-/// Runs `f`, compiled for AVX2 when the CPU supports it (the closure is inlined into an
-/// AVX2 function, and the `#[inline]` loops it calls with it).
+/// Runs `f`, compiled for AVX2 and FMA when the CPU supports them (the closure, passed
+/// with `#[inline(always)]`, is inlined into such a function, and the `#[inline]` loops
+/// it calls with it).
 #[inline(always)]
 pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports AVX2 and FMA, checked just above.
         return unsafe { with_avx2(f) };
     }
     f()
 }
 
-/// `f()` in a function compiled with AVX2 enabled.
+/// `f()` in a function compiled with AVX2 and FMA enabled.
 ///
 /// # Safety
-/// The CPU must support AVX2.
+/// The CPU must support AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()
 }

@@ -3,6 +3,7 @@
 use super::stream::{stream_out, STREAM_MIN_BYTES};
 use super::{classify, disjoint, InnerKind};
 use crate::iterator::TensorIterator;
+use crate::simd::vectorized;
 use crate::Element;
 use std::mem::{size_of, transmute_copy};
 use std::slice;
@@ -290,7 +291,12 @@ where
                     *q = q.wrapping_offset(s[4 + k]);
                 }
             }
-            ternary_inner::<C, A, O, F>(p, [s[0], s[1], s[2], s[3]], n0, f, stream);
+            let s = [s[0], s[1], s[2], s[3]];
+            // Through `vectorized`: addcmul's `mul_add` is one FMA instruction there.
+            vectorized(
+                #[inline(always)]
+                || ternary_inner::<C, A, O, F>(p, s, n0, f, stream),
+            );
         }
     });
 }
