@@ -155,10 +155,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn longs(v: &[i64]) -> Tensor {
-        Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
-    }
+    use crate::ops::test_util::longs;
 
     #[test]
     fn addcmul_float_half_value() {

@@ -371,6 +371,7 @@ alpha_methods! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::test_util::{err, longs};
 
     #[test]
     fn int_plus_float_scalar_is_float32() {
@@ -423,17 +424,6 @@ mod tests {
         assert_eq!(f.dtype(), DType::F32);
         assert!(t.pow_scalar(-1).is_err());
     }
-    fn longs(v: &[i64]) -> Tensor {
-        Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
-    }
-
-    fn err(r: Result<impl Sized>) -> String {
-        match r {
-            Ok(_) => panic!("expected an error"),
-            Err(e) => e.to_string(),
-        }
-    }
-
     #[test]
     fn add_alpha_int() {
         // torch.add([1, 2], [10, 20], alpha=2) -> [21, 42]; sub -> [-19, -38]

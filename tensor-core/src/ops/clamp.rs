@@ -231,17 +231,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn longs(v: &[i64]) -> Tensor {
-        Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
-    }
-
-    fn err(r: Result<impl Sized>) -> String {
-        match r {
-            Ok(_) => panic!("expected an error"),
-            Err(e) => e.to_string(),
-        }
-    }
+    use crate::ops::test_util::{err, longs};
 
     #[test]
     fn clamp_int_with_float_bound_promotes_to_float32() {
