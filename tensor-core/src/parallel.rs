@@ -106,6 +106,11 @@ mod tests {
     #[test]
     fn chunks_for_respects_the_grain() {
         assert_eq!(chunks_for(100, 32768), 1);
-        assert!(chunks_for(1 << 20, 32768) >= 1);
+        assert_eq!(
+            chunks_for(1 << 20, 32768),
+            rayon::current_num_threads().min(32)
+        );
+        // Inside a pool thread: no nested split.
+        assert_eq!(rayon::scope(|_| chunks_for(1 << 20, 1)), 1);
     }
 }
