@@ -17,6 +17,43 @@ fn typenum_of(n: u64) -> String {
     s
 }
 
+/// The primes whose exponents `factor.rs` keeps; every number of the table is a product
+/// of these and at most one larger prime (the leftover).
+const PRIMES: [u64; 11] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31];
+
+fn peano(n: u32) -> String {
+    (0..n).fold("Z".to_string(), |s, _| format!("S<{s}>"))
+}
+
+/// `n` as `F<E2, F<E3, … F<E31, Left<L>>>>` (see `factor.rs`).
+fn factors_of(mut n: u64) -> String {
+    let mut exps = Vec::new();
+    for p in PRIMES {
+        let mut e = 0;
+        while n.is_multiple_of(p) {
+            n /= p;
+            e += 1;
+        }
+        exps.push(peano(e));
+    }
+    let left = format!("Left<{}>", typenum_of(n));
+    exps.iter()
+        .rev()
+        .fold(left, |tail, e| format!("F<{e}, {tail}>"))
+}
+
+/// Both directions between `D<N>` and its factors, for every `N` of the table.
+fn factor_table(ns: &BTreeSet<u64>) -> String {
+    let mut out = String::from("impl DimFactors for D<0> { type F = Zero; }\n");
+    out.push_str("impl FactorsDim for Zero { type Dim = D<0>; }\n");
+    for &n in ns.iter().filter(|&&n| n > 0) {
+        let f = factors_of(n);
+        writeln!(out, "impl DimFactors for D<{n}> {{ type F = {f}; }}").unwrap();
+        writeln!(out, "impl FactorsDim for {f} {{ type Dim = D<{n}>; }}").unwrap();
+    }
+    out
+}
+
 fn main() {
     let mut ns: BTreeSet<u64> = (0..=1024).collect();
     ns.extend((64..=65536).step_by(64));
@@ -28,7 +65,8 @@ fn main() {
         writeln!(out, "impl DimNum for D<{n}> {{ type Num = {t}; }}").unwrap();
         writeln!(out, "impl NumDim for {t} {{ type Dim = D<{n}>; }}").unwrap();
     }
-    let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("dim_table.rs");
-    std::fs::write(path, out).unwrap();
+    let dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    std::fs::write(dir.join("dim_table.rs"), out).unwrap();
+    std::fs::write(dir.join("factor_table.rs"), factor_table(&ns)).unwrap();
     println!("cargo:rerun-if-changed=build.rs");
 }

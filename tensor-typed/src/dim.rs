@@ -7,8 +7,8 @@
 //! 0..=1024, multiples of 64 up to 65536, and powers of 2 (to 2^40) and 10 (to 10^12).
 
 use std::fmt;
-use std::ops::{Div, Mul, Rem};
-use typenum::{Bit, IsEqual, B0, B1, U0, U1};
+use std::ops::Mul;
+use typenum::{Bit, IsEqual, B0, B1, U1};
 
 /// A static dim of size `N` (elements). Written `N` inside `Shape![..]`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -300,14 +300,10 @@ pub trait DimDiv<Rhs> {
 }
 impl<const A: usize, const B: usize> DimDiv<D<B>> for D<A>
 where
-    D<A>: DimNum,
-    D<B>: DimNum,
-    NumOf<D<A>>: Rem<NumOf<D<B>>> + Div<NumOf<D<B>>>,
-    <NumOf<D<A>> as Rem<NumOf<D<B>>>>::Output: IsEqual<U0>,
-    <<NumOf<D<A>> as Rem<NumOf<D<B>>>>::Output as IsEqual<U0>>::Output: DivisibleOk<A, B>,
-    <NumOf<D<A>> as Div<NumOf<D<B>>>>::Output: NumDim<Dim: Dim>,
+    D<A>: crate::factor::ExactDiv<D<B>, Out: Dim>,
+    <D<A> as crate::factor::ExactDiv<D<B>>>::Ok: DivisibleOk<A, B>,
 {
-    type Out = DimOf<<NumOf<D<A>> as Div<NumOf<D<B>>>>::Output>;
+    type Out = <D<A> as crate::factor::ExactDiv<D<B>>>::Out;
 }
 impl<const A: usize> DimDiv<Dyn> for D<A> {
     type Out = Dyn;

@@ -6,7 +6,8 @@
 //!   `Split` (of [`rearrange`], [`repeat`] or [`reduce`]), and whose where-clauses are the
 //!   static checks;
 //! * a [`Recipe`]: the pattern as static data;
-//! * a call of [`run`], which lowers the recipe for the input's run-time sizes
+//! * a generic fn `__layout` whose signature states the output type; it calls
+//!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
 //!   possible) and wraps the result in the computed shape type.
 //!
@@ -27,49 +28,29 @@ pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 use crate::shape::{Cons, Nil};
 use std::marker::PhantomData;
 
-/// A typed tensor `layout!` accepts, by value or by reference.
-pub trait Input {
-    /// The element type.
-    type Elem: tensor_core::Element;
-    /// The shape type.
-    type Shape: Shape;
-    /// The run-time tensor.
-    fn core(&self) -> &tensor_core::Tensor;
-}
+pub use crate::Tensor;
+pub use tensor_core::Element;
 
-impl<X: Input + ?Sized> Input for &X {
-    type Elem = X::Elem;
-    type Shape = X::Shape;
-    fn core(&self) -> &tensor_core::Tensor {
-        (**self).core()
-    }
-}
-
-impl<T: tensor_core::Element, S: Shape> Input for crate::Tensor<T, S> {
-    type Elem = T;
-    type Shape = S;
-    fn core(&self) -> &tensor_core::Tensor {
-        &self.inner
-    }
-}
-
-/// The input's shape as a value, so that the shape check's error points where this is
-/// written (the pattern literal).
-pub fn marker<X: Input>(_x: &X) -> PhantomData<X::Shape> {
-    PhantomData
-}
-
-/// What `layout!` returns for input `X`, output shape `S` and failure mode `M`:
+/// What `layout!` returns for element type `T`, output shape `S` and failure mode `M`:
 /// `Tensor<T, S>` when nothing can fail at run time ([`Infallible`]), else
 /// `Result<Tensor<T, S>>` ([`MayFail`]).
-pub type Output<X, S, M> = <M as Mode>::Wrap<crate::Tensor<<X as Input>::Elem, S>>;
+pub type Output<T, S, M> = <M as Mode>::Wrap<Tensor<T, S>>;
 
 /// Whether a `layout!` can fail at run time, and what it returns accordingly.
+///
+/// [`Mode::run`] is the one generic function a `layout!` call instantiates besides its
+/// own `__layout`: the work is done by [`Recipe::apply`] and `fits`, which are not
+/// generic, so each call adds little to compile time.
 pub trait Mode {
-    /// The returned type for a result of type `T`.
-    type Wrap<T>;
-    /// Turns the runtime's result into the returned type.
-    fn finish<T>(result: tensor_core::Result<T>) -> Self::Wrap<T>;
+    /// The returned type for a result of type `X`.
+    type Wrap<X>;
+    /// Runs `recipe` on `x` with the sizes given for its named axes and types the result
+    /// as `Out` (the shape the macro computed).
+    fn run<T: Element, S: Shape, Out: Shape>(
+        x: &Tensor<T, S>,
+        recipe: &Recipe,
+        given: AxisSizes,
+    ) -> Self::Wrap<Tensor<T, Out>>;
 }
 
 /// Every dim is static and every size a literal: all checks were done by the compiler,
@@ -82,23 +63,50 @@ pub struct Infallible;
 pub struct MayFail;
 
 impl Mode for Infallible {
-    type Wrap<T> = T;
+    type Wrap<X> = X;
     /// The runtime accepts whatever the types and the macro accepted (a `reduce =
     /// max|min` that may reduce an empty axis is [`MayFail`]), so the error arm is
     /// unreachable; it would report a bug in tensor-typed.
-    fn finish<T>(result: tensor_core::Result<T>) -> T {
-        match result {
-            Ok(t) => t,
+    fn run<T: Element, S: Shape, Out: Shape>(
+        x: &Tensor<T, S>,
+        recipe: &Recipe,
+        given: AxisSizes,
+    ) -> Tensor<T, Out> {
+        match fits(recipe.apply(&x.inner, given), T::DTYPE, Out::DIMS) {
+            Ok(inner) => Tensor {
+                inner,
+                _marker: PhantomData,
+            },
             Err(e) => unreachable!("layout! checked at compile time, yet the runtime says: {e}"),
         }
     }
 }
 
 impl Mode for MayFail {
-    type Wrap<T> = tensor_core::Result<T>;
-    fn finish<T>(result: tensor_core::Result<T>) -> tensor_core::Result<T> {
-        result
+    type Wrap<X> = tensor_core::Result<X>;
+    fn run<T: Element, S: Shape, Out: Shape>(
+        x: &Tensor<T, S>,
+        recipe: &Recipe,
+        given: AxisSizes,
+    ) -> tensor_core::Result<Tensor<T, Out>> {
+        let inner = fits(recipe.apply(&x.inner, given), T::DTYPE, Out::DIMS)?;
+        Ok(Tensor {
+            inner,
+            _marker: PhantomData,
+        })
     }
+}
+
+/// The result of a recipe checked against the computed output type (dtype `dtype`, dims
+/// `dims`); not generic, so one copy serves every `layout!`.
+fn fits(
+    result: tensor_core::Result<tensor_core::Tensor>,
+    dtype: tensor_core::DType,
+    dims: &[Option<usize>],
+) -> tensor_core::Result<tensor_core::Tensor> {
+    let t = result?;
+    crate::tensor::check_fits(&t, dtype, dims)?;
+    Ok(t)
 }
 
 /// The failure mode of an input shape (as a cons list): [`MayFail`] if a dim is `Dyn`.
@@ -130,17 +138,3 @@ impl MeanElement for f32 {}
 impl MeanElement for f64 {}
 impl MeanElement for tensor_core::half::f16 {}
 impl MeanElement for tensor_core::half::bf16 {}
-
-/// Runs `recipe` on `x` with the sizes given for its named axes and types the result as
-/// `S` (the shape the macro computed); `M` says whether errors are returned.
-pub fn run<X: Input, S: Shape, M: Mode>(
-    x: &X,
-    recipe: &Recipe,
-    given: AxisSizes,
-) -> Output<X, S, M> {
-    M::finish(
-        recipe
-            .apply(x.core(), given)
-            .and_then(crate::Tensor::try_from_dyn),
-    )
-}

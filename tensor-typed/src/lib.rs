@@ -6,11 +6,15 @@
 
 extern crate self as tensor_typed;
 
+#[macro_use]
+mod wrap;
+
 pub mod axes;
 pub mod broadcast;
 pub mod checks;
 pub mod dim;
 pub mod expand;
+pub mod factor;
 pub mod inplace;
 #[doc(hidden)]
 pub mod layout_support;

@@ -41,7 +41,7 @@ macro_rules! binary_methods {
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
             {
-                Tensor::wrap(or_panic(self.inner.$name(&other.inner)))
+                wrap!(or_panic(self.inner.$name(&other.inner)))
             }
 
             #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
@@ -50,7 +50,7 @@ macro_rules! binary_methods {
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
             {
-                Ok(Tensor::wrap(self.inner.$name(&other.inner)?))
+                Ok(wrap!(self.inner.$name(&other.inner)?))
             }
         )*}
     };
@@ -73,7 +73,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         Promoted<T, T2>: FloatOf,
         S: BroadcastShape<S2, op::div>,
     {
-        Tensor::wrap(or_panic(self.inner.div(&other.inner)))
+        wrap!(or_panic(self.inner.div(&other.inner)))
     }
 
     /// `div`, returning the run-time broadcast error instead of panicking.
@@ -86,7 +86,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         Promoted<T, T2>: FloatOf,
         S: BroadcastShape<S2, op::div>,
     {
-        Ok(Tensor::wrap(self.inner.div(&other.inner)?))
+        Ok(wrap!(self.inner.div(&other.inner)?))
     }
 }
 
@@ -99,7 +99,7 @@ macro_rules! compare_methods {
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
             {
-                Tensor::wrap(or_panic(self.inner.$name(&other.inner)))
+                wrap!(or_panic(self.inner.$name(&other.inner)))
             }
 
             #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
@@ -108,7 +108,7 @@ macro_rules! compare_methods {
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
             {
-                Ok(Tensor::wrap(self.inner.$name(&other.inner)?))
+                Ok(wrap!(self.inner.$name(&other.inner)?))
             }
         )*}
     };
@@ -131,7 +131,7 @@ impl<C: Shape> Tensor<bool, C> {
         C: BroadcastShape<S1, op::where_>,
         Broadcast<C, S1, op::where_>: BroadcastShape<S2, op::where_>,
     {
-        Tensor::wrap(or_panic(tensor_core::Tensor::where_(
+        wrap!(or_panic(tensor_core::Tensor::where_(
             &self.inner,
             &x.inner,
             &y.inner,
@@ -147,7 +147,7 @@ macro_rules! scalar_methods {
             where
                 T: WithScalar<N>,
             {
-                Tensor::wrap(or_panic(self.inner.$name(value)))
+                wrap!(or_panic(self.inner.$name(value)))
             }
         )*}
     };
@@ -166,7 +166,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         T: WithScalar<N>,
         <T as WithScalar<N>>::Out: FloatOf,
     {
-        Tensor::wrap(or_panic(self.inner.div_scalar(value)))
+        wrap!(or_panic(self.inner.div_scalar(value)))
     }
 }
 

@@ -48,7 +48,7 @@ macro_rules! reductions {
                 T: $bound,
                 S: ReduceOver<A, B0, op::$name>,
             {
-                Tensor::wrap(or_panic(self.inner.$name(&A::indices(), false)))
+                wrap!(or_panic(self.inner.$name(&A::indices(), false)))
             }
 
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
@@ -57,7 +57,7 @@ macro_rules! reductions {
                 T: $bound,
                 S: ReduceOver<A, B1, op::$name>,
             {
-                Tensor::wrap(or_panic(self.inner.$name(&A::indices(), true)))
+                wrap!(or_panic(self.inner.$name(&A::indices(), true)))
             }
         )*}
     };
@@ -75,7 +75,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         T: SumOf,
     {
-        Tensor::wrap(or_panic(self.inner.sum(&[], false)))
+        wrap!(or_panic(self.inner.sum(&[], false)))
     }
 
     /// Mean of all elements, a 0-d tensor. Mirrors `torch.mean(t)`.
@@ -83,7 +83,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         T: Float,
     {
-        Tensor::wrap(or_panic(self.inner.mean(&[], false)))
+        wrap!(or_panic(self.inner.mean(&[], false)))
     }
 
     /// Index of the largest element along axis `AX` (first on ties), removing it.
@@ -92,7 +92,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
     {
-        Tensor::wrap(or_panic(self.inner.argmax(Some(AX as i64), false)))
+        wrap!(or_panic(self.inner.argmax(Some(AX as i64), false)))
     }
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
@@ -100,7 +100,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
     {
-        Tensor::wrap(or_panic(self.inner.argmin(Some(AX as i64), false)))
+        wrap!(or_panic(self.inner.argmin(Some(AX as i64), false)))
     }
 
     /// [`Self::argmax`] keeping the axis as size 1.
@@ -110,6 +110,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
     {
-        Tensor::wrap(or_panic(self.inner.argmax(Some(AX as i64), true)))
+        wrap!(or_panic(self.inner.argmax(Some(AX as i64), true)))
     }
 }

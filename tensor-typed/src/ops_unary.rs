@@ -13,7 +13,7 @@ macro_rules! same_type_unary {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`, same element type and shape. Mirrors `torch.", stringify!($name), "`.")]
             pub fn $name(&self) -> Tensor<T, S> {
-                Tensor::wrap(or_panic(self.inner.$name()))
+                wrap!(or_panic(self.inner.$name()))
             }
 
             #[doc = concat!("In-place `", stringify!($name), "`. Mirrors `Tensor.", stringify!($inplace), "`.")]
@@ -33,7 +33,7 @@ macro_rules! float_unary {
         impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`; integer inputs give `f32`. Mirrors `torch.", stringify!($name), "`.")]
             pub fn $name(&self) -> Tensor<<T as FloatOf>::Out, S> {
-                Tensor::wrap(or_panic(self.inner.$name()))
+                wrap!(or_panic(self.inner.$name()))
             }
         )*}
 

@@ -109,7 +109,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ExpandTo<S2>,
     {
-        Tensor::wrap(or_panic(self.inner.expand(&target_sizes(S2::DIMS))))
+        wrap!(or_panic(self.inner.expand(&target_sizes(S2::DIMS))))
     }
 
     /// [`Self::expand`], returning the run-time error instead of panicking.
@@ -132,7 +132,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             .into_iter()
             .map(|d| d.unwrap_or(1) as i64)
             .collect();
-        Tensor::wrap(or_panic(self.inner.repeat(&counts)))
+        wrap!(or_panic(self.inner.repeat(&counts)))
     }
 
     /// The same elements with shape `S2` (a view when the strides allow, else a copy).
@@ -145,7 +145,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: ReshapeTo<S2>,
     {
-        Tensor::wrap(or_panic(reshape_to(&self.inner, S2::DIMS)))
+        wrap!(or_panic(reshape_to(&self.inner, S2::DIMS)))
     }
 
     /// [`Self::reshape`], returning the run-time error instead of panicking.
@@ -173,7 +173,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: PermuteBy<A>,
     {
-        Tensor::wrap(or_panic(self.inner.permute(&A::indices())))
+        wrap!(or_panic(self.inner.permute(&A::indices())))
     }
 
     /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
@@ -184,7 +184,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: MatmulWith<S2>,
         <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
-        Tensor::wrap(or_panic(self.inner.matmul(&other.inner)))
+        wrap!(or_panic(self.inner.matmul(&other.inner)))
     }
 
     /// [`Self::matmul`], returning the run-time error instead of panicking.
@@ -244,6 +244,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: Transpose,
         <S as Transpose>::Ok: TransposeOk<S>,
     {
-        Tensor::wrap(or_panic(self.inner.t()))
+        wrap!(or_panic(self.inner.t()))
     }
 }

@@ -17,10 +17,12 @@
 //! * **Arithmetic** on dims maps a static dim to a typenum unsigned only inside bounds
 //!   ([`DimNum`](crate::dim::DimNum): `D<N>` → `typenum::U<N>`, `Dyn` → `Dyn`); a computed
 //!   dim is mapped back to `D<N>` by a generated table ([`NumDim`](crate::dim::NumDim)).
-//!   Both tables cover 0..=1024 and the powers of 2 and of 10 (typenum's `Const<N>`
-//!   table), so a dim taking part in *arithmetic* (reshape's element count, repeat's
-//!   product, layout!'s split) must lie there; equality and broadcasting work for any `N`
-//!   (no typenum needed, see `dim.rs`).
+//!   Exact division (layout!'s split, [`DimDiv`](crate::dim::DimDiv)) maps a dim to its
+//!   prime factorisation instead ([`crate::factor`]), which costs the compiler far less
+//!   than typenum's long division. The tables cover 0..=1024, multiples of 64 up to
+//!   65536 and the powers of 2 and of 10, so a dim taking part in *arithmetic*
+//!   (reshape's element count, repeat's product, layout!'s split) must lie there;
+//!   equality and broadcasting work for any `N` (no typenum needed, see `dim.rs`).
 //!
 //! # Type-level operators (each a trait with `type Output`, plus a noun alias)
 //!

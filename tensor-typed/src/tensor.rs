@@ -17,12 +17,12 @@ use tensor_core::{DType, Element, Error, Result};
 /// assigning a tensor in Python); use [`Tensor::contiguous_copy`] for a copy.
 pub struct Tensor<T: Element, S: Shape> {
     pub(crate) inner: tensor_core::Tensor,
-    _marker: PhantomData<(T, S)>,
+    pub(crate) _marker: PhantomData<(T, S)>,
 }
 
 impl<T: Element, S: Shape> Clone for Tensor<T, S> {
     fn clone(&self) -> Self {
-        Tensor::wrap(self.inner.alias())
+        wrap!(self.inner.alias())
     }
 }
 
@@ -35,7 +35,11 @@ pub(crate) fn shape_error(op: &'static str, expected: String, got: &[usize]) -> 
 
 /// The checks of `try_from_dyn`, not generic (one copy for every shape): dtype, then
 /// rank and static dims.
-fn check_fits(t: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) -> Result<()> {
+pub(crate) fn check_fits(
+    t: &tensor_core::Tensor,
+    dtype: DType,
+    dims: &[Option<usize>],
+) -> Result<()> {
     if t.dtype() != dtype {
         return Err(Error::DTypeMismatch {
             op: "try_from_dyn",
@@ -53,9 +57,16 @@ fn check_fits(t: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) -> 
     Ok(())
 }
 
-/// The invariant a typed op's result must keep (debug builds; a failure is a bug in
-/// tensor-typed, not a user error).
-#[cfg(debug_assertions)]
+/// `t`, after checking the invariant a typed op's result must keep (feature
+/// `check-invariants`; a failure is a bug in tensor-typed, not a user error).
+#[cfg(feature = "check-invariants")]
+pub(crate) fn checked<T: Element, S: Shape>(t: Tensor<T, S>) -> Tensor<T, S> {
+    check_invariant(&t.inner, T::DTYPE, S::DIMS);
+    t
+}
+
+/// The invariant behind [`checked`], not generic.
+#[cfg(feature = "check-invariants")]
 fn check_invariant(inner: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) {
     assert_eq!(inner.dtype(), dtype, "typed op produced the wrong dtype");
     assert!(
@@ -67,16 +78,6 @@ fn check_invariant(inner: &tensor_core::Tensor, dtype: DType, dims: &[Option<usi
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
-    /// Wraps a runtime tensor that is known to satisfy the invariant (typed ops only).
-    pub(crate) fn wrap(inner: tensor_core::Tensor) -> Self {
-        #[cfg(debug_assertions)]
-        check_invariant(&inner, T::DTYPE, S::DIMS);
-        Tensor {
-            inner,
-            _marker: PhantomData,
-        }
-    }
-
     /// A tensor from row-major `data` with sizes `dims` (elements). Mirrors
     /// `torch.tensor(data).reshape(dims)`.
     ///
@@ -86,7 +87,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         if !S::matches(dims) {
             return Err(shape_error("from_vec", S::describe(), dims));
         }
-        Ok(Tensor::wrap(tensor_core::Tensor::from_vec(data, dims)?))
+        Ok(wrap!(tensor_core::Tensor::from_vec(data, dims)?))
     }
 
     /// Wraps a runtime tensor, checking its dtype is `T` and its sizes fit `S`.
@@ -94,7 +95,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Errors: `DTypeMismatch`, or `InvalidArgument` naming both shapes.
     pub fn try_from_dyn(t: tensor_core::Tensor) -> Result<Self> {
         check_fits(&t, T::DTYPE, S::DIMS)?;
-        Ok(Tensor::wrap(t))
+        Ok(wrap!(t))
     }
 
     /// A tensor of zeros with run-time sizes `dims` (any shape, `Dyn` dims included).
@@ -103,7 +104,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         if !S::matches(dims) {
             return Err(shape_error("zeros_with", S::describe(), dims));
         }
-        Ok(Tensor::wrap(tensor_core::Tensor::zeros(dims, T::DTYPE)?))
+        Ok(wrap!(tensor_core::Tensor::zeros(dims, T::DTYPE)?))
     }
 
     /// A tensor of ones with run-time sizes `dims`. Mirrors `torch.ones(dims)`.
@@ -112,7 +113,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         if !S::matches(dims) {
             return Err(shape_error("ones_with", S::describe(), dims));
         }
-        Ok(Tensor::wrap(tensor_core::Tensor::ones(dims, T::DTYPE)?))
+        Ok(wrap!(tensor_core::Tensor::ones(dims, T::DTYPE)?))
     }
 
     /// The runtime tensor (shares storage).
@@ -169,7 +170,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
                 self.inner.sizes(),
             ));
         }
-        Ok(Tensor::wrap(self.inner.alias()))
+        Ok(wrap!(self.inner.alias()))
     }
 
     /// Forgets static dims: any shape of the same rank whose static dims are also
@@ -186,16 +187,15 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
     /// `torch.contiguous_format`.
     pub fn contiguous_copy(&self) -> Self {
-        Tensor::wrap(
-            self.inner
-                .clone(tensor_core::MemoryFormat::Contiguous)
-                .expect("clone never fails"),
-        )
+        wrap!(self
+            .inner
+            .clone(tensor_core::MemoryFormat::Contiguous)
+            .expect("clone never fails"),)
     }
 
     /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
-        Tensor::wrap(self.inner.to_dtype(U::DTYPE).expect("cast never fails"))
+        wrap!(self.inner.to_dtype(U::DTYPE).expect("cast never fails"))
     }
 
     /// `tensor!` support: a tensor of static shape from its elements in row-major order.
@@ -205,7 +205,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: StaticShape,
     {
         let dims = S::all_static().expect("static shape");
-        Tensor::wrap(tensor_core::Tensor::from_vec(data.to_vec(), &dims).expect("tensor! literal"))
+        wrap!(tensor_core::Tensor::from_vec(data.to_vec(), &dims).expect("tensor! literal"))
     }
 }
 
@@ -224,19 +224,19 @@ fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
     pub fn zeros() -> Self {
-        Tensor::wrap(static_filled(S::DIMS, T::DTYPE, false))
+        wrap!(static_filled(S::DIMS, T::DTYPE, false))
     }
 
     /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
     pub fn ones() -> Self {
-        Tensor::wrap(static_filled(S::DIMS, T::DTYPE, true))
+        wrap!(static_filled(S::DIMS, T::DTYPE, true))
     }
 
     /// A tensor filled with `value`. Mirrors `torch.full`.
     pub fn full(value: T) -> Self {
         let dims = S::all_static().expect("static shape");
         let data = vec![value; dims.iter().product()];
-        Tensor::wrap(tensor_core::Tensor::from_vec(data, &dims).expect("full"))
+        wrap!(tensor_core::Tensor::from_vec(data, &dims).expect("full"))
     }
 }
 
@@ -244,13 +244,13 @@ impl<S: StaticShape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`.
     pub fn rand(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
-        Tensor::wrap(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
+        wrap!(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
     }
 
     /// Standard normal samples (seeded). Mirrors `torch.randn`.
     pub fn randn(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
-        Tensor::wrap(tensor_core::Tensor::randn(&dims, seed).expect("randn"))
+        wrap!(tensor_core::Tensor::randn(&dims, seed).expect("randn"))
     }
 }
 

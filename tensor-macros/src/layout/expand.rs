@@ -32,10 +32,10 @@ pub(crate) fn expand(
     let (message, label) = rank_message(c);
     let tensor = &inv.tensor;
     let span = inv.pattern.span();
-    // Spanned at the pattern, so that a failed static check points at it.
-    let call = quote_spanned! {span=>
-        __layout(::tensor_typed::layout_support::marker(__x), __x, &__given)
-    };
+    // The input, named with the pattern's span: the failed static check of a call points
+    // at the argument that fixed the type, so this makes it point at the pattern.
+    let x = Ident::new("__x", span);
+    let call = quote_spanned! {span=> __layout(#x, &__given) };
     // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
     // or (decided by the types) a `Dyn` dim.
     let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
@@ -44,7 +44,7 @@ pub(crate) fn expand(
         quote!(#ls::ModeOfShape<S>)
     };
     let elem_bound = match c.op {
-        Op::Reduce(Reduction::Mean) => quote!(X::Elem: #ls::MeanElement,),
+        Op::Reduce(Reduction::Mean) => quote!(T: #ls::MeanElement,),
         _ => quote!(),
     };
     Ok(quote! {{
@@ -55,18 +55,17 @@ pub(crate) fn expand(
         }
         #impls
         const __RECIPE: #ls::Recipe = #recipe;
-        fn __layout<S: __LayoutShape + #ls::Shape, X: #ls::Input<Shape = S>>(
-            _shape: ::core::marker::PhantomData<S>,
-            x: &X,
+        fn __layout<T: #ls::Element, S: __LayoutShape + #ls::Shape>(
+            x: &#ls::Tensor<T, S>,
             given: &[::core::option::Option<usize>],
-        ) -> #ls::Output<X, <S as __LayoutShape>::Out, #mode>
+        ) -> #ls::Output<T, <S as __LayoutShape>::Out, #mode>
         where
             <S as #ls::Shape>::List: #ls::ModeOf,
             #elem_bound
         {
-            #ls::run::<X, <S as __LayoutShape>::Out, #mode>(x, &__RECIPE, given)
+            <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape>::Out>(x, &__RECIPE, given)
         }
-        let __x = &(#tensor);
+        let #x = &(#tensor);
         // `h = {n}`: the braces are the syntax, not redundant.
         #[allow(unused_braces)]
         let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];

@@ -9,8 +9,8 @@
 //!   `D<A>` must be `D<B>` (no typenum: equal const generics); `Dyn` is checked at run
 //!   time.
 //! * `Split<I, Rhs>` for dim `I` split into a group with one unknown axis:
-//!   `Out = D<A / B>` when `B` divides `A` (typenum arithmetic, so `A` and `B` must lie in
-//!   the dim table of [`crate::dim`]); `Dyn` if either is `Dyn`. `Chunks<I, X, B>` is its
+//!   `Out = D<A / B>` when `B` divides `A` (by factorisation, [`crate::factor`], so `A`
+//!   and `B` must lie in the dim table of [`crate::dim`]); `Dyn` if either is `Dyn`. `Chunks<I, X, B>` is its
 //!   output.
 
 /// The receiver of the const-generic check traits.
@@ -21,9 +21,9 @@ macro_rules! op_checks {
         #[doc = concat!("The static checks of `layout!` as einops' ", $name, ".")]
         pub mod $op {
             use super::Check;
-            use crate::dim::{Dim, DimNum, DimOf, Dyn, NumDim, NumOf, D};
-            use std::ops::{Div, Rem};
-            use typenum::{IsEqual, B1, U0};
+            use crate::dim::{Dim, Dyn, D};
+            use crate::factor::ExactDiv;
+            use typenum::B1;
 
             /// Holds when `A == B`.
             #[diagnostic::on_unimplemented(
@@ -59,15 +59,10 @@ macro_rules! op_checks {
             }
             impl<const I: usize, const A: usize, const B: usize> Split<I, D<B>> for D<A>
             where
-                D<A>: DimNum,
-                D<B>: DimNum,
-                NumOf<D<A>>: Rem<NumOf<D<B>>> + Div<NumOf<D<B>>>,
-                <NumOf<D<A>> as Rem<NumOf<D<B>>>>::Output: IsEqual<U0>,
-                <<NumOf<D<A>> as Rem<NumOf<D<B>>>>::Output as IsEqual<U0>>::Output:
-                    SplitOk<I, A, B>,
-                <NumOf<D<A>> as Div<NumOf<D<B>>>>::Output: NumDim<Dim: Dim>,
+                D<A>: ExactDiv<D<B>, Out: Dim>,
+                <D<A> as ExactDiv<D<B>>>::Ok: SplitOk<I, A, B>,
             {
-                type Out = DimOf<<NumOf<D<A>> as Div<NumOf<D<B>>>>::Output>;
+                type Out = <D<A> as ExactDiv<D<B>>>::Out;
             }
             impl<const I: usize, const A: usize> Split<I, Dyn> for D<A> {
                 type Out = Dyn;
