@@ -6,13 +6,13 @@
 //! (or set to `D<1>` with keepdim).
 
 use crate::checks::{AxisInRange, AxisUnique, PermuteRankOk};
-use crate::dim::{Ax, DimNum, DimOf, If, NumDim, NumOf, Select, D};
+use crate::dim::{Ax, If, Select, D};
 use crate::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::op;
+use crate::peano::{AxisPos, FromDim, PEq, PLt, ToDim, S as Succ, Z};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use std::marker::PhantomData;
-use std::ops::Add;
-use typenum::{IsEqual, IsLess, B1, U0};
+use typenum::B1;
 
 /// An axis list: a tuple of `Ax<I>` (`Axes![1, 0]` is `(Ax<1>, Ax<0>)`).
 pub trait AxisList: 'static {
@@ -53,15 +53,21 @@ pub trait AxesValid<S, A, R, Op> {}
 impl<S, A, R, Op> AxesValid<S, A, R, Op> for Nil {}
 impl<const K: usize, T, S, A, R, Op> AxesValid<S, A, R, Op> for Cons<Ax<K>, T>
 where
-    Ax<K>: DimNum,
-    R: DimNum,
-    NumOf<Ax<K>>: IsLess<NumOf<R>>,
-    <NumOf<Ax<K>> as IsLess<NumOf<R>>>::Output: AxisInRange<Op, S, K>,
-    T: ContainsAxis<NumOf<Ax<K>>> + AxesValid<S, A, R, Op>,
-    <T as ContainsAxis<NumOf<Ax<K>>>>::Out: crate::dim::Not,
-    <<T as ContainsAxis<NumOf<Ax<K>>>>::Out as crate::dim::Not>::Out: AxisUnique<Op, A, K>,
+    Ax<K>: AxisPos,
+    R: FromDim,
+    Pos<K>: PLt<R::P>,
+    <Pos<K> as PLt<R::P>>::Out: AxisInRange<Op, S, K>,
+    T: ContainsAxis<Pos<K>> + AxesValid<S, A, R, Op>,
+    <T as ContainsAxis<Pos<K>>>::Out: crate::dim::Not,
+    <<T as ContainsAxis<Pos<K>>>::Out as crate::dim::Not>::Out: AxisUnique<Op, A, K>,
 {
 }
+
+/// The Peano index of axis `K`.
+type Pos<const K: usize> = <Ax<K> as AxisPos>::P;
+
+/// The rank of shape `S` as `D<r>`.
+type Rank<S> = <LenOf<ListOf<S>> as ToDim>::Dim;
 
 /// Picks the dims of list `L` at the axes of the list `Self`.
 pub trait PickAxes<L> {
@@ -73,10 +79,10 @@ impl<L> PickAxes<L> for Nil {
 }
 impl<const K: usize, T: PickAxes<L>, L> PickAxes<L> for Cons<Ax<K>, T>
 where
-    Ax<K>: DimNum,
-    L: GetAt<NumOf<Ax<K>>>,
+    Ax<K>: AxisPos,
+    L: GetAt<Pos<K>>,
 {
-    type Out = Cons<<L as GetAt<NumOf<Ax<K>>>>::Out, T::Out>;
+    type Out = Cons<<L as GetAt<Pos<K>>>::Out, T::Out>;
 }
 
 /// A well-formed axis list (`Nil` or `Cons`), as opposed to [`AxesError`].
@@ -106,10 +112,10 @@ impl<L: AxisCons, S: Shape, A> PermuteList<S, A> for L
 where
     ListOf<S>: Len,
     L: Len,
-    LenOf<L>: IsEqual<LenOf<ListOf<S>>>,
-    <LenOf<L> as IsEqual<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
-    LenOf<ListOf<S>>: NumDim,
-    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>, op::permute> + PickAxes<ListOf<S>>,
+    LenOf<L>: PEq<LenOf<ListOf<S>>>,
+    <LenOf<L> as PEq<LenOf<ListOf<S>>>>::Out: PermuteRankOk<S, A>,
+    LenOf<ListOf<S>>: ToDim,
+    L: AxesValid<S, A, Rank<S>, op::permute> + PickAxes<ListOf<S>>,
     <L as PickAxes<ListOf<S>>>::Out: IntoShape,
 {
     type Out = ShapeOf<<L as PickAxes<ListOf<S>>>::Out>;
@@ -134,8 +140,8 @@ where
 /// `Shape![3, 2]`).
 pub type Permuted<S, A> = <S as PermuteBy<A>>::Output;
 
-/// Drops (or, with `KEEP = B1`, sets to `D<1>`) the dims of list `Self` whose index
-/// (starting at typenum `J`) is in the axis list `A`.
+/// Drops (or, with `Keep = B1`, sets to `D<1>`) the dims of list `Self` whose index
+/// (starting at Peano `J`) is in the axis list `A`.
 pub trait DropAxes<A, J, Keep> {
     /// The remaining dims.
     type Out;
@@ -146,29 +152,28 @@ impl<A, J, Keep> DropAxes<A, J, Keep> for Nil {
 impl<H, T, A, J, Keep> DropAxes<A, J, Keep> for Cons<H, T>
 where
     A: ContainsAxis<J>,
-    J: Add<B1>,
-    T: DropAxes<A, <J as Add<B1>>::Output, Keep>,
+    T: DropAxes<A, Succ<J>, Keep>,
     Keep: Select<
-        Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
-        <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+        Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
+        <T as DropAxes<A, Succ<J>, Keep>>::Out,
     >,
     <A as ContainsAxis<J>>::Out: Select<
         If<
             Keep,
-            Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
-            <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
+            <T as DropAxes<A, Succ<J>, Keep>>::Out,
         >,
-        Cons<H, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
     >,
 {
     type Out = If<
         <A as ContainsAxis<J>>::Out,
         If<
             Keep,
-            Cons<D<1>, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
-            <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out,
+            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
+            <T as DropAxes<A, Succ<J>, Keep>>::Out,
         >,
-        Cons<H, <T as DropAxes<A, <J as Add<B1>>::Output, Keep>>::Out>,
+        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
     >;
 }
 
@@ -179,12 +184,12 @@ pub trait ReduceList<S, A, Keep, Op> {
 }
 impl<L: AxisCons, S: Shape, A, Keep, Op> ReduceList<S, A, Keep, Op> for L
 where
-    ListOf<S>: Len + DropAxes<L, U0, Keep>,
-    LenOf<ListOf<S>>: NumDim,
-    L: AxesValid<S, A, DimOf<LenOf<ListOf<S>>>, Op>,
-    <ListOf<S> as DropAxes<L, U0, Keep>>::Out: IntoShape,
+    ListOf<S>: Len + DropAxes<L, Z, Keep>,
+    LenOf<ListOf<S>>: ToDim,
+    L: AxesValid<S, A, Rank<S>, Op>,
+    <ListOf<S> as DropAxes<L, Z, Keep>>::Out: IntoShape,
 {
-    type Out = ShapeOf<<ListOf<S> as DropAxes<L, U0, Keep>>::Out>;
+    type Out = ShapeOf<<ListOf<S> as DropAxes<L, Z, Keep>>::Out>;
 }
 #[diagnostic::do_not_recommend]
 impl<S: Shape, A, Keep, Op, E> ReduceList<S, A, Keep, Op> for AxesError<E> {

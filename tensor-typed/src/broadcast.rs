@@ -8,12 +8,12 @@
 //! error.
 
 use crate::checks::BroadcastOk;
-use crate::dim::{BroadcastDim, CanBroadcast, Dim, DimNum, DimOf, Dyn, NumDim, NumOf, D};
-use crate::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, D};
+use crate::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::op;
+use crate::peano::{PMax, ToDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use std::ops::Sub;
-use typenum::{Max, Maximum, B0, B1};
+use typenum::{B0, B1};
 
 /// One dim pair of a broadcast: `Self` with `Rhs`.
 pub trait BroadcastAt<Rhs> {
@@ -84,24 +84,16 @@ impl<H, T, L, R, I, Op> BroadcastZip<Cons<H, T>, L, R, I, Op> for Nil {
 }
 impl<H1, T1, H2, T2, L, R, I, Op> BroadcastZip<Cons<H2, T2>, L, R, I, Op> for Cons<H1, T1>
 where
-    I: DimNum,
-    NumOf<I>: Sub<B1>,
-    <NumOf<I> as Sub<B1>>::Output: NumDim,
+    I: Pred,
     H1: BroadcastAt<H2>,
-    <H1 as BroadcastAt<H2>>::Ok:
-        BroadcastStep<H1, H2, T1, T2, L, R, DimOf<<NumOf<I> as Sub<B1>>::Output>, Op>,
+    <H1 as BroadcastAt<H2>>::Ok: BroadcastStep<H1, H2, T1, T2, L, R, I::Out, Op>,
 {
-    type Out = <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<
-        H1,
-        H2,
-        T1,
-        T2,
-        L,
-        R,
-        DimOf<<NumOf<I> as Sub<B1>>::Output>,
-        Op,
-    >>::Out;
+    type Out =
+        <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, L, R, I::Out, Op>>::Out;
 }
+
+/// The larger rank of the dim lists `X` and `Y`, as `D<r>`.
+pub type MaxRank<X, Y> = <<LenOf<X> as PMax<LenOf<Y>>>::Out as ToDim>::Dim;
 
 /// The broadcast of the dim lists `Self` and `Rhs`, with the tuple shapes `L`, `R` for
 /// messages.
@@ -113,14 +105,11 @@ impl<X, Y, L, R, Op> BroadcastList<Y, L, R, Op> for X
 where
     X: Len + ReverseAcc<Nil>,
     Y: Len + ReverseAcc<Nil>,
-    LenOf<X>: Max<LenOf<Y>>,
-    Maximum<LenOf<X>, LenOf<Y>>: NumDim,
-    Rev<X>: BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>,
-    <Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>>::Out:
-        ReverseAcc<Nil>,
+    LenOf<X>: PMax<LenOf<Y>, Out: ToDim>,
+    Rev<X>: BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>,
+    <Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Out: ReverseAcc<Nil>,
 {
-    type Out =
-        Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, DimOf<Maximum<LenOf<X>, LenOf<Y>>>, Op>>::Out>;
+    type Out = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Out>;
 }
 
 /// `BroadcastShape<R, Op>`: the shape of the elementwise op `Op` (a marker of

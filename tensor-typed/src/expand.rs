@@ -7,11 +7,10 @@
 //! new dims. (repeat is lowered to the runtime's reshape → expand → reshape.)
 
 use crate::checks::ExpandOk;
-use crate::dim::{DimEq, DimMul, DimNum, DimOf, Dyn, IsOne, NumDim, NumOf, Or, D};
-use crate::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::dim::{DimEq, DimMul, Dyn, IsOne, Or, D};
+use crate::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::peano::ToDim;
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use std::ops::Sub;
-use typenum::B1;
 
 /// One dim of an expand: tensor dim `Self` to target dim `T` at target index `P`.
 pub trait ExpandAt<T, S, Tgt, P> {}
@@ -47,11 +46,9 @@ impl<H, T, S, Tgt, I> ExpandZip<Cons<H, T>, S, Tgt, I> for Nil where
 }
 impl<H1, T1, H2, T2, S, Tgt, I> ExpandZip<Cons<H2, T2>, S, Tgt, I> for Cons<H1, T1>
 where
-    I: DimNum,
-    NumOf<I>: Sub<B1>,
-    <NumOf<I> as Sub<B1>>::Output: NumDim,
-    H1: ExpandAt<H2, S, Tgt, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
-    T1: ExpandZip<T2, S, Tgt, DimOf<<NumOf<I> as Sub<B1>>::Output>>,
+    I: Pred,
+    H1: ExpandAt<H2, S, Tgt, I::Out>,
+    T1: ExpandZip<T2, S, Tgt, I::Out>,
 {
 }
 
@@ -61,8 +58,8 @@ impl<S: Shape, T: Shape> ExpandTo<T> for S
 where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<T>: ReverseAcc<Nil> + Len,
-    LenOf<ListOf<T>>: NumDim,
-    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, S, T, DimOf<LenOf<ListOf<T>>>>,
+    LenOf<ListOf<T>>: ToDim,
+    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, S, T, <LenOf<ListOf<T>> as ToDim>::Dim>,
 {
 }
 

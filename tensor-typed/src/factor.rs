@@ -12,13 +12,9 @@
 //! ([`FactorsDim`]).
 
 use crate::dim::{And, D};
+use crate::peano::{S, Z};
 use std::marker::PhantomData;
 use typenum::{Bit, IsEqual, UInt, UTerm, B0, B1};
-
-/// Peano zero (an exponent).
-pub struct Z;
-/// Peano successor: `S<X>` is `X + 1`.
-pub struct S<X>(PhantomData<X>);
 
 /// A factorisation as a list, one exponent per prime from 2 to 31:
 /// `F<E2, F<E3, … F<E31, Left<L>>>>` is `2^E2 · 3^E3 · … · 31^E31 · L`, with Peano

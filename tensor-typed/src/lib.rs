@@ -25,6 +25,7 @@ pub mod ops_binary;
 pub mod ops_reduce;
 pub mod ops_unary;
 pub mod ops_view;
+pub mod peano;
 pub mod promote;
 pub mod reshape;
 pub mod shape;

@@ -1,12 +1,13 @@
 //! Type-level list helpers over [`Cons`]/[`Nil`]: reverse, length, indexing, membership.
 //!
-//! Lengths and indices are typenum unsigneds (only inside bounds). Dims are mapped back
-//! to [`D<N>`](crate::D) with [`NumDim`](crate::dim::NumDim) when a message needs them.
+//! Lengths and indices are Peano numbers ([`crate::peano`], only inside bounds). They
+//! are mapped to [`D<N>`](crate::D) with [`ToDim`](crate::peano::ToDim) when a message
+//! needs them.
 
-use crate::dim::{Ax, DimNum, NumOf, Or};
+use crate::dim::{Ax, Or};
+use crate::peano::{AxisPos, PEq, S, Z};
 use crate::shape::{Cons, Nil};
-use std::ops::{Add, Sub};
-use typenum::{Bit, IsEqual, Unsigned, B0, B1, U0};
+use typenum::{Bit, B0};
 
 /// Reverses a list onto the accumulator `Acc`.
 pub trait ReverseAcc<Acc> {
@@ -22,24 +23,21 @@ impl<H, T: ReverseAcc<Cons<H, Acc>>, Acc> ReverseAcc<Acc> for Cons<H, T> {
 /// The list `L` reversed.
 pub type Rev<L> = <L as ReverseAcc<Nil>>::Out;
 
-/// The length of a list as a typenum unsigned.
+/// The length of a list as a Peano number ([`crate::peano`]).
 pub trait Len {
     /// The length.
-    type N: Unsigned;
+    type N;
 }
 impl Len for Nil {
-    type N = U0;
+    type N = Z;
 }
-impl<H, T: Len> Len for Cons<H, T>
-where
-    T::N: Add<B1, Output: Unsigned>,
-{
-    type N = <T::N as Add<B1>>::Output;
+impl<H, T: Len> Len for Cons<H, T> {
+    type N = S<T::N>;
 }
 /// The length of list `L`.
 pub type LenOf<L> = <L as Len>::N;
 
-/// The element at typenum index `K` (callers check `K < len` first).
+/// The element at Peano index `K` (callers check `K < len` first).
 pub trait GetAt<K> {
     /// The element.
     type Out;
@@ -49,18 +47,14 @@ pub trait GetAt<K> {
 impl<K> GetAt<K> for Nil {
     type Out = crate::dim::Dyn;
 }
-impl<H, T> GetAt<U0> for Cons<H, T> {
+impl<H, T> GetAt<Z> for Cons<H, T> {
     type Out = H;
 }
-impl<H, T, U: Unsigned, B: Bit> GetAt<typenum::UInt<U, B>> for Cons<H, T>
-where
-    typenum::UInt<U, B>: Sub<B1>,
-    T: GetAt<<typenum::UInt<U, B> as Sub<B1>>::Output>,
-{
-    type Out = <T as GetAt<<typenum::UInt<U, B> as Sub<B1>>::Output>>::Out;
+impl<H, T: GetAt<K>, K> GetAt<S<K>> for Cons<H, T> {
+    type Out = T::Out;
 }
 
-/// `B1` when the axis list contains the axis with typenum index `K`.
+/// `B1` when the axis list contains the axis with Peano index `K`.
 pub trait ContainsAxis<K> {
     /// `B1` or `B0`.
     type Out: Bit;
@@ -70,10 +64,38 @@ impl<K> ContainsAxis<K> for Nil {
 }
 impl<const J: usize, T, K> ContainsAxis<K> for Cons<Ax<J>, T>
 where
-    Ax<J>: DimNum,
-    NumOf<Ax<J>>: IsEqual<K>,
+    Ax<J>: AxisPos,
+    <Ax<J> as AxisPos>::P: PEq<K>,
     T: ContainsAxis<K>,
-    <NumOf<Ax<J>> as IsEqual<K>>::Output: Or<<T as ContainsAxis<K>>::Out>,
+    <<Ax<J> as AxisPos>::P as PEq<K>>::Out: Or<<T as ContainsAxis<K>>::Out>,
 {
-    type Out = <<NumOf<Ax<J>> as IsEqual<K>>::Output as Or<<T as ContainsAxis<K>>::Out>>::Out;
+    type Out = <<<Ax<J> as AxisPos>::P as PEq<K>>::Out as Or<<T as ContainsAxis<K>>::Out>>::Out;
 }
+
+/// A small index (a dim position, at most 8) minus one: `D<i>` → `D<i - 1>`.
+pub trait Pred {
+    /// `D<i - 1>`.
+    type Out;
+}
+macro_rules! pred_table {
+    ($($i:literal => $p:literal),*) => {
+        $(impl Pred for crate::dim::D<$i> {
+            type Out = crate::dim::D<$p>;
+        })*
+    };
+}
+pred_table!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
+
+/// A small index (a dim position, less than 8) plus one: `D<i>` → `D<i + 1>`.
+pub trait Next {
+    /// `D<i + 1>`.
+    type Out;
+}
+macro_rules! next_table {
+    ($($i:literal => $n:literal),*) => {
+        $(impl Next for crate::dim::D<$i> {
+            type Out = crate::dim::D<$n>;
+        })*
+    };
+}
+next_table!(0 => 1, 1 => 2, 2 => 3, 3 => 4, 4 => 5, 5 => 6, 6 => 7, 7 => 8);

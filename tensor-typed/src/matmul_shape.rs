@@ -5,13 +5,14 @@
 //! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are 3 vs 4`);
 //! a `Dyn` inner dim is checked at run time.
 
-use crate::broadcast::BroadcastZip;
+use crate::broadcast::{BroadcastZip, MaxRank};
 use crate::checks::MatmulOk;
-use crate::dim::{DimEq, DimOf, Dyn, NumDim, D};
+use crate::dim::{DimEq, Dyn, D};
 use crate::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::op;
+use crate::peano::{PMax, ToDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use typenum::{Max, Maximum, B0, B1};
+use typenum::{B0, B1};
 
 /// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.
 pub trait InnerDim<K, L, R> {}
@@ -71,17 +72,10 @@ where
     K1: InnerDim<K2, L, R>,
     Lb: Len,
     Rb: Len,
-    LenOf<Lb>: Max<LenOf<Rb>>,
-    Maximum<LenOf<Lb>, LenOf<Rb>>: NumDim,
-    Lb: BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>, op::matmul>,
+    LenOf<Lb>: PMax<LenOf<Rb>, Out: ToDim>,
+    Lb: BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>,
 {
-    type Out = Cons<
-        M,
-        Cons<
-            N,
-            <Lb as BroadcastZip<Rb, L, R, DimOf<Maximum<LenOf<Lb>, LenOf<Rb>>>, op::matmul>>::Out,
-        >,
-    >;
+    type Out = Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>>::Out>>;
     type Ok = B1;
 }
 

@@ -7,16 +7,16 @@
 
 use crate::axes::{AxisList, PermuteBy, Permuted};
 use crate::checks::{MatmulRankOk, SameDimOk, SameRankOk, TransposeOk};
-use crate::dim::{DimEq, DimNum, DimOf, Dyn, NumDim, NumOf, D};
+use crate::dim::{DimEq, Dyn, D};
 use crate::expand::{ExpandTo, RepeatBy, Repeated};
-use crate::list::{Len, LenOf};
+use crate::list::{Len, LenOf, Next};
 use crate::matmul_shape::{MatmulOut, MatmulWith};
+use crate::peano::PEq;
 use crate::reshape::ReshapeTo;
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::tensor::Tensor;
-use std::ops::Add;
 use tensor_core::{Element, Error, Result};
-use typenum::{IsEqual, B0, B1};
+use typenum::{B0, B1};
 
 /// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
 pub trait SameAt<Y, S, T, P> {}
@@ -35,10 +35,9 @@ pub trait SameZip<Y, S, T, J> {}
 impl<S, T, J> SameZip<Nil, S, T, J> for Nil {}
 impl<H1, T1, H2, T2, S, T, const J: usize> SameZip<Cons<H2, T2>, S, T, D<J>> for Cons<H1, T1>
 where
-    D<J>: DimNum,
-    NumOf<D<J>>: Add<B1, Output: NumDim>,
+    D<J>: Next,
     H1: SameAt<H2, S, T, D<J>>,
-    T1: SameZip<T2, S, T, DimOf<<NumOf<D<J>> as Add<B1>>::Output>>,
+    T1: SameZip<T2, S, T, <D<J> as Next>::Out>,
 {
 }
 
@@ -55,8 +54,8 @@ impl<S: Shape, T: Shape> SameShape<T> for S
 where
     ListOf<S>: Len,
     ListOf<T>: Len,
-    LenOf<ListOf<S>>: IsEqual<LenOf<ListOf<T>>>,
-    <LenOf<ListOf<S>> as IsEqual<LenOf<ListOf<T>>>>::Output: SameDims<S, T>,
+    LenOf<ListOf<S>>: PEq<LenOf<ListOf<T>>>,
+    <LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Out: SameDims<S, T>,
 {
 }
 
