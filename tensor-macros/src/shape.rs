@@ -55,7 +55,7 @@ fn classify(e: Expr) -> syn::Result<DimArg> {
         },
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => Err(syn::Error::new(
             e.span(),
-            "a static dim cannot be negative; write `Dyn` for a size known only at run time",
+            "Shape!: a static dim cannot be negative; write `Dyn` for a size known only at run time",
         )),
         Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
         _ => Ok(DimArg::Expr(e)),

@@ -65,7 +65,7 @@ where
 
 /// One dim of a repeat: dim `Self` times count `R` (a static dim).
 #[diagnostic::on_unimplemented(
-    message = "repeat counts must be static dims, found {R}",
+    message = "repeat: repeat counts must be static dims, found {R}",
     label = "write the repeat counts as numbers in Shape![..]"
 )]
 pub trait RepeatAt<R> {

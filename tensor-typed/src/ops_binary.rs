@@ -177,12 +177,12 @@ macro_rules! inplace_methods {
             ///
             /// Compile errors: `other` does not broadcast to this shape (`in-place add_:
             /// output with shape (D<3>,) doesn't match the broadcast shape (D<2>, D<3>)`);
-            /// the promoted type does not cast safely into `T` (`result type f32 can't be
-            /// cast to the desired output type i64`). Panics on a `Dyn` mismatch.
+            /// the promoted type does not cast safely into `T` (`add_: result type f32
+            /// can't be cast to the desired output type i64`). Panics on a `Dyn` mismatch.
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
             where
                 T: Promote<T2>,
-                Promoted<T, T2>: CastsTo<T>,
+                Promoted<T, T2>: CastsTo<T, op::$name>,
                 S: InplaceBroadcast<S2, op::$name>,
             {
                 or_panic(self.inner.$name(&other.inner));
@@ -193,7 +193,7 @@ macro_rules! inplace_methods {
             pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<()>
             where
                 T: Promote<T2>,
-                Promoted<T, T2>: CastsTo<T>,
+                Promoted<T, T2>: CastsTo<T, op::$name>,
                 S: InplaceBroadcast<S2, op::$name>,
             {
                 self.inner.$name(&other.inner)?;

@@ -40,18 +40,19 @@ promote_table! {
     f64 bool => f64; f64 u8 => f64; f64 i8 => f64; f64 i16 => f64; f64 i32 => f64; f64 i64 => f64; f64 f16 => f64; f64 bf16 => f64; f64 f32 => f64; f64 f64 => f64;
 }
 
-/// `CastsTo<To>`: values of the result type `Self` may be written into a `To` tensor
-/// (`torch.can_cast`: no float into an integer, nothing but bool into bool).
+/// `CastsTo<To, Op>`: values of the result type `Self` may be written into a `To` tensor
+/// (`torch.can_cast`: no float into an integer, nothing but bool into bool) by the
+/// in-place op `Op` (a marker of [`crate::op`], named in the message).
 #[diagnostic::on_unimplemented(
-    message = "result type {Self} can't be cast to the desired output type {To}",
+    message = "{Op}: result type {Self} can't be cast to the desired output type {To}",
     label = "an in-place op writes its result into this tensor's dtype",
     note = "PyTorch's can_cast: a float can't be written into an integer tensor, a number can't be written into a bool tensor"
 )]
-pub trait CastsTo<To: Element>: Element {}
+pub trait CastsTo<To: Element, Op = crate::op::broadcast>: Element {}
 
 macro_rules! cast_table {
     ($($from:ident => $($to:ident)*;)*) => {
-        $($(impl CastsTo<$to> for $from {})*)*
+        $($(impl<Op> CastsTo<$to, Op> for $from {})*)*
         /// The `(from, to)` pairs with a [`CastsTo`] impl (tested against `can_cast`).
         pub const CAST_PAIRS: &[(tensor_core::DType, tensor_core::DType)] =
             &[$($((<$from as Element>::DTYPE, <$to as Element>::DTYPE),)*)*];

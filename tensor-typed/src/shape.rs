@@ -193,7 +193,7 @@ impl<S: Shape> StaticShape for S where S::List: StaticList<S> {}
 
 /// Marker on cons lists with no `Dyn` (`S` is the tuple shape, for the message).
 #[diagnostic::on_unimplemented(
-    message = "shape {S} has a `Dyn` dim; its size is only known at run time",
+    message = "zeros/ones/full/rand/randn: shape {S} has a `Dyn` dim; its size is only known at run time",
     label = "this needs a fully static shape",
     note = "use `zeros_with(&dims)` / `from_vec(data, &dims)` to give the run-time dims"
 )]
