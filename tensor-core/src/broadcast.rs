@@ -60,6 +60,9 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
 ///   non-singleton dimension 1.  Target sizes: [2, 5].  Tensor sizes: [3, 4]`;
 /// - [`Error::NumelOverflow`]: a negative size in the result (`-2`, or `-1` on a 0-d
 ///   input) or sizes whose product overflows: `numel: integer multiplication overflow`.
+///   One deliberate difference: when another size is 0 (target `[-2, 0]`), PyTorch's
+///   product check passes and it returns a tensor of size -2; sizes are unsigned here,
+///   so that target is the same error.
 ///
 /// The caller checks that `target` has at least as many dims as `sizes`.
 pub fn infer_expand_geometry(
@@ -120,6 +123,16 @@ pub fn infer_expand_geometry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expand_minus_two_beside_a_zero_dim_is_the_overflow_error() {
+        // PyTorch returns sizes [-2, 0] here (its product check sees 0); unsigned sizes
+        // cannot hold -2, so this is the error PyTorch gives for [-2, 3].
+        let err = infer_expand_geometry(&[1, 0], &[0, 1], &[-2, 0]).unwrap_err();
+        assert!(err.to_string().contains("numel: integer multiplication overflow"));
+        let err = infer_expand_geometry(&[1, 3], &[3, 1], &[-2, 3]).unwrap_err();
+        assert!(err.to_string().contains("numel: integer multiplication overflow"));
+    }
 
     #[test]
     fn missing_leading_dims_count_as_one() {
