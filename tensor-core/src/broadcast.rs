@@ -129,9 +129,13 @@ mod tests {
         // PyTorch returns sizes [-2, 0] here (its product check sees 0); unsigned sizes
         // cannot hold -2, so this is the error PyTorch gives for [-2, 3].
         let err = infer_expand_geometry(&[1, 0], &[0, 1], &[-2, 0]).unwrap_err();
-        assert!(err.to_string().contains("numel: integer multiplication overflow"));
+        assert!(err
+            .to_string()
+            .contains("numel: integer multiplication overflow"));
         let err = infer_expand_geometry(&[1, 3], &[3, 1], &[-2, 3]).unwrap_err();
-        assert!(err.to_string().contains("numel: integer multiplication overflow"));
+        assert!(err
+            .to_string()
+            .contains("numel: integer multiplication overflow"));
     }
 
     #[test]

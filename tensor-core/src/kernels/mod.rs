@@ -20,7 +20,7 @@ mod elementwise;
 mod stream;
 
 pub(crate) use copy::copy_kernel;
-pub(crate) use elementwise::{binary, nullary_fill, ternary, unary};
+pub(crate) use elementwise::{binary, binary_fma, nullary_fill, ternary, unary};
 
 /// The classification of one inner loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
-use crate::kernels::binary;
+use crate::kernels::{binary, binary_fma};
 use crate::ops::scalar_cast::checked_scalar;
 use crate::{dispatch_dtype, DType, Scalar, Tensor};
 
@@ -275,12 +275,12 @@ fn alpha_kernel(iter: &TensorIterator, alpha: Scalar, op: &'static str) -> Resul
     match iter.dtype(0) {
         DType::F32 => {
             let al = checked_scalar::<f32>(alpha, op)?;
-            binary::<f32, f32, _>(iter, move |x, y| al.mul_add(y, x));
+            binary_fma::<f32, f32, _>(iter, move |x, y| al.mul_add(y, x));
             Ok(())
         }
         DType::F64 => {
             let al = checked_scalar::<f64>(alpha, op)?;
-            binary::<f64, f64, _>(iter, move |x, y| al.mul_add(y, x));
+            binary_fma::<f64, f64, _>(iter, move |x, y| al.mul_add(y, x));
             Ok(())
         }
         DType::Bool => add_alpha_rounded::<bool>(iter, alpha, op),
