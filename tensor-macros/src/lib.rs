@@ -34,6 +34,11 @@ pub fn tensor(input: TokenStream) -> TokenStream {
 
 /// `layout!(x, "b (h d) -> b h d", h = 8)`: einops patterns (rearrange, repeat, reduce)
 /// checked at compile time and lowered to typed view ops.
+///
+/// The pattern may also be written without quotes, `layout!(x, b (h d) -> b h d, h = 8)`:
+/// the same grammar, and an error then points at the offending axis itself (inside a
+/// string literal, stable Rust has no span for one axis; the message draws a caret under
+/// it instead).
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
     layout::expand(input.into()).into()

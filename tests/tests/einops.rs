@@ -506,3 +506,26 @@ fn reduce_max_over_anonymous_and_given_axes_returns_the_tensor() {
     let z: Tensor<f64, Shape![2, 1]> = layout!(x, "a (b k) -> a b", k = 4, reduce = min);
     assert_eq!(z.to_vec(), [0.0, 4.0]);
 }
+
+#[test]
+fn pattern_as_tokens_matches_the_string_pattern() {
+    // `layout!(x, h w -> w h)`: the same grammar without quotes, so errors can point at
+    // the axis itself (a string literal has no spans inside it on stable Rust).
+    let x: Tensor<f64, Shape![4, 6]> = arange();
+    let a: Tensor<f64, Shape![6, 4]> = layout!(x, w h -> h w);
+    let b: Tensor<f64, Shape![6, 4]> = layout!(x, "w h -> h w");
+    assert_eq!(a.to_vec(), b.to_vec());
+    let a: Tensor<f64, Shape![2, 3, 4]> = layout!(x, h (g d) -> g d h, g = 2);
+    let b: Tensor<f64, Shape![2, 3, 4]> = layout!(x, "h (g d) -> g d h", g = 2);
+    assert_eq!(a.to_vec(), b.to_vec());
+    let a: Tensor<f64, Shape![1, 4, 6]> = layout!(x, ... -> () ...);
+    assert_eq!(a.dims(), [1, 4, 6]);
+    let a: Tensor<f64, Shape![4]> = layout!(x, h (w 2) -> h, reduce = sum);
+    let b: Tensor<f64, Shape![4]> = layout!(x, "h (w 2) -> h", reduce = sum);
+    assert_eq!(a.to_vec(), b.to_vec());
+    let n = 3;
+    let a = layout!(x, h w -> h w c, c = { n }).expect("c = 3");
+    assert_eq!(a.dims(), [4, 6, 3]);
+    let a: Tensor<f64, Shape![4, 1, 6]> = layout!(x, h w -> h 1 w);
+    assert_eq!(a.dims(), [4, 1, 6]);
+}

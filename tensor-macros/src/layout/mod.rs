@@ -11,6 +11,7 @@ use proc_macro2::TokenStream;
 
 mod expand;
 mod parse;
+mod source;
 mod span;
 mod types;
 mod valid;

@@ -5,16 +5,17 @@
 //! `...`, two sides joined by one `->`. Every term keeps its byte range in the string so
 //! that an error can point at the offending axis.
 
+use super::source::PatternSource;
 use std::ops::Range;
 use syn::parse::{Parse, ParseStream};
-use syn::{Block, Expr, Ident, LitInt, LitStr, Token};
+use syn::{Block, Expr, Ident, LitInt, Token};
 
 /// `layout!(tensor, "pattern", args..)` as written.
 pub(crate) struct Invocation {
     /// The tensor expression.
     pub tensor: Expr,
-    /// The pattern string literal (kept for spans).
-    pub pattern: LitStr,
+    /// The pattern, a string literal or tokens (kept for spans).
+    pub pattern: PatternSource,
     /// The arguments after the pattern, in order.
     pub args: Vec<Arg>,
 }
@@ -43,7 +44,7 @@ impl Parse for Invocation {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let tensor: Expr = input.parse()?;
         input.parse::<Token![,]>()?;
-        let pattern: LitStr = input.parse()?;
+        let pattern = PatternSource::parse(input)?;
         let mut args = Vec::new();
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
