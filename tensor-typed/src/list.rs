@@ -77,25 +77,22 @@ pub trait Pred {
     /// `D<i - 1>`.
     type Out;
 }
-macro_rules! pred_table {
-    ($($i:literal => $p:literal),*) => {
-        $(impl Pred for crate::dim::D<$i> {
-            type Out = crate::dim::D<$p>;
-        })*
-    };
-}
-pred_table!(1 => 0, 2 => 1, 3 => 2, 4 => 3, 5 => 4, 6 => 5, 7 => 6, 8 => 7);
 
 /// A small index (a dim position, less than 8) plus one: `D<i>` → `D<i + 1>`.
 pub trait Next {
     /// `D<i + 1>`.
     type Out;
 }
-macro_rules! next_table {
-    ($($i:literal => $n:literal),*) => {
-        $(impl Next for crate::dim::D<$i> {
+
+/// `Next` for `D<i>` and `Pred` for `D<i + 1>`, for each listed pair.
+macro_rules! step_table {
+    ($($i:literal => $n:literal),*) => {$(
+        impl Next for crate::dim::D<$i> {
             type Out = crate::dim::D<$n>;
-        })*
-    };
+        }
+        impl Pred for crate::dim::D<$n> {
+            type Out = crate::dim::D<$i>;
+        }
+    )*};
 }
-next_table!(0 => 1, 1 => 2, 2 => 3, 3 => 4, 4 => 5, 5 => 6, 6 => 7, 7 => 8);
+step_table!(0 => 1, 1 => 2, 2 => 3, 3 => 4, 4 => 5, 5 => 6, 6 => 7, 7 => 8);
