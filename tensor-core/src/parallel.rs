@@ -19,10 +19,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long the workers of a parallel op stay awake after it, waiting for the next one.
-pub(crate) const LINGER: Duration = Duration::from_micros(200);
+pub(crate) const LINGER: Duration = Duration::from_micros(100);
 
 /// How long the calling thread spins for the other chunks before it parks.
-const JOIN_SPIN: Duration = Duration::from_millis(2);
+const JOIN_SPIN: Duration = Duration::from_micros(200);
 
 /// Counts parallel ops: a lingering worker ends when it changes.
 static EPOCH: AtomicUsize = AtomicUsize::new(0);
@@ -30,7 +30,9 @@ static EPOCH: AtomicUsize = AtomicUsize::new(0);
 /// The number of linger jobs queued or running.
 static LINGERING: AtomicUsize = AtomicUsize::new(0);
 
-/// Spins until `cond()` holds or `limit` has passed, checking the clock every 64 spins.
+/// Spins until `cond()` holds or `limit` has passed, checking the clock and yielding
+/// the core to any other runnable thread every 64 spins (so that spinning costs little
+/// when there are more threads than cores, as in a parallel test run).
 fn spin_until(limit: Duration, cond: impl Fn() -> bool) {
     let start = Instant::now();
     loop {
@@ -43,6 +45,7 @@ fn spin_until(limit: Duration, cond: impl Fn() -> bool) {
         if start.elapsed() >= limit {
             return;
         }
+        std::thread::yield_now();
     }
 }
 
