@@ -127,7 +127,7 @@ fn accumulate_rows<T, A, L, C, F>(
 
 /// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
 /// the output's contiguous order. The accumulation loops run through
-/// [`vectorized`] (AVX2 when the CPU has it; same order of operations either way).
+/// `simd::vectorized` (AVX2 when the CPU has it; same order of operations either way).
 pub fn reduce<T, A, O, L, C, F>(
     input: &Tensor,
     g: &Geometry,
