@@ -2,7 +2,7 @@
 //! axis indices for `permute` and reductions.
 //!
 //! Phases: parse (integer literals or const expressions, spans kept) → validate (no
-//! negative axes: type-level axes count from 0) → expand (a tuple type, or on error
+//! negative axes: type-level axes count from 0; no literal beyond 63) → expand (a tuple type, or on error
 //! `AxesError` beside the `compile_error!`).
 
 use proc_macro2::TokenStream;
@@ -11,11 +11,25 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Token};
 
+/// The largest axis literal the type level knows (`tensor_typed::peano::AxisPos`).
+const MAX_TYPE_LEVEL_AXIS: usize = 63;
+
 fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
     match e {
         Expr::Lit(l) => match &l.lit {
             Lit::Int(i) => {
                 let n: usize = i.base10_parse()?;
+                // Axes 8..=63 reach the type-level check, which names the op and the
+                // shape; larger ones are out of range for every typed shape.
+                if n > MAX_TYPE_LEVEL_AXIS {
+                    return Err(syn::Error::new(
+                        i.span(),
+                        format!(
+                            "Axes!: axis {n} is out of range for every shape (typed shapes have at most {} dims)",
+                            crate::shape::MAX_RANK
+                        ),
+                    ));
+                }
                 let lit = proc_macro2::Literal::usize_unsuffixed(n);
                 Ok(quote_spanned!(i.span()=> ::tensor_typed::Ax<#lit>))
             }
