@@ -26,7 +26,6 @@ pub use checks::{rearrange, reduce, repeat, Check};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 
 use crate::shape::{Cons, Nil};
-use std::marker::PhantomData;
 
 pub use crate::Tensor;
 pub use tensor_core::Element;
@@ -73,10 +72,7 @@ impl Mode for Infallible {
         given: AxisSizes,
     ) -> Tensor<T, Out> {
         match fits(recipe.apply(&x.inner, given), T::DTYPE, Out::DIMS) {
-            Ok(inner) => Tensor {
-                inner,
-                _marker: PhantomData,
-            },
+            Ok(inner) => wrap!(inner),
             Err(e) => unreachable!("layout! checked at compile time, yet the runtime says: {e}"),
         }
     }
@@ -89,11 +85,11 @@ impl Mode for MayFail {
         recipe: &Recipe,
         given: AxisSizes,
     ) -> tensor_core::Result<Tensor<T, Out>> {
-        let inner = fits(recipe.apply(&x.inner, given), T::DTYPE, Out::DIMS)?;
-        Ok(Tensor {
-            inner,
-            _marker: PhantomData,
-        })
+        Ok(wrap!(fits(
+            recipe.apply(&x.inner, given),
+            T::DTYPE,
+            Out::DIMS
+        )?))
     }
 }
 
