@@ -65,20 +65,18 @@ impl TokenPattern {
             pieces: Vec::new(),
             first: tokens[0].span(),
         };
-        p.push_all(tokens, true);
+        p.push_all(tokens);
         p
     }
 
-    /// Appends `tokens`, separated by spaces (`spaced`) or not (right inside brackets,
-    /// where the first token follows the bracket directly).
-    fn push_all(&mut self, tokens: &[TokenTree], spaced: bool) {
+    /// Appends `tokens`, pieces separated by one space (none before the first: it starts
+    /// the pattern or follows an opening bracket).
+    fn push_all(&mut self, tokens: &[TokenTree]) {
         let mut i = 0;
-        let mut first = true;
         while i < tokens.len() {
-            if !first || (spaced && !self.text.is_empty()) {
+            if i > 0 {
                 self.text.push(' ');
             }
-            first = false;
             i += self.push_one(&tokens[i..]);
         }
     }
@@ -99,7 +97,7 @@ impl TokenPattern {
                 self.pieces.push((start..start, g.span()));
                 self.text.push_str(open);
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                self.push_all(&inner, false);
+                self.push_all(&inner);
                 self.text.push_str(close);
                 let end = self.text.len();
                 self.pieces[whole].0 = start..end;
