@@ -180,8 +180,8 @@ mod tests {
     }
 
     #[test]
-    fn lingering_workers_stop_when_the_next_op_starts() {
-        // After an op the workers linger; a second op right after must still cover its
+    fn back_to_back_ops_cover_their_range_and_linger_jobs_end() {
+        // After an op the workers linger; the next op right after must still cover its
         // range exactly once, and the linger jobs must all end (the counter returns to 0).
         for _ in 0..50 {
             let seen = Mutex::new(Vec::new());
