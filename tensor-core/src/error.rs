@@ -244,4 +244,10 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// An allocation failed (c10's `DefaultCPUAllocator` message); the process goes on.
+    #[error("DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes.")]
+    OutOfMemory {
+        /// The size asked for, in bytes.
+        nbytes: usize,
+    },
 }

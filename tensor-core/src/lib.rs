@@ -3,6 +3,7 @@
 //! Sizes, strides and storage offsets are in elements unless a name says bytes.
 #![warn(missing_docs)]
 
+mod alloc;
 pub mod broadcast;
 pub mod contiguity;
 pub mod dim;
