@@ -3,6 +3,7 @@
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
 

@@ -3,6 +3,7 @@
 //! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
 //! `(D<2>, Dyn, D<3>)`) and which type-level operators exist.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 extern crate self as tensor_typed;
 

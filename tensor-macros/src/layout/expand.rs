@@ -11,11 +11,9 @@ use super::parse::{Dim, Invocation, Pattern, TermKind};
 use super::span::PatternSpans;
 use super::types::{support, Ty};
 use super::valid::{Checked, Op, Reduction};
+use crate::shape::MAX_RANK;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
-
-/// The largest rank of a shape tuple (`tensor_typed::Shape` is implemented to rank 8).
-const MAX_RANK: usize = 8;
 
 /// The code for a checked invocation.
 pub(crate) fn expand(
