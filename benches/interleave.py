@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-DEFAULT_TORCH_BENCH = os.path.join(ROOT, "..", "shared", "bench", "torch_bench.py")
+DEFAULT_TORCH_BENCH = os.path.join(ROOT, "benches", "torch_bench.py")
 
 # Runs one case of torch_bench.py with its own timing rule; prints {case: ms}. The
 # threads come first: torch_bench.py reads them from sys.argv[1] when imported.

@@ -1,7 +1,7 @@
 //! Shared pieces of the benchmark binaries: timing as `torch_bench.py` does it, random
 //! inputs, the memory-bandwidth reference loop, and JSON output in case order.
 //!
-//! The cases themselves are listed in `../shared/bench/CASES.md`; `src/bin/cases.rs`
+//! The cases themselves are listed in `benches/CASES.md`; `src/bin/cases.rs`
 //! runs them on tensor-core, `src/bin/compare.rs` turns two JSON results into a table.
 #![warn(missing_docs)]
 

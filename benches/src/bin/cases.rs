@@ -1,4 +1,4 @@
-//! Runs every case of `../shared/bench/CASES.md` on tensor-core and prints one JSON object
+//! Runs every case of `benches/CASES.md` on tensor-core and prints one JSON object
 //! `{case: median milliseconds}` on stdout, in the order of `torch_bench.py`.
 //!
 //! ```sh
