@@ -11,10 +11,15 @@
 
 use tensor_tests::fuzz::run_from_env;
 
-/// The CI run: seed 9, at most 12 s and 200,000 cases.
+/// The CI run: seed 9, at most 12 s and 500,000 cases.
 #[test]
 fn fuzz_public_api_no_panic_no_out_of_bounds() {
-    let r = run_from_env(12.0, 9, 200_000, "fuzz_public_api_no_panic_no_out_of_bounds");
+    let r = run_from_env(
+        12.0,
+        9,
+        500_000,
+        "fuzz_public_api_no_panic_no_out_of_bounds",
+    );
     assert!(r.clean(), "fuzz found defects (see the list above)");
 }
 

@@ -33,7 +33,20 @@ pub const HUGE_OFFSETS: [usize; 5] = [1 << 40, 1 << 61, isize::MAX as usize, 1 <
 pub const HUGE_DIMS: [i64; 6] = [i64::MIN, i64::MAX, 64, -65, 1000, -1000];
 
 /// Integer scalars that overflow most dtypes.
-pub const INT_SCALARS: [i64; 12] = [0, 1, -1, 2, 255, 256, 300, -129, 65536, i64::MAX, i64::MIN, 1 << 53];
+pub const INT_SCALARS: [i64; 12] = [
+    0,
+    1,
+    -1,
+    2,
+    255,
+    256,
+    300,
+    -129,
+    65536,
+    i64::MAX,
+    i64::MIN,
+    1 << 53,
+];
 
 /// Float scalars: NaN, infinities, signed zero, values out of every integer range.
 pub const FLOAT_SCALARS: [f64; 12] = [
@@ -126,7 +139,9 @@ impl Gen {
     /// Small sizes only (each 0..=4, at most 4 dims): safe to materialise.
     pub fn small_sizes(&mut self) -> Vec<usize> {
         let n = self.below(5);
-        (0..n).map(|_| self.pick(&[0, 1, 1, 2, 2, 3, 3, 4])).collect()
+        (0..n)
+            .map(|_| self.pick(&[0, 1, 1, 2, 2, 3, 3, 4]))
+            .collect()
     }
 
     /// A stride: small (incl. negative and zero) or hostile.
@@ -233,7 +248,14 @@ impl Gen {
     /// A slice/narrow index: small of either sign, or hostile.
     pub fn index(&mut self) -> i64 {
         if self.hostile() {
-            self.pick(&[i64::MIN, i64::MAX, i64::MIN + 1, 1 << 62, -(1 << 62), 1 << 40])
+            self.pick(&[
+                i64::MIN,
+                i64::MAX,
+                i64::MIN + 1,
+                1 << 62,
+                -(1 << 62),
+                1 << 40,
+            ])
         } else {
             self.rng.random_range(-6..=6)
         }

@@ -19,7 +19,9 @@
 //!   process (SIGSEGV, allocation abort) or hangs is reported and the run goes on.
 
 mod adapt;
+mod compute;
 mod gen;
+mod misc;
 mod operand;
 mod ops;
 mod runner;

@@ -139,7 +139,12 @@ pub fn operand(g: &mut Gen, c: &mut Ctx) -> Option<Opnd> {
             let nd = g.ndim(4);
             let (sizes, strides, off) = (g.sizes(nd), g.strides(nd), g.offset());
             let t = c.call(
-                || format!("as_strided({}, {sizes:?}, {strides:?}, {off})", show(&base.t)),
+                || {
+                    format!(
+                        "as_strided({}, {sizes:?}, {strides:?}, {off})",
+                        show(&base.t)
+                    )
+                },
                 || base.t.as_strided(&sizes, &strides, off),
             )?;
             check(c, &t, None, 0.0).then_some(Opnd { t, values: None })
@@ -147,19 +152,34 @@ pub fn operand(g: &mut Gen, c: &mut Ctx) -> Option<Opnd> {
         8 => {
             let sizes = g.small_sizes();
             let t = match g.below(5) {
-                0 => c.call(|| format!("zeros({sizes:?}, {dtype:?})"), || Tensor::zeros(&sizes, dtype)),
-                1 => c.call(|| format!("ones({sizes:?}, {dtype:?})"), || Tensor::ones(&sizes, dtype)),
+                0 => c.call(
+                    || format!("zeros({sizes:?}, {dtype:?})"),
+                    || Tensor::zeros(&sizes, dtype),
+                ),
+                1 => c.call(
+                    || format!("ones({sizes:?}, {dtype:?})"),
+                    || Tensor::ones(&sizes, dtype),
+                ),
                 2 => {
                     let n = g.below(6);
-                    c.call(|| format!("arange({n}, {dtype:?})"), || adapt::arange(n, dtype))
+                    c.call(
+                        || format!("arange({n}, {dtype:?})"),
+                        || adapt::arange(n, dtype),
+                    )
                 }
                 3 => {
                     let seed = g.u64();
-                    c.call(|| format!("rand({sizes:?}, {seed})"), || Tensor::rand(&sizes, seed))
+                    c.call(
+                        || format!("rand({sizes:?}, {seed})"),
+                        || Tensor::rand(&sizes, seed),
+                    )
                 }
                 _ => {
                     let s = g.scalar();
-                    c.call(|| format!("full({sizes:?}, {s:?}, {dtype:?})"), || Tensor::full(&sizes, s, dtype))
+                    c.call(
+                        || format!("full({sizes:?}, {s:?}, {dtype:?})"),
+                        || Tensor::full(&sizes, s, dtype),
+                    )
                 }
             }?;
             check(c, &t, None, 0.0).then_some(Opnd { t, values: None })
@@ -170,12 +190,15 @@ pub fn operand(g: &mut Gen, c: &mut Ctx) -> Option<Opnd> {
             let nd = base.t.dim() + g.below(3);
             let mut target: Vec<i64> = vec![-1; nd];
             for (i, x) in target.iter_mut().enumerate().take(nd - base.t.dim()) {
-                *x = if g.hostile() { g.pick(&super::gen::HUGE_SIZES) as i64 } else { (i % 3) as i64 };
+                *x = if g.hostile() {
+                    g.pick(&super::gen::HUGE_SIZES) as i64
+                } else {
+                    (i % 3) as i64
+                };
             }
             for (i, &s) in base.t.sizes().iter().enumerate() {
                 if s == 1 && g.chance(0.5) {
-                    target[nd - base.t.dim() + i] =
-                        if g.hostile() { 1 << 40 } else { 3 };
+                    target[nd - base.t.dim() + i] = if g.hostile() { 1 << 40 } else { 3 };
                 }
             }
             let t = c.call(
@@ -241,7 +264,11 @@ fn hostile_parts(g: &mut Gen, c: &mut Ctx, dtype: DType) -> Option<Opnd> {
         || adapt::layout_new(sizes.clone(), strides.clone(), offset),
     )?;
     let t = c.call(
-        || format!("from_parts(storage of {nbytes} bytes, {sizes:?}/{strides:?}+{offset}, {dtype:?})"),
+        || {
+            format!(
+                "from_parts(storage of {nbytes} bytes, {sizes:?}/{strides:?}+{offset}, {dtype:?})"
+            )
+        },
         || Tensor::from_parts(storage, layout, dtype),
     )?;
     check(c, &t, None, 0.0).then_some(Opnd { t, values: None })

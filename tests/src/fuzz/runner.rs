@@ -62,8 +62,8 @@ impl Report {
             let mut seen = std::collections::BTreeSet::new();
             for (case, call, what) in list.iter() {
                 // One line per distinct (operation, message) pair.
-                let op = call.split('(').next().unwrap_or("").to_string();
-                let key = format!("{op}|{}", what.lines().next().unwrap_or(""));
+                let op = call.split('(').next().unwrap_or("");
+                let key = format!("{op}|{}", shape_of(what.lines().next().unwrap_or("")));
                 if seen.insert(key) && seen.len() <= SHOW {
                     eprintln!(
                         "  {kind} case {case} (TENSOR_FUZZ_SEED={} TENSOR_FUZZ_CASE={case}): {call}\n      -> {what}",
@@ -83,6 +83,32 @@ impl Report {
     }
 }
 
+/// `msg` with every number replaced by `N` and lists collapsed, so findings that differ
+/// only in values count once.
+fn shape_of(msg: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for ch in msg.chars() {
+        match ch {
+            '[' => {
+                if depth == 0 {
+                    out.push_str("[..]");
+                }
+                depth += 1;
+            }
+            ']' => depth -= 1,
+            _ if depth > 0 => {}
+            '0'..='9' | '-' | '.' => {
+                if !out.ends_with('N') {
+                    out.push('N');
+                }
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
 /// What a case sees: the counters and the description of the call under way.
 pub struct Ctx {
     case: u64,
@@ -97,6 +123,9 @@ static CURRENT: Mutex<String> = Mutex::new(String::new());
 static PANIC_MSG: Mutex<String> = Mutex::new(String::new());
 /// Counts calls, for the watchdog.
 static PROGRESS: AtomicU64 = AtomicU64::new(0);
+/// `TENSOR_FUZZ_NO_HUGE=1`: never ask for an unallocatable result (to look past the
+/// allocation aborts of an unfixed runtime).
+pub static NO_HUGE: AtomicBool = AtomicBool::new(false);
 /// Set when the harness wants panics captured silently.
 static QUIET: AtomicBool = AtomicBool::new(false);
 
@@ -167,6 +196,9 @@ impl Ctx {
                 if self.verbose {
                     eprintln!("  -> PANIC {msg}");
                 }
+                if self.child {
+                    child_finding("panic", self.case, &desc, &msg);
+                }
                 self.report.panics.push((self.case, desc, msg));
                 None
             }
@@ -181,6 +213,9 @@ impl Ctx {
                 eprintln!("  -> WRONG {what}");
             }
             let desc = lock(&CURRENT).clone();
+            if self.child {
+                child_finding("wrong", self.case, &desc, &what);
+            }
             self.report.wrong.push((self.case, desc, what));
         }
     }
@@ -214,7 +249,12 @@ fn run_here(seed: u64, start: u64, end: u64, deadline: Instant, child: bool) -> 
         ctx.case = case;
         if child {
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "@case {case}");
+            let r = &ctx.report;
+            let _ = writeln!(
+                out,
+                "@case {case} {} {} {} {}",
+                r.cases, r.calls, r.ok, r.err
+            );
             let _ = out.flush();
         }
         let mut g = Gen::new(seed, case);
@@ -271,7 +311,10 @@ fn run_one(seed: u64, case: u64) -> Report {
         },
     };
     let mut g = Gen::new(seed, case);
-    eprintln!("fuzz: case {case} of seed {seed} (hostility {})", g.hostility);
+    eprintln!(
+        "fuzz: case {case} of seed {seed} (hostility {})",
+        g.hostility
+    );
     let _ = catch_unwind(AssertUnwindSafe(|| ops::run_case(&mut g, &mut ctx)));
     QUIET.store(false, Ordering::Relaxed);
     ctx.report.cases = 1;
@@ -312,12 +355,18 @@ fn run_isolated(seed: u64, end: u64, deadline: Instant, test_name: &str) -> Repo
             }
         });
         let (mut case, mut call, mut finished) = (start, String::new(), false);
+        let mut counts = (0u64, 0u64, 0u64, 0u64);
         let mut hung = false;
         loop {
             match rx.recv_timeout(HANG) {
                 Ok(line) => {
                     if let Some(c) = line.strip_prefix("@case ") {
-                        case = c.parse().unwrap_or(case);
+                        // `@case i cases calls ok err`: counts so far of this child.
+                        let v: Vec<u64> = c.split(' ').filter_map(|x| x.parse().ok()).collect();
+                        if let [i, n, calls, ok, err] = v[..] {
+                            case = i;
+                            counts = (n, calls, ok, err);
+                        }
                         call.clear();
                     } else if let Some(c) = line.strip_prefix("@call ") {
                         call = c.to_string();
@@ -346,22 +395,30 @@ fn run_isolated(seed: u64, end: u64, deadline: Instant, test_name: &str) -> Repo
             format!("process died: {status}")
         };
         total.crashes.push((case, call, how));
-        total.cases += 1;
+        total.cases += counts.0 + 1;
+        total.calls += counts.1 + 1;
+        total.ok += counts.2;
+        total.err += counts.3;
         start = case + 1;
     }
     total.secs = t0.elapsed().as_secs_f64();
     total
 }
 
-/// Child side of isolated mode: print the report in a form [`merge`] reads.
+/// Child side of isolated mode: one finding, printed at once (the child may die next).
+fn child_finding(kind: &str, case: u64, call: &str, what: &str) {
+    let mut out = std::io::stdout().lock();
+    let (call, what) = (
+        call.replace(['\n', '\t'], " "),
+        what.replace(['\n', '\t'], " "),
+    );
+    let _ = writeln!(out, "@finding {kind}\t{case}\t{call}\t{what}");
+    let _ = out.flush();
+}
+
+/// Child side of isolated mode: the final counts, in a form [`merge`] reads.
 fn print_child_report(r: &Report) {
     let mut out = std::io::stdout().lock();
-    for (kind, list) in [("panic", &r.panics), ("wrong", &r.wrong)] {
-        for (case, call, what) in list.iter() {
-            let what = what.replace('\n', " ");
-            let _ = writeln!(out, "@finding {kind}\t{case}\t{call}\t{what}");
-        }
-    }
     let _ = writeln!(out, "@report {} {} {} {}", r.cases, r.calls, r.ok, r.err);
     let _ = out.flush();
 }
@@ -379,7 +436,11 @@ fn merge(total: &mut Report, line: &str) {
 fn merge_finding(total: &mut Report, line: &str) {
     let parts: Vec<&str> = line.splitn(4, '\t').collect();
     if let [kind, case, call, what] = parts[..] {
-        let entry = (case.parse().unwrap_or(0), call.to_string(), what.to_string());
+        let entry = (
+            case.parse().unwrap_or(0),
+            call.to_string(),
+            what.to_string(),
+        );
         if kind == "panic" {
             total.panics.push(entry);
         } else {
@@ -399,6 +460,9 @@ pub fn run_from_env(secs: f64, seed: u64, max_cases: u64, test_name: &str) -> Re
     let seed = env_u64("TENSOR_FUZZ_SEED").unwrap_or(seed);
     let end = env_u64("TENSOR_FUZZ_CASES").unwrap_or(max_cases);
     let deadline = Instant::now() + Duration::from_secs_f64(secs.max(0.0));
+    if std::env::var("TENSOR_FUZZ_NO_HUGE").is_ok_and(|v| v != "0") {
+        NO_HUGE.store(true, Ordering::Relaxed);
+    }
     if let Some(start) = env_u64("TENSOR_FUZZ_CHILD") {
         let end = env_u64("TENSOR_FUZZ_CHILD_END").unwrap_or(end);
         let r = run_here(seed, start, end, deadline, true);
