@@ -8,6 +8,7 @@
 
 use proptest::prelude::*;
 use tensor_core::{DType, Layout, Storage, Tensor};
+use tensor_tests::naive::{ravel_broadcast, unravel};
 
 /// How a random operand sits in its storage.
 #[derive(Clone, Debug)]
@@ -104,25 +105,6 @@ fn spec_for(sizes: Vec<usize>, int: bool) -> impl Strategy<Value = Spec> {
 
 fn spec(max_dims: usize) -> impl Strategy<Value = Spec> {
     (sizes(max_dims), any::<bool>()).prop_flat_map(|(s, int)| spec_for(s, int))
-}
-
-/// Row-major multi-index of flat index `flat` in `sizes`.
-fn unravel(mut flat: usize, sizes: &[usize]) -> Vec<usize> {
-    let mut idx = vec![0; sizes.len()];
-    for d in (0..sizes.len()).rev() {
-        idx[d] = flat % sizes[d];
-        flat /= sizes[d];
-    }
-    idx
-}
-
-/// Flat row-major index in `sizes` of the broadcast index `idx` (right-aligned; size-1
-/// dims read index 0).
-fn ravel_broadcast(idx: &[usize], sizes: &[usize]) -> usize {
-    let lead = idx.len() - sizes.len();
-    sizes.iter().enumerate().fold(0, |acc, (d, &s)| {
-        acc * s + if s == 1 { 0 } else { idx[lead + d] }
-    })
 }
 
 fn assert_values(t: &Tensor, want: &[f64], tol: f64) -> Result<(), TestCaseError> {

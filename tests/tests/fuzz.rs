@@ -1,0 +1,35 @@
+//! Fuzz test of the public API of `tensor-core` (issue 9): random calls with hostile
+//! arguments, each in `catch_unwind`, every `Ok` result checked before it is read (see
+//! `tensor_tests::fuzz`). Fails on any panic, failed check, crash or hang.
+//!
+//! - CI: `cargo test --release -p tensor-tests --test fuzz` (fixed seed, ~12 s cap).
+//! - Long run: `TENSOR_FUZZ_SECS=600 cargo test --release -p tensor-tests --test fuzz --
+//!   --ignored fuzz_long` (random seed unless `TENSOR_FUZZ_SEED` is set); add
+//!   `TENSOR_FUZZ_ISOLATE=1` to run cases in child processes so a SIGSEGV or an
+//!   allocation abort is reported and the run goes on; `TENSOR_FUZZ_CASE=n` replays one
+//!   case, printing every call.
+
+use tensor_tests::fuzz::run_from_env;
+
+/// The CI run: seed 9, at most 12 s and 500,000 cases.
+#[test]
+fn fuzz_public_api_no_panic_no_out_of_bounds() {
+    let r = run_from_env(
+        12.0,
+        9,
+        500_000,
+        "fuzz_public_api_no_panic_no_out_of_bounds",
+    );
+    assert!(r.clean(), "fuzz found defects (see the list above)");
+}
+
+/// The long run: 600 s by default, a seed from the clock unless `TENSOR_FUZZ_SEED` is set.
+#[test]
+#[ignore = "long soak; run with --ignored (see the README's Tests section)"]
+fn fuzz_long() {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    let r = run_from_env(600.0, seed, u64::MAX, "fuzz_long");
+    assert!(r.clean(), "fuzz found defects (see the list above)");
+}
