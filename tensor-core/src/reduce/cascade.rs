@@ -33,6 +33,12 @@ pub struct Cascade<P> {
     count: u64,
 }
 
+impl<P> Default for Cascade<P> {
+    fn default() -> Cascade<P> {
+        Cascade::new()
+    }
+}
+
 impl<P> Cascade<P> {
     /// An empty cascade.
     pub fn new() -> Cascade<P> {
