@@ -2,37 +2,47 @@
 //! and the index-returning loops of `argmax`/`argmin`.
 //!
 //! Determinism: each output's accumulation order depends only on the geometry and on
-//! fixed block sizes ([`BLOCK`], [`COLUMNS`]), never on the number of threads; rayon
-//! only decides which thread computes which output (or which fixed block).
+//! fixed sizes ([`PIECE`], [`COLUMNS`] and the leaves of [`super::cascade`]), never on
+//! the number of threads: threads only decide who computes which output or piece.
 
+use super::cascade::{collapse, merge_lanes, Cascade, Lanes, Scalar, Walker, LANES, LEAF_ROWS};
 use super::Geometry;
+use crate::alloc::try_vec;
+use crate::error::Result;
 use crate::parallel::{chunks_for, for_chunks_mut};
 use crate::simd::vectorized;
 use crate::{Element, Tensor};
-use rayon::prelude::*;
 
-/// Independent accumulators used when folding a contiguous run (vector lanes).
-const LANES: usize = 32;
-/// Elements per block when one output's reduction is split across threads, and the
-/// amount of work below which a parallel task is not worth spawning.
-pub const BLOCK: usize = 32768;
+/// Elements of one *piece*: the reduction of one output is cut into pieces of about
+/// this many elements (a fixed function of the geometry), each folded on its own and
+/// combined by a [`Cascade`]; pieces are also the unit handed to threads when there
+/// are few outputs. Below two pieces of work an op runs on one thread.
+pub const PIECE: usize = 32768;
 /// Columns accumulated together by the outer (vectorised across outputs) loop.
 pub const COLUMNS: usize = 4096;
-/// Most blocks the rows of an outer reduction are split into when there are few
-/// outputs to spread across threads.
-pub const ROW_BLOCKS: usize = 64;
+/// Pieces computed at once when one output's pieces are split across threads (the
+/// memory held for partials, whatever the input's size).
+const BATCH: usize = 64;
+/// Fewer outputs than this: split each output's pieces across threads instead of
+/// splitting the outputs.
+const FEW_OUTPUTS: usize = 8;
 
 /// A reduction: an identity, how to read an input element into the accumulator type,
 /// how to combine two accumulators, and how to turn the result into an output element.
-pub struct Reducer<A, L, C, F> {
+pub struct Reducer<A, L, C, F, Z> {
     /// The value of an empty reduction (`0` for sum, `1` for prod, `-inf` for max).
     pub identity: A,
     /// Input element to accumulator.
     pub load: L,
-    /// `combine(acc, x)`: must be associative (partials of blocks are combined in order).
+    /// `combine(acc, x)`, `acc` holding earlier elements than `x`: partials are
+    /// combined as a tree that keeps the order of the elements.
     pub combine: C,
     /// Accumulator to output element.
     pub finish: F,
+    /// `true` for a result that the vector lanes (which interleave elements) may have
+    /// picked among equal values in another order than the elements' (±0 for max and
+    /// min): that output is folded again in element order.
+    pub ambiguous: Z,
 }
 
 /// The loop chosen for a geometry.
@@ -42,7 +52,7 @@ enum Kind {
     Inner { run: usize },
     /// Kept dim `vector` has input stride 1: accumulate rows into a vector of outputs.
     Outer { vector: usize },
-    /// Neither: runs of one element.
+    /// Neither: strided runs along the first reduced dim.
     Strided,
 }
 
@@ -59,81 +69,97 @@ fn classify(g: &Geometry) -> Kind {
     Kind::Strided
 }
 
-/// Offsets of every index of `dims` (`(size, stride_a, stride_b)`, first dim fastest),
-/// as `(Σ i·stride_a, Σ i·stride_b)`.
-fn walk(dims: &[(usize, isize, isize)]) -> Vec<(isize, isize)> {
-    let mut out = vec![(0isize, 0isize)];
-    for &(size, sa, sb) in dims {
-        let mut next = Vec::with_capacity(out.len() * size);
-        for i in 0..size as isize {
-            next.extend(out.iter().map(|&(a, b)| (a + i * sa, b + i * sb)));
-        }
-        out = next;
-    }
-    out
+/// The elements of one output's reduction: `nrows` runs of `run_len` elements `stride`
+/// apart, the runs at the offsets of the `rows` dims (first fastest).
+struct Lines<'a> {
+    run_len: usize,
+    stride: isize,
+    rows: &'a [(usize, isize, isize)],
+    nrows: usize,
 }
 
-/// Folds a contiguous run into `acc` with [`LANES`] independent accumulators (lane `j`
-/// takes elements `j`, `j + LANES`, ...), combined in lane order, then the tail in
-/// order.
-#[inline(always)]
-fn fold_run<T: Copy, A: Copy>(
-    run: &[T],
-    acc: A,
-    identity: A,
-    load: &impl Fn(T) -> A,
-    combine: &impl Fn(A, A) -> A,
-) -> A {
-    if run.len() < LANES {
-        return run.iter().fold(acc, |a, &x| combine(a, load(x)));
-    }
-    let mut lanes = [identity; LANES];
-    // Fixed-size chunks, so that each lane update is one vector operation.
-    let (chunks, tail) = run.as_chunks::<LANES>();
-    for c in chunks {
-        for j in 0..LANES {
-            lanes[j] = combine(lanes[j], load(c[j]));
+impl Lines<'_> {
+    /// Number of pieces: runs longer than [`PIECE`] are cut into pieces of [`PIECE`]
+    /// elements, shorter ones grouped `PIECE / run_len` to a piece.
+    fn npieces(&self) -> usize {
+        if self.run_len >= PIECE {
+            self.nrows * self.run_len.div_ceil(PIECE)
+        } else {
+            self.nrows.div_ceil(PIECE / self.run_len.max(1))
         }
     }
-    // The lanes are combined in order: a pairwise tree here makes LLVM pair the lanes
-    // up and vectorise the loop above two elements wide.
-    let acc = lanes.iter().fold(acc, |a, &l| combine(a, l));
-    tail.iter().fold(acc, |a, &x| combine(a, load(x)))
+
+    /// Calls `f(row_offset + first_element_offset, n)` for each run (or part of a run)
+    /// of piece `p`, in order.
+    #[inline(always)]
+    fn for_piece(&self, p: usize, mut f: impl FnMut(isize, usize)) {
+        if self.run_len >= PIECE {
+            let per_row = self.run_len.div_ceil(PIECE);
+            let lo = (p % per_row) * PIECE;
+            let n = PIECE.min(self.run_len - lo);
+            let w = Walker::new(self.rows, p / per_row);
+            f(w.a.wrapping_add((lo as isize).wrapping_mul(self.stride)), n);
+        } else {
+            let per_piece = PIECE / self.run_len.max(1);
+            let (r0, r1) = (p * per_piece, self.nrows.min((p + 1) * per_piece));
+            let mut w = Walker::new(self.rows, r0);
+            for _ in r0..r1 {
+                f(w.a, self.run_len);
+                w.advance();
+            }
+        }
+    }
 }
 
-/// `acc[j] = combine(acc[j], load(data[start + row + j]))` for each row offset in
-/// `rows`, in order.
-#[inline(always)]
-fn accumulate_rows<T, A, L, C, F>(
-    acc: &mut [A],
-    data: &[T],
-    start: isize,
-    rows: &[isize],
-    r: &Reducer<A, L, C, F>,
-) where
-    T: Copy,
-    A: Copy,
-    L: Fn(T) -> A,
-    C: Fn(A, A) -> A,
-{
-    let n = acc.len();
-    for &row in rows {
-        let s = (start + row) as usize;
-        for (a, &x) in acc.iter_mut().zip(&data[s..s + n]) {
-            *a = (r.combine)(*a, (r.load)(x));
+/// Combines the `npieces` partials `piece(p)` in order with a [`Cascade`]; with
+/// `split`, pieces are computed on several threads, [`BATCH`] at a time. The result
+/// is the same either way.
+fn over_pieces<P: Send>(
+    npieces: usize,
+    piece: &(impl Fn(usize) -> P + Sync),
+    merge: &impl Fn(P, P) -> P,
+    split: bool,
+) -> Option<P> {
+    let mut cascade = Cascade::new();
+    if !split || npieces < 2 {
+        for p in 0..npieces {
+            cascade.push(piece(p), merge);
         }
+        return cascade.finish(merge);
     }
+    let mut start = 0;
+    while start < npieces {
+        let end = npieces.min(start + BATCH);
+        let mut parts: Vec<Option<P>> = (start..end).map(|_| None).collect();
+        let chunks = chunks_for(end - start, 1);
+        for_chunks_mut(&mut parts, (end - start).div_ceil(chunks), |s, ps| {
+            for (i, x) in ps.iter_mut().enumerate() {
+                *x = Some(piece(start + s + i));
+            }
+        });
+        for x in parts.into_iter().flatten() {
+            cascade.push(x, merge);
+        }
+        start = end;
+    }
+    cascade.finish(merge)
 }
 
 /// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
 /// the output's contiguous order. The accumulation loops run through
 /// `simd::vectorized` (AVX2 when the CPU has it; same order of operations either way).
-pub fn reduce<T, A, O, L, C, F>(
+/// Memory: the output, and per thread a few partials of at most [`COLUMNS`] elements
+/// per level of the cascade (no table sized by the input).
+///
+/// # Errors
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the output cannot be
+/// allocated.
+pub fn reduce<T, A, O, L, C, F, Z>(
     input: &Tensor,
     g: &Geometry,
     out_numel: usize,
-    r: &Reducer<A, L, C, F>,
-) -> Vec<O>
+    r: &Reducer<A, L, C, F, Z>,
+) -> Result<Vec<O>>
 where
     T: Element,
     A: Copy + Send + Sync,
@@ -141,145 +167,259 @@ where
     L: Fn(T) -> A + Sync,
     C: Fn(A, A) -> A + Sync,
     F: Fn(A) -> O + Sync,
+    Z: Fn(A) -> bool + Sync,
 {
-    if input.numel() == 0 {
-        return vec![(r.finish)(r.identity); out_numel];
+    let mut out = try_vec(out_numel, (r.finish)(r.identity))?;
+    if input.numel() == 0 || out_numel == 0 {
+        return Ok(out);
     }
     let buf = input.storage().read();
     let data = buf.as_slice::<T>();
     let nd = g.shape.len();
+    let is_reduced = |d: usize| g.out_strides[d] == 0 && g.shape[d] != 1;
+    let is_kept = |d: usize| g.out_strides[d] != 0 && g.shape[d] != 1;
     let dims = |pick: &dyn Fn(usize) -> bool| -> Vec<(usize, isize, isize)> {
         (0..nd)
             .filter(|&d| pick(d))
             .map(|d| (g.shape[d], g.in_strides[d], g.out_strides[d]))
             .collect()
     };
-    let is_reduced = |d: usize| g.out_strides[d] == 0 && g.shape[d] != 1;
-    let is_kept = |d: usize| g.out_strides[d] != 0 && g.shape[d] != 1;
     let base = g.in_offset as isize;
-    let mut out = vec![(r.finish)(r.identity); out_numel];
     match classify(g) {
         Kind::Outer { vector } => {
-            let len = g.shape[vector];
-            let out_step = g.out_strides[vector];
-            let others = walk(&dims(&|d| is_kept(d) && d != vector));
-            let rows: Vec<isize> = walk(&dims(&is_reduced)).iter().map(|p| p.0).collect();
-            let nchunks = len.div_ceil(COLUMNS);
-            // Few (outputs, column chunk) items: also split the rows into at most
-            // `ROW_BLOCKS` fixed blocks whose partial vectors are combined in order.
-            let per_block = if others.len() * nchunks >= 16 {
-                rows.len().max(1)
-            } else {
-                rows.len().div_ceil(ROW_BLOCKS).max(8)
-            };
-            let nblocks = rows.len().div_ceil(per_block).max(1);
-            let block_sum = |item: usize| {
-                let (kc, b) = (item / nblocks, item % nblocks);
-                let (k, c) = (kc / nchunks, kc % nchunks);
-                let (c0, c1) = (c * COLUMNS, len.min((c + 1) * COLUMNS));
-                let start = base + others[k].0 + c0 as isize;
-                let block =
-                    &rows[(b * per_block).min(rows.len())..rows.len().min((b + 1) * per_block)];
-                let mut acc = vec![r.identity; c1 - c0];
-                vectorized(
-                    #[inline(always)]
-                    || accumulate_rows(&mut acc, data, start, block, r),
-                );
-                acc
-            };
-            // The same fixed blocks either way, so the result does not depend on
-            // whether (or on how many threads) rayon runs them; below one grain of work
-            // the hand-off to other threads costs more than it saves.
-            let items = others.len() * nchunks * nblocks;
-            let mut partials: Vec<Vec<A>> = vec![Vec::new(); items];
-            let chunks = if rows.len() * len < BLOCK {
-                1
-            } else {
-                chunks_for(items, 1)
-            };
-            for_chunks_mut(&mut partials, items.div_ceil(chunks), |start, ps| {
-                for (i, p) in ps.iter_mut().enumerate() {
-                    *p = block_sum(start + i);
-                }
-            });
-            for (kc, blocks) in partials.chunks(nblocks).enumerate() {
-                let (k, c) = (kc / nchunks, kc % nchunks);
-                let mut acc = blocks[0].clone();
-                for block in &blocks[1..] {
-                    for (a, &p) in acc.iter_mut().zip(block) {
-                        *a = (r.combine)(*a, p);
-                    }
-                }
-                for (j, a) in acc.into_iter().enumerate() {
-                    let o = others[k].1 + (c * COLUMNS + j) as isize * out_step;
-                    out[o as usize] = (r.finish)(a);
-                }
-            }
+            let others = dims(&|d| is_kept(d) && d != vector);
+            let rows = dims(&is_reduced);
+            let v = (g.shape[vector], g.out_strides[vector]);
+            outer(data, base, v, &others, &rows, r, &mut out)?;
         }
         kind => {
-            let (run_len, runs) = match kind {
-                Kind::Inner { run } => (g.shape[run], walk(&dims(&|d| is_reduced(d) && d != run))),
-                _ => (1, walk(&dims(&is_reduced))),
+            let run = match kind {
+                Kind::Inner { run } => Some(run),
+                _ => (0..nd).find(|&d| is_reduced(d)),
             };
-            let runs: Vec<isize> = runs.iter().map(|p| p.0).collect();
-            let outputs = walk(&dims(&is_kept));
-            let per_output = run_len * runs.len();
-            let fold = |start: isize, rs: &[isize], acc: A| {
-                vectorized(
-                    #[inline(always)]
-                    || {
-                        let mut acc = acc;
-                        for &row in rs {
-                            let s = (start + row) as usize;
-                            acc = fold_run(
-                                &data[s..s + run_len],
-                                acc,
-                                r.identity,
-                                &r.load,
-                                &r.combine,
-                            );
-                        }
-                        acc
-                    },
-                )
+            let rows = dims(&|d| is_reduced(d) && Some(d) != run);
+            let lines = Lines {
+                run_len: run.map_or(1, |d| g.shape[d]),
+                stride: run.map_or(0, |d| g.in_strides[d]),
+                nrows: rows.iter().map(|d| d.0).product(),
+                rows: &rows,
             };
-            if outputs.len() < 16 && per_output >= 2 * BLOCK {
-                // Few outputs, long reductions: fixed blocks of runs (or of one long
-                // run) reduced in parallel, partials combined in block order.
-                for &(ib, ob) in &outputs {
-                    let start = base + ib;
-                    let acc = if runs.len() > 1 {
-                        let per_block = (BLOCK / run_len).max(1);
-                        runs.par_chunks(per_block)
-                            .map(|rs| fold(start, rs, r.identity))
-                            .collect::<Vec<A>>()
-                    } else {
-                        let s = (start + runs[0]) as usize;
-                        data[s..s + run_len]
-                            .par_chunks(BLOCK)
-                            .map(|c| fold_run(c, r.identity, r.identity, &r.load, &r.combine))
-                            .collect::<Vec<A>>()
-                    }
-                    .into_iter()
-                    .fold(r.identity, &r.combine);
-                    out[ob as usize] = (r.finish)(acc);
-                }
-            } else {
-                let min_len = (BLOCK / per_output.max(1)).max(1);
-                let chunks = chunks_for(outputs.len(), min_len);
-                let mut results = vec![(r.finish)(r.identity); outputs.len()];
-                for_chunks_mut(&mut results, outputs.len().div_ceil(chunks), |start, rs| {
-                    for (x, &(ib, _)) in rs.iter_mut().zip(&outputs[start..]) {
-                        *x = (r.finish)(fold(base + ib, &runs, r.identity));
-                    }
-                });
-                for (&(_, ob), v) in outputs.iter().zip(results) {
-                    out[ob as usize] = v;
-                }
-            }
+            let outputs = dims(&is_kept);
+            inner(data, base, &lines, &outputs, r, &mut out)?;
         }
     }
-    out
+    Ok(out)
+}
+
+/// The inner and strided loops: each output folds its [`Lines`], with [`Lanes`] when
+/// runs are at least [`LANES`] long, else (or for an [`ambiguous`](Reducer::ambiguous)
+/// result) with a [`Scalar`] accumulator in element order.
+fn inner<T, A, O, L, C, F, Z>(
+    data: &[T],
+    base: isize,
+    lines: &Lines<'_>,
+    outputs: &[(usize, isize, isize)],
+    r: &Reducer<A, L, C, F, Z>,
+    out: &mut [O],
+) -> Result<()>
+where
+    T: Element,
+    A: Copy + Send + Sync,
+    O: Element,
+    L: Fn(T) -> A + Sync,
+    C: Fn(A, A) -> A + Sync,
+    F: Fn(A) -> O + Sync,
+    Z: Fn(A) -> bool + Sync,
+{
+    let npieces = lines.npieces();
+    let stride = lines.stride;
+    let in_order = |start: isize, split: bool| -> A {
+        let piece = |p: usize| {
+            vectorized(
+                #[inline(always)]
+                || {
+                    let mut s = Scalar::new(r.identity);
+                    lines.for_piece(p, |off, n| {
+                        s.feed(
+                            data,
+                            start.wrapping_add(off),
+                            stride,
+                            n,
+                            &r.load,
+                            &r.combine,
+                        )
+                    });
+                    s.finish(&r.combine)
+                },
+            )
+        };
+        over_pieces(npieces, &piece, &r.combine, split).unwrap_or(r.identity)
+    };
+    let one = |ib: isize, split: bool| -> A {
+        let start = base.wrapping_add(ib);
+        if lines.run_len < LANES {
+            return in_order(start, split);
+        }
+        let piece = |p: usize| {
+            vectorized(
+                #[inline(always)]
+                || {
+                    let mut l = Lanes::new(r.identity);
+                    lines.for_piece(p, |off, n| {
+                        let s = start.wrapping_add(off);
+                        if stride == 1 {
+                            let s = s as usize;
+                            l.feed(&data[s..s + n], &r.load, &r.combine);
+                        } else {
+                            l.feed_strided(data, s, stride, n, &r.load, &r.combine);
+                        }
+                    });
+                    l.finish(&r.combine)
+                },
+            )
+        };
+        let merge = |a, b| merge_lanes(a, b, &r.combine);
+        let lanes = over_pieces(npieces, &piece, &merge, split);
+        let acc = lanes.map_or(r.identity, |l| collapse(l, &r.combine));
+        if (r.ambiguous)(acc) {
+            in_order(start, split)
+        } else {
+            acc
+        }
+    };
+    let n_out: usize = outputs.iter().map(|d| d.0).product();
+    if n_out < FEW_OUTPUTS {
+        let mut w = Walker::new(outputs, 0);
+        for _ in 0..n_out {
+            out[w.b as usize] = (r.finish)(one(w.a, true));
+            w.advance();
+        }
+        return Ok(());
+    }
+    let per_output = lines.run_len.saturating_mul(lines.nrows).max(1);
+    let chunks = chunks_for(n_out, (PIECE / per_output).max(1));
+    let mut results = try_vec(n_out, (r.finish)(r.identity))?;
+    for_chunks_mut(&mut results, n_out.div_ceil(chunks), |k0, rs| {
+        let mut w = Walker::new(outputs, k0);
+        for x in rs.iter_mut() {
+            *x = (r.finish)(one(w.a, false));
+            w.advance();
+        }
+    });
+    let mut w = Walker::new(outputs, 0);
+    for v in results {
+        out[w.b as usize] = v;
+        w.advance();
+    }
+    Ok(())
+}
+
+/// The outer loop: for each position of the `others` kept dims and each chunk of
+/// [`COLUMNS`] along the contiguous kept dim `(len, out_step)`, rows (the positions of
+/// the reduced dims) are accumulated into a vector of partials, [`LEAF_ROWS`] rows to
+/// a leaf, leaves and pieces combined by [`Cascade`]s.
+fn outer<T, A, O, L, C, F, Z>(
+    data: &[T],
+    base: isize,
+    (len, out_step): (usize, isize),
+    others: &[(usize, isize, isize)],
+    rows: &[(usize, isize, isize)],
+    r: &Reducer<A, L, C, F, Z>,
+    out: &mut [O],
+) -> Result<()>
+where
+    T: Element,
+    A: Copy + Send + Sync,
+    O: Element,
+    L: Fn(T) -> A + Sync,
+    C: Fn(A, A) -> A + Sync,
+    F: Fn(A) -> O + Sync,
+    Z: Fn(A) -> bool + Sync,
+{
+    let nrows: usize = rows.iter().map(|d| d.0).product();
+    let nchunks = len.div_ceil(COLUMNS);
+    let width = len.min(COLUMNS);
+    // Rows per piece: about four pieces' worth of elements, whole leaves.
+    let per_piece = (4 * PIECE / width)
+        .max(LEAF_ROWS)
+        .next_multiple_of(LEAF_ROWS);
+    let npieces = nrows.div_ceil(per_piece);
+    let merge = |mut a: Vec<A>, b: Vec<A>| {
+        for (x, &y) in a.iter_mut().zip(&b) {
+            *x = (r.combine)(*x, y);
+        }
+        a
+    };
+    // Item (k, c): position k of `others`, column chunk c.
+    let item = |kc: usize, split: bool| -> Vec<A> {
+        let (k, c) = (kc / nchunks, kc % nchunks);
+        let (c0, c1) = (c * COLUMNS, len.min((c + 1) * COLUMNS));
+        let start = base
+            .wrapping_add(Walker::new(others, k).a)
+            .wrapping_add(c0 as isize);
+        let w = c1 - c0;
+        let piece = |p: usize| {
+            vectorized(
+                #[inline(always)]
+                || {
+                    let mut cascade = Cascade::new();
+                    let mut leaf = vec![r.identity; w];
+                    let (r0, r1) = (p * per_piece, nrows.min((p + 1) * per_piece));
+                    let mut walk = Walker::new(rows, r0);
+                    let mut count = 0;
+                    for _ in r0..r1 {
+                        let s = start.wrapping_add(walk.a) as usize;
+                        for (a, &x) in leaf.iter_mut().zip(&data[s..s + w]) {
+                            *a = (r.combine)(*a, (r.load)(x));
+                        }
+                        walk.advance();
+                        count += 1;
+                        if count == LEAF_ROWS {
+                            let full = std::mem::replace(&mut leaf, vec![r.identity; w]);
+                            cascade.push(full, &merge);
+                            count = 0;
+                        }
+                    }
+                    if count > 0 {
+                        cascade.push(leaf, &merge);
+                    }
+                    cascade
+                        .finish(&merge)
+                        .unwrap_or_else(|| vec![r.identity; w])
+                },
+            )
+        };
+        over_pieces(npieces, &piece, &merge, split).unwrap_or_else(|| vec![r.identity; w])
+    };
+    let n_others: usize = others.iter().map(|d| d.0).product();
+    let items = n_others * nchunks;
+    let mut write = |kc: usize, acc: Vec<A>| {
+        let (k, c) = (kc / nchunks, kc % nchunks);
+        let ob = Walker::new(others, k).b;
+        for (j, a) in acc.into_iter().enumerate() {
+            let o = ob.wrapping_add(((c * COLUMNS + j) as isize).wrapping_mul(out_step));
+            out[o as usize] = (r.finish)(a);
+        }
+    };
+    if items < FEW_OUTPUTS {
+        for kc in 0..items {
+            let acc = item(kc, true);
+            write(kc, acc);
+        }
+        return Ok(());
+    }
+    let per_item = nrows.saturating_mul(width).max(1);
+    let chunks = chunks_for(items, (PIECE / per_item).max(1));
+    let mut results: Vec<Vec<A>> = try_vec(items, Vec::new())?;
+    for_chunks_mut(&mut results, items.div_ceil(chunks), |k0, rs| {
+        for (i, x) in rs.iter_mut().enumerate() {
+            *x = item(k0 + i, false);
+        }
+    });
+    for (kc, acc) in results.into_iter().enumerate() {
+        write(kc, acc);
+    }
+    Ok(())
 }
 
 /// `argmax`/`argmin` along `dim` (`Some`) or over the flattened tensor (`None`): the
@@ -287,7 +427,11 @@ where
 /// (`max`) or smaller than every earlier one, a NaN winning over every number (as
 /// PyTorch). Outputs in row-major order of the kept dims. The reduction must not be
 /// empty.
-pub fn arg_reduce<T: Element>(input: &Tensor, dim: Option<usize>, max: bool) -> Vec<i64> {
+///
+/// # Errors
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the output cannot be
+/// allocated.
+pub fn arg_reduce<T: Element>(input: &Tensor, dim: Option<usize>, max: bool) -> Result<Vec<i64>> {
     // `better(x, best)`: x replaces the current best.
     let better = move |x: T, best: T| {
         #[allow(clippy::eq_op)]
@@ -319,47 +463,33 @@ pub fn arg_reduce<T: Element>(input: &Tensor, dim: Option<usize>, max: bool) -> 
     let buf = input.storage().read();
     let data = buf.as_slice::<T>();
     match dim {
-        None => vec![scan(&mut input.layout().offsets().map(|i| data[i]))],
-        Some(_) if input.dim() == 0 => vec![0],
+        None => Ok(vec![scan(&mut input.layout().offsets().map(|i| data[i]))]),
+        Some(_) if input.dim() == 0 => Ok(vec![0]),
         Some(d) => {
             let (sizes, strides) = (input.sizes(), input.strides());
-            // Kept dims in row-major order, listed fastest first for `walk`.
+            // Kept dims in row-major order, listed fastest first for the walker.
             let kept: Vec<(usize, isize, isize)> = (0..sizes.len())
                 .rev()
                 .filter(|&k| k != d)
                 .map(|k| (sizes[k], strides[k], 0))
                 .collect();
-            let outputs = walk(&kept);
+            let n_out: usize = kept.iter().map(|k| k.0).product();
             let (n, step) = (sizes[d], strides[d]);
             let base = input.storage_offset() as isize;
-            outputs
-                .par_iter()
-                .with_min_len((BLOCK / n.max(1)).max(1))
-                .map(|&(ib, _)| {
-                    let start = base + ib;
-                    scan(&mut (0..n as isize).map(|j| data[(start + j * step) as usize]))
-                })
-                .collect()
+            let mut out = try_vec(n_out, 0i64)?;
+            let chunks = chunks_for(n_out, (PIECE / n.max(1)).max(1));
+            for_chunks_mut(&mut out, n_out.div_ceil(chunks), |k0, os| {
+                let mut w = Walker::new(&kept, k0);
+                for o in os.iter_mut() {
+                    let start = base.wrapping_add(w.a);
+                    *o = scan(
+                        &mut (0..n as isize)
+                            .map(|j| data[start.wrapping_add(j.wrapping_mul(step)) as usize]),
+                    );
+                    w.advance();
+                }
+            });
+            Ok(out)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn walk_lists_first_dim_fastest() {
-        let w = walk(&[(2, 1, 10), (3, 100, 0)]);
-        let a: Vec<isize> = w.iter().map(|p| p.0).collect();
-        assert_eq!(a, vec![0, 1, 100, 101, 200, 201]);
-    }
-
-    #[test]
-    fn fold_run_sums_long_and_short_runs() {
-        let v: Vec<f64> = (0..100).map(|i| i as f64).collect();
-        let s = fold_run(&v, 0.0, 0.0, &|x| x, &|a, b| a + b);
-        assert_eq!(s, 4950.0);
-        assert_eq!(fold_run(&v[..3], 1.0, 0.0, &|x| x, &|a, b| a + b), 4.0);
     }
 }

@@ -9,19 +9,24 @@
 //!    (stride 0 on reduced dims), dims are sorted so that reduced dims come first
 //!    (innermost), then dims are coalesced;
 //! 3. [`kernels`] classifies the geometry once and runs one of three loops, in
-//!    parallel over output elements (never splitting one output's accumulation across
-//!    threads in a thread-count dependent way, so results do not depend on the number
-//!    of threads):
+//!    parallel over output elements or, for few outputs, over fixed pieces of each
+//!    output's reduction (cut the same way whatever the number of threads, so results
+//!    do not depend on it):
 //!    - *inner*: a reduced dim is contiguous in the input: each output folds contiguous
 //!      runs with several independent accumulators (vectorisable);
 //!    - *outer*: a kept dim is contiguous in the input: input rows are accumulated into
 //!      a vector of outputs, vectorised across that dim (sum over dim 0, or over H and W
 //!      of a channels-last tensor);
-//!    - otherwise the inner loop with runs of one element.
+//!    - *strided*: otherwise, the inner loop over strided runs.
+//!
+//!    Every loop accumulates through [`cascade`]: short in-order leaves combined as a
+//!    pairwise tree, so a float sum's error grows with `log2(n)` (PyTorch's
+//!    `cascade_sum`), and memory is the output plus a few partials per thread.
 //!
 //! `argmax`/`argmin` need the index along the original dim, so they walk the input in
 //! its own dim order instead.
 
+pub mod cascade;
 pub mod kernels;
 pub mod ops;
 

@@ -76,7 +76,7 @@ impl Plan {
     }
 
     /// Runs `r` over `t` and wraps the values as a contiguous tensor.
-    fn run<T, A, O, L, C, F>(&self, t: &Tensor, r: Reducer<A, L, C, F>) -> Result<Tensor>
+    fn run<T, A, O, L, C, F, Z>(&self, t: &Tensor, r: Reducer<A, L, C, F, Z>) -> Result<Tensor>
     where
         T: Element,
         A: Copy + Send + Sync,
@@ -84,9 +84,10 @@ impl Plan {
         L: Fn(T) -> A + Sync,
         C: Fn(A, A) -> A + Sync,
         F: Fn(A) -> O + Sync,
+        Z: Fn(A) -> bool + Sync,
     {
         let g = Geometry::of(t, &self.reduced)?;
-        let values = reduce::<T, A, O, L, C, F>(t, &g, self.out_numel(), &r);
+        let values = reduce::<T, A, O, L, C, F, Z>(t, &g, self.out_numel(), &r)?;
         Tensor::from_vec(values, &self.out_sizes)
     }
 }
@@ -119,18 +120,24 @@ fn sum_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
             load: T::up,
             combine: |a: T::A, b: T::A| a + b,
             finish: T::down,
+            ambiguous: |_| false,
         },
     )
 }
 
+/// `prod` of floats, accumulated in the input's own dtype as PyTorch's CPU kernel
+/// (`binary_kernel_reduce_vec` with `scalar_t` products): for `f16`/`bf16` each product
+/// is rounded to the dtype (computed in `f32`, where the product of two such values is
+/// exact, then rounded once).
 fn prod_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
     p.run(
         t,
         Reducer {
-            identity: <T::A as One>::one(),
-            load: T::up,
-            combine: |a: T::A, b: T::A| a * b,
-            finish: T::down,
+            identity: T::down(<T::A as One>::one()),
+            load: |x: T| x,
+            combine: |a: T, b: T| T::down(a.up() * b.up()),
+            finish: |a: T| a,
+            ambiguous: |_| false,
         },
     )
 }
@@ -144,6 +151,7 @@ fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
             load: T::up,
             combine: |a: T::A, b: T::A| a + b,
             finish: move |a: T::A| T::down(a / n),
+            ambiguous: |_| false,
         },
     )
 }
@@ -163,6 +171,7 @@ fn integral<T: Element>(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
                 }
             },
             finish: |a: i64| a,
+            ambiguous: |_| false,
         },
     )
 }
@@ -176,8 +185,12 @@ fn extreme<T: Element>(max: bool) -> T {
     }
 }
 
-/// amax / amin with NaN propagation (`(a != a || a > b) ? a : b`).
+/// amax / amin as PyTorch's `max_impl` / `min_impl`: a NaN wins (the first NaN), else
+/// `std::max(acc, x)` / `std::min(acc, x)`, which keep the earlier of two equal values:
+/// `amax([-0., 0.])` is `-0.` and `amax([0., -0.])` is `0.`.
 fn extremum<T: Element>(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
+    let zero = T::from_f64(0.0);
+    let floating = T::DTYPE.is_floating();
     p.run(
         t,
         Reducer {
@@ -185,14 +198,16 @@ fn extremum<T: Element>(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
             load: |x: T| x,
             #[allow(clippy::eq_op)]
             combine: move |a: T, b: T| {
-                let keep = a != a || if max { a > b } else { a < b };
-                if keep {
-                    a
-                } else {
+                let take = a == a && (b != b || if max { b > a } else { b < a });
+                if take {
                     b
+                } else {
+                    a
                 }
             },
             finish: |a: T| a,
+            // Only ±0 compare equal while being different values.
+            ambiguous: move |a: T| floating && a == zero,
         },
     )
 }
@@ -219,8 +234,9 @@ impl Tensor {
     }
 
     /// `torch.prod(self, dims, keepdim)`: the product over `dims` (empty = every dim),
-    /// with [`sum`](Tensor::sum)'s output sizes and dtypes. A product over an empty dim
-    /// is 1.
+    /// with [`sum`](Tensor::sum)'s output sizes and dtypes. Floats accumulate in their
+    /// own dtype, as PyTorch's CPU kernel (`f16`/`bf16`: each product rounded to the
+    /// dtype). A product over an empty dim is 1.
     ///
     /// # Errors
     /// As [`sum`](Tensor::sum).
@@ -262,7 +278,9 @@ impl Tensor {
     }
 
     /// `torch.amax(self, dims, keepdim)`: the maximum over `dims` (empty = every dim),
-    /// in the input's dtype. A NaN anywhere in a reduction gives NaN.
+    /// in the input's dtype. A NaN anywhere in a reduction gives NaN. Of equal values
+    /// the first (in memory order) is kept, as PyTorch's `std::max(acc, x)`:
+    /// `amax([-0., 0.])` is `-0.`.
     ///
     /// # Errors
     /// For a tensor with no elements, [`Error::ReductionDimRequired`] when `dims` is
@@ -294,7 +312,8 @@ impl Tensor {
     /// [`Error::DimOutOfRange`]; [`Error::EmptyReductionDim`]
     /// (`argmax(): Expected reduction dim 0 to have non-zero size.`);
     /// [`Error::ReductionDimRequired`] for `dim = None` on a tensor with no elements;
-    /// [`Error::UnsupportedDType`] for bool (`"argmax_cpu" not implemented for 'Bool'`).
+    /// [`Error::UnsupportedDType`] for bool (`argmax(): does not support bool input`,
+    /// checked first).
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         self.arg_extremum(dim, keepdim, true)
     }
@@ -310,6 +329,11 @@ impl Tensor {
 
     fn arg_extremum(&self, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
         let op = if max { "argmax" } else { "argmin" };
+        if self.dtype() == DType::Bool {
+            return Err(Error::UnsupportedDType {
+                message: format!("{op}(): does not support bool input"),
+            });
+        }
         let nd = self.dim();
         let dim = match dim {
             Some(d) => {
@@ -324,11 +348,6 @@ impl Tensor {
             }
             None => None,
         };
-        if self.dtype() == DType::Bool {
-            return Err(Error::UnsupportedDType {
-                message: format!("\"{op}_cpu\" not implemented for 'Bool'"),
-            });
-        }
         let out_sizes: Vec<usize> = match dim {
             None if keepdim => vec![1; nd],
             None => vec![],
@@ -340,7 +359,7 @@ impl Tensor {
                 })
                 .collect(),
         };
-        let values = dispatch_dtype!(self.dtype(), T, arg_reduce::<T>(self, dim, max));
+        let values = dispatch_dtype!(self.dtype(), T, arg_reduce::<T>(self, dim, max))?;
         Tensor::from_vec(values, &out_sizes)
     }
 }

@@ -298,3 +298,220 @@ fn results_do_not_depend_on_thread_count() {
     let b = pool.install(|| t.sum(&[], false).unwrap().item::<f32>().unwrap());
     assert_eq!(a.to_bits(), b.to_bits());
 }
+
+fn one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+#[test]
+fn sum_of_many_tenths_has_cascade_accuracy() {
+    // 2^22 x 0.1 (2^24 in the ignored test below): sequential f32 accumulation is off
+    // by ~1e-3 relative here, PyTorch's cascade sum by ~5e-7.
+    let n = 1usize << 22;
+    let t = Tensor::from_vec(vec![0.1f32; n], &[n]).unwrap();
+    let s = t.sum(&[], false).unwrap().item::<f32>().unwrap() as f64;
+    let want = n as f64 * 0.1f32 as f64;
+    assert!(((s - want) / want).abs() < 1e-6, "{s} vs {want}");
+}
+
+#[test]
+fn mean_of_strided_tenths_has_cascade_accuracy() {
+    // full([16, 2^20], 0.1)[:, ::2]: a strided (not contiguous) reduction.
+    let t = Tensor::from_vec(vec![0.1f32; 16 << 20], &[16, 1 << 20])
+        .unwrap()
+        .slice(1, None, None, 2)
+        .unwrap();
+    let m = t.mean(&[], false).unwrap().item::<f32>().unwrap();
+    assert!((m as f64 / 0.1f32 as f64 - 1.0).abs() < 1e-6, "{m}");
+    // Over dim 0 only (the outer loop) and dim 1 only (strided runs).
+    let c = t.mean(&[0], false).unwrap().to_vec::<f32>().unwrap();
+    assert!(c.iter().all(|&x| (x - 0.1).abs() < 1e-7));
+    let r = t.sum(&[1], false).unwrap().to_vec::<f32>().unwrap();
+    let want = (1 << 19) as f64 * 0.1f32 as f64;
+    assert!(
+        r.iter().all(|&x| ((x as f64 - want) / want).abs() < 1e-6),
+        "{r:?}"
+    );
+}
+
+#[test]
+#[ignore = "16M and 128M elements: the issue's own shapes, slow in a debug build"]
+fn issue_shapes_have_cascade_accuracy() {
+    let n = 1usize << 24;
+    let t = Tensor::from_vec(vec![0.1f32; n], &[n]).unwrap();
+    let s = t.sum(&[], false).unwrap().item::<f32>().unwrap() as f64;
+    let want = n as f64 * 0.1f32 as f64;
+    assert!(((s - want) / want).abs() < 1e-6, "{s} vs {want}");
+    let t = Tensor::from_vec(vec![0.1f32; 16 << 23], &[16, 1 << 23])
+        .unwrap()
+        .slice(1, None, None, 2)
+        .unwrap();
+    let m = t.mean(&[], false).unwrap().item::<f32>().unwrap();
+    assert!((m - 0.099_999_91).abs() < 1e-6, "{m}");
+}
+
+#[test]
+fn every_path_gives_the_same_bits_with_one_and_two_threads() {
+    let n = 1 << 20;
+    let v: Vec<f32> = (0..n).map(|i| ((i as f32) * 0.37).sin()).collect();
+    let flat = strided(v.clone(), &[n], &[1], 0);
+    let m = strided(v.clone(), &[1024, 1024], &[1024, 1], 0);
+    let cases: Vec<(Tensor, Vec<i64>)> = vec![
+        (flat.alias(), vec![]), // inner, split pieces
+        (m.alias(), vec![1]),   // inner, many outputs
+        (m.alias(), vec![0]),   // outer
+        (strided(v.clone(), &[4, 1024], &[1, 1024], 0), vec![1]), // outer, few columns
+        (strided(v.clone(), &[512, 1024], &[2, 1024], 0), vec![]), // strided
+        (m.slice(1, None, None, 2).unwrap(), vec![1]), // strided runs
+    ];
+    for (t, dims) in cases {
+        let two = t.sum(&dims, false).unwrap().to_vec::<f32>().unwrap();
+        let one = one_thread(|| t.sum(&dims, false).unwrap().to_vec::<f32>().unwrap());
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(
+            bits(&two),
+            bits(&one),
+            "dims {dims:?} sizes {:?}",
+            t.sizes()
+        );
+        if dims.is_empty() {
+            let want: f64 = t.to_vec_f64().iter().sum();
+            assert!((two[0] as f64 - want).abs() < 1e-3, "{} vs {want}", two[0]);
+        }
+    }
+}
+
+#[test]
+fn sum_of_expanded_2_pow_26_ones_uses_no_per_element_memory() {
+    // An offset table would take 16 bytes per element (1 GiB here).
+    let t = Tensor::from_vec(vec![1.0f32], &[1])
+        .unwrap()
+        .expand(&[1 << 26])
+        .unwrap();
+    assert_eq!(
+        t.sum(&[], false).unwrap().item::<f32>().unwrap(),
+        (1u64 << 26) as f32
+    );
+}
+
+#[test]
+#[ignore = "2^31 elements: about 2 s on two cores in release"]
+fn sum_of_expanded_2_pow_31_ones_is_exact() {
+    let t = Tensor::from_vec(vec![1.0f32], &[1])
+        .unwrap()
+        .expand(&[1 << 31])
+        .unwrap();
+    assert_eq!(
+        t.sum(&[], false).unwrap().item::<f32>().unwrap(),
+        2147483648.0
+    );
+}
+
+#[test]
+fn amax_and_amin_keep_the_first_of_equal_zeros() {
+    let mx = |v: Vec<f32>| {
+        let n = v.len();
+        let t = Tensor::from_vec(v, &[n]).unwrap();
+        let a = t.amax(&[], false).unwrap().item::<f32>().unwrap();
+        let b = t.amin(&[], false).unwrap().item::<f32>().unwrap();
+        (a.to_bits(), b.to_bits())
+    };
+    let (neg, pos) = ((-0.0f32).to_bits(), 0.0f32.to_bits());
+    assert_eq!(mx(vec![-0.0, 0.0]), (neg, neg));
+    assert_eq!(mx(vec![0.0, -0.0]), (pos, pos));
+    // Long enough for the vector lanes: the first zero is element 1, in lane 1; a +0 in
+    // lane 0 comes later.
+    let mut v = vec![-1.0f32; 1000];
+    v[1] = -0.0;
+    v[32] = 0.0;
+    assert_eq!(mx(v.clone()).0, neg);
+    v[1] = 0.0;
+    v[32] = -0.0;
+    assert_eq!(mx(v).0, pos);
+}
+
+#[test]
+fn argmax_and_argmin_of_bool_are_errors() {
+    let b = Tensor::from_vec(vec![true, false], &[2]).unwrap();
+    assert_eq!(
+        b.argmax(None, false).unwrap_err().to_string(),
+        "argmax(): does not support bool input"
+    );
+    assert_eq!(
+        b.argmin(Some(0), false).unwrap_err().to_string(),
+        "argmin(): does not support bool input"
+    );
+}
+
+#[test]
+fn half_prod_rounds_each_product_to_half() {
+    // PyTorch accumulates prod in the dtype: each product rounded to f16 / bf16. Of a
+    // few 31-element inputs (sequential in the lanes), at least one must tell this
+    // apart from accumulating in f32.
+    let mut told_apart = false;
+    for k in 1..40usize {
+        let xs: Vec<f32> = (0..31)
+            .map(|i| 0.95 + ((i * k) % 17) as f32 * 0.0137)
+            .collect();
+        let h: Vec<half::f16> = xs.iter().map(|&x| half::f16::from_f32(x)).collect();
+        let want = h.iter().fold(half::f16::ONE, |a, &b| {
+            half::f16::from_f32(a.to_f32() * b.to_f32())
+        });
+        let got = Tensor::from_vec(h.clone(), &[31])
+            .unwrap()
+            .prod(&[], false)
+            .unwrap()
+            .item::<half::f16>()
+            .unwrap();
+        assert_eq!(got.to_bits(), want.to_bits());
+        let f32_acc = half::f16::from_f32(h.iter().map(|x| x.to_f32()).product());
+        told_apart |= got.to_bits() != f32_acc.to_bits();
+        let b: Vec<half::bf16> = xs.iter().map(|&x| half::bf16::from_f32(x)).collect();
+        let want = b.iter().fold(half::bf16::ONE, |a, &x| {
+            half::bf16::from_f32(a.to_f32() * x.to_f32())
+        });
+        let got = Tensor::from_vec(b, &[31])
+            .unwrap()
+            .prod(&[], false)
+            .unwrap()
+            .item::<half::bf16>()
+            .unwrap();
+        assert_eq!(got.to_bits(), want.to_bits());
+    }
+    assert!(told_apart);
+}
+
+#[test]
+fn reductions_never_panic_on_odd_dims() {
+    let t = Tensor::zeros(&[2, 0, 3], DType::F32).unwrap();
+    let s = Tensor::scalar(1.0f32);
+    for dims in [
+        vec![],
+        vec![0],
+        vec![1],
+        vec![-1, -3],
+        vec![0, 0],
+        vec![3],
+        vec![-4],
+        vec![i64::MAX],
+        vec![i64::MIN],
+    ] {
+        for x in [&t, &s] {
+            for keep in [false, true] {
+                let _ = x.sum(&dims, keep);
+                let _ = x.mean(&dims, keep);
+                let _ = x.prod(&dims, keep);
+                let _ = x.amax(&dims, keep);
+                let _ = x.amin(&dims, keep);
+            }
+        }
+    }
+    for d in [None, Some(0), Some(1), Some(-1), Some(5), Some(i64::MIN)] {
+        let _ = t.argmax(d, true);
+        let _ = s.argmin(d, false);
+    }
+}

@@ -1,0 +1,379 @@
+//! The accumulation building blocks of the reduction loops: a pairwise [`Cascade`] of
+//! partial results, the [`Lanes`] accumulator that folds runs into [`LANES`]
+//! independent accumulators, and the [`Walker`] that steps through the offsets of a
+//! set of dims without listing them.
+//!
+//! Accuracy (PyTorch's `cascade_sum` in aten/src/ATen/native/cpu/SumKernel.cpp bounds the
+//! error of float sums by accumulating over several levels): here each accumulator
+//! folds at most a *leaf* of elements in order ([`LEAF_STEPS`] chunks per lane,
+//! [`LEAF_ELEMS`] elements in scalar mode, [`LEAF_ROWS`] rows in the outer loop), and
+//! leaves are combined as a binary tree (a binary counter over the leaves), so the
+//! error of a sum of `n` elements grows with `log2(n)` instead of `n`. The tree keeps
+//! the order of the sequence (a left partial is always combined with the partial that
+//! follows it), so "the first of equal values" stays the first.
+
+/// Independent accumulators used when folding a run (vector lanes): lane `j` takes
+/// elements `j`, `j + LANES`, ... of each run.
+pub const LANES: usize = 32;
+/// Chunks of [`LANES`] elements each lane folds in order before its leaf is handed to
+/// the cascade.
+pub const LEAF_STEPS: usize = 16;
+/// Elements a scalar leaf folds in order (whole runs: a leaf ends after the run that
+/// reaches this count).
+pub const LEAF_ELEMS: usize = 32;
+/// Rows the outer loop folds into one vector of partials before handing it to the
+/// cascade.
+pub const LEAF_ROWS: usize = 32;
+
+/// Pairwise combination of a sequence of partials: pushing the `k`-th partial merges it
+/// with the partials of the complete subtrees before it (the set bits of `k`), so that
+/// at most `log2(n) + 1` partials are held. `merge(a, b)` gets `a` earlier than `b`.
+pub struct Cascade<P> {
+    levels: Vec<Option<P>>,
+    count: u64,
+}
+
+impl<P> Default for Cascade<P> {
+    fn default() -> Cascade<P> {
+        Cascade::new()
+    }
+}
+
+impl<P> Cascade<P> {
+    /// An empty cascade.
+    pub fn new() -> Cascade<P> {
+        Cascade {
+            levels: Vec::new(),
+            count: 0,
+        }
+    }
+
+    /// Appends the partial `x` to the sequence.
+    pub fn push(&mut self, x: P, merge: &impl Fn(P, P) -> P) {
+        let mut x = x;
+        let mut level = 0;
+        while self.count >> level & 1 == 1 {
+            // The bit is set, so the level holds a partial.
+            if let Some(earlier) = self.levels[level].take() {
+                x = merge(earlier, x);
+            }
+            level += 1;
+        }
+        if level == self.levels.len() {
+            self.levels.push(Some(x));
+        } else {
+            self.levels[level] = Some(x);
+        }
+        self.count += 1;
+    }
+
+    /// The combination of every partial pushed, in order (earliest subtree first), or
+    /// `None` when nothing was pushed.
+    pub fn finish(self, merge: &impl Fn(P, P) -> P) -> Option<P> {
+        let mut acc: Option<P> = None;
+        for x in self.levels.into_iter().rev().flatten() {
+            acc = Some(match acc {
+                None => x,
+                Some(a) => merge(a, x),
+            });
+        }
+        acc
+    }
+}
+
+/// `[a[j] ∘ b[j]]` for each lane.
+#[inline(always)]
+pub fn merge_lanes<A: Copy>(
+    a: [A; LANES],
+    b: [A; LANES],
+    combine: &impl Fn(A, A) -> A,
+) -> [A; LANES] {
+    let mut out = a;
+    for j in 0..LANES {
+        out[j] = combine(a[j], b[j]);
+    }
+    out
+}
+
+/// [`LANES`] accumulators folding runs chunk by chunk (a run's tail goes to the first
+/// lanes), a leaf every [`LEAF_STEPS`] chunks, leaves combined by a [`Cascade`].
+pub struct Lanes<A> {
+    acc: [A; LANES],
+    steps: usize,
+    identity: A,
+    cascade: Cascade<[A; LANES]>,
+}
+
+impl<A: Copy> Lanes<A> {
+    /// Accumulators at `identity`.
+    pub fn new(identity: A) -> Lanes<A> {
+        Lanes {
+            acc: [identity; LANES],
+            steps: 0,
+            identity,
+            cascade: Cascade::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn step_done(&mut self, n: usize, combine: &impl Fn(A, A) -> A) {
+        self.steps += n;
+        if self.steps >= LEAF_STEPS {
+            self.flush(combine);
+        }
+    }
+
+    fn flush(&mut self, combine: &impl Fn(A, A) -> A) {
+        let leaf = std::mem::replace(&mut self.acc, [self.identity; LANES]);
+        self.cascade.push(leaf, &|a, b| merge_lanes(a, b, combine));
+        self.steps = 0;
+    }
+
+    /// Folds the contiguous `run`.
+    #[inline(always)]
+    pub fn feed<T: Copy>(
+        &mut self,
+        run: &[T],
+        load: &impl Fn(T) -> A,
+        combine: &impl Fn(A, A) -> A,
+    ) {
+        let (chunks, tail) = run.as_chunks::<LANES>();
+        let mut rest = chunks;
+        while !rest.is_empty() {
+            let take = (LEAF_STEPS - self.steps).min(rest.len());
+            let mut acc = self.acc;
+            for c in &rest[..take] {
+                for j in 0..LANES {
+                    acc[j] = combine(acc[j], load(c[j]));
+                }
+            }
+            self.acc = acc;
+            rest = &rest[take..];
+            self.step_done(take, combine);
+        }
+        if !tail.is_empty() {
+            for (a, &x) in self.acc.iter_mut().zip(tail) {
+                *a = combine(*a, load(x));
+            }
+            self.step_done(1, combine);
+        }
+    }
+
+    /// Folds the `n` elements `data[start + i * stride]`.
+    #[inline(always)]
+    pub fn feed_strided<T: Copy>(
+        &mut self,
+        data: &[T],
+        start: isize,
+        stride: isize,
+        n: usize,
+        load: &impl Fn(T) -> A,
+        combine: &impl Fn(A, A) -> A,
+    ) {
+        let at = |i: usize| data[start.wrapping_add((i as isize).wrapping_mul(stride)) as usize];
+        let full = n / LANES;
+        let mut k = 0;
+        while k < full {
+            let take = (LEAF_STEPS - self.steps).min(full - k);
+            let mut acc = self.acc;
+            for c in k..k + take {
+                for (j, a) in acc.iter_mut().enumerate() {
+                    *a = combine(*a, load(at(c * LANES + j)));
+                }
+            }
+            self.acc = acc;
+            k += take;
+            self.step_done(take, combine);
+        }
+        let done = full * LANES;
+        if done < n {
+            for (j, a) in self.acc[..n - done].iter_mut().enumerate() {
+                *a = combine(*a, load(at(done + j)));
+            }
+            self.step_done(1, combine);
+        }
+    }
+
+    /// The lanes after the last leaf (each lane's partials combined in order).
+    pub fn finish(mut self, combine: &impl Fn(A, A) -> A) -> [A; LANES] {
+        if self.steps > 0 {
+            self.flush(combine);
+        }
+        let identity = self.identity;
+        self.cascade
+            .finish(&|a, b| merge_lanes(a, b, combine))
+            .unwrap_or([identity; LANES])
+    }
+}
+
+/// The lanes combined in lane order (for a reduction shorter than [`LANES`], lane `j`
+/// holds element `j`, so this is the plain sequential fold).
+#[inline(always)]
+pub fn collapse<A: Copy>(lanes: [A; LANES], combine: &impl Fn(A, A) -> A) -> A {
+    lanes[1..].iter().fold(lanes[0], |a, &b| combine(a, b))
+}
+
+/// A scalar accumulator: elements folded in order into leaves of about
+/// [`LEAF_ELEMS`] elements, leaves combined by a [`Cascade`].
+pub struct Scalar<A> {
+    acc: A,
+    count: usize,
+    identity: A,
+    cascade: Cascade<A>,
+}
+
+impl<A: Copy> Scalar<A> {
+    /// An accumulator at `identity`.
+    pub fn new(identity: A) -> Scalar<A> {
+        Scalar {
+            acc: identity,
+            count: 0,
+            identity,
+            cascade: Cascade::new(),
+        }
+    }
+
+    /// Folds the `n` elements `data[start + i * stride]` (one run) in order.
+    #[inline(always)]
+    pub fn feed<T: Copy>(
+        &mut self,
+        data: &[T],
+        start: isize,
+        stride: isize,
+        n: usize,
+        load: &impl Fn(T) -> A,
+        combine: &impl Fn(A, A) -> A,
+    ) {
+        let mut acc = self.acc;
+        if stride == 1 {
+            let s = start as usize;
+            for &x in &data[s..s + n] {
+                acc = combine(acc, load(x));
+            }
+        } else {
+            for i in 0..n {
+                let at = start.wrapping_add((i as isize).wrapping_mul(stride));
+                acc = combine(acc, load(data[at as usize]));
+            }
+        }
+        self.acc = acc;
+        self.count += n;
+        if self.count >= LEAF_ELEMS {
+            self.cascade.push(self.acc, combine);
+            self.acc = self.identity;
+            self.count = 0;
+        }
+    }
+
+    /// The combination of every element fed, in order.
+    pub fn finish(mut self, combine: &impl Fn(A, A) -> A) -> A {
+        if self.count > 0 {
+            self.cascade.push(self.acc, combine);
+        }
+        self.cascade.finish(combine).unwrap_or(self.identity)
+    }
+}
+
+/// Steps through the positions of dims `(size, stride_a, stride_b)` (first dim
+/// fastest) from a linear index, keeping `Σ i·stride_a` and `Σ i·stride_b`: the offsets
+/// of the current position in two tensors, without a table of all offsets.
+pub struct Walker<'a> {
+    dims: &'a [(usize, isize, isize)],
+    index: Vec<usize>,
+    /// Offset in the first tensor (elements).
+    pub a: isize,
+    /// Offset in the second tensor (elements).
+    pub b: isize,
+}
+
+impl<'a> Walker<'a> {
+    /// The walker at linear position `start` (which must be below the product of the
+    /// sizes, or equal to it for an empty walk).
+    pub fn new(dims: &'a [(usize, isize, isize)], start: usize) -> Walker<'a> {
+        let mut index = vec![0usize; dims.len()];
+        let (mut a, mut b, mut rest) = (0isize, 0isize, start);
+        for (i, &(size, sa, sb)) in index.iter_mut().zip(dims) {
+            if size > 0 {
+                *i = rest % size;
+                rest /= size;
+            }
+            a = a.wrapping_add((*i as isize).wrapping_mul(sa));
+            b = b.wrapping_add((*i as isize).wrapping_mul(sb));
+        }
+        Walker { dims, index, a, b }
+    }
+
+    /// Moves to the next position (first dim fastest).
+    #[inline]
+    pub fn advance(&mut self) {
+        for (i, &(size, sa, sb)) in self.index.iter_mut().zip(self.dims) {
+            *i += 1;
+            self.a = self.a.wrapping_add(sa);
+            self.b = self.b.wrapping_add(sb);
+            if *i < size {
+                return;
+            }
+            let back = size as isize;
+            self.a = self.a.wrapping_sub(back.wrapping_mul(sa));
+            self.b = self.b.wrapping_sub(back.wrapping_mul(sb));
+            *i = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walker_lists_first_dim_fastest_from_any_start() {
+        let dims = [(2, 1, 10), (3, 100, 0)];
+        let mut w = Walker::new(&dims, 0);
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            seen.push((w.a, w.b));
+            w.advance();
+        }
+        assert_eq!(
+            seen,
+            vec![(0, 0), (1, 10), (100, 0), (101, 10), (200, 0), (201, 10)]
+        );
+        let w = Walker::new(&dims, 3);
+        assert_eq!((w.a, w.b), (101, 10));
+    }
+
+    #[test]
+    fn cascade_combines_in_order_as_a_pairwise_tree() {
+        let mut c = Cascade::new();
+        for s in ["a", "b", "c", "d", "e"] {
+            c.push(s.to_string(), &|x: String, y: String| format!("({x}{y})"));
+        }
+        let r = c.finish(&|x: String, y: String| format!("({x}{y})"));
+        assert_eq!(r.unwrap(), "(((ab)(cd))e)");
+    }
+
+    #[test]
+    fn lanes_sum_long_and_short_runs() {
+        let v: Vec<f64> = (0..10_000).map(|i| i as f64).collect();
+        let add = |a: f64, b: f64| a + b;
+        let mut l = Lanes::new(0.0);
+        l.feed(&v, &|x| x, &add);
+        l.feed(&v[..3], &|x| x, &add);
+        assert_eq!(collapse(l.finish(&add), &add), 49_995_000.0 + 3.0);
+        let mut s = Lanes::new(0.0);
+        s.feed_strided(&v, 1, 3, 3333, &|x| x, &add);
+        let want: f64 = (0..3333).map(|i| (1 + 3 * i) as f64).sum();
+        assert_eq!(collapse(s.finish(&add), &add), want);
+    }
+
+    #[test]
+    fn scalar_accumulator_folds_runs_in_order() {
+        let v: Vec<f64> = (0..100).map(|i| i as f64).collect();
+        let add = |a: f64, b: f64| a + b;
+        let mut s = Scalar::new(0.0);
+        for r in 0..10 {
+            s.feed(&v, 10 * r, 1, 10, &|x| x, &add);
+        }
+        assert_eq!(s.finish(&add), 4950.0);
+    }
+}
