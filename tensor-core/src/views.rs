@@ -257,7 +257,7 @@ mod tests {
 
     /// The naive reference: element `i` of the result in row-major order.
     fn values(t: &Tensor) -> Vec<f64> {
-        t.to_vec_f64()
+        t.to_vec_f64().unwrap()
     }
 
     fn sliced_2_3_8() -> Tensor {

@@ -41,19 +41,19 @@ impl Spec {
     }
 
     fn layout(&self) -> Layout {
-        Layout::new(self.sizes.clone(), self.strides(), self.offset)
+        Layout::checked(self.sizes.clone(), self.strides(), self.offset).expect("valid layout")
     }
 
     /// The storage values, then the tensor; operand `k` gets different values.
     fn build(&self, k: usize) -> (Vec<f64>, Tensor) {
-        let len = self.layout().required_storage_len() + 3;
+        let len = self.layout().required_storage_len().expect("fits") + 3;
         let data: Vec<f64> = (0..len)
             .map(|i| ((i * 7 + k * 5) % 23) as f64 - 11.0)
             .collect();
         let storage = if self.int {
-            Storage::from_vec(data.iter().map(|&v| v as i64).collect::<Vec<_>>())
+            Storage::from_vec(data.iter().map(|&v| v as i64).collect::<Vec<_>>()).expect("alloc")
         } else {
-            Storage::from_vec(data.iter().map(|&v| v as f32).collect::<Vec<_>>())
+            Storage::from_vec(data.iter().map(|&v| v as f32).collect::<Vec<_>>()).expect("alloc")
         };
         let dtype = if self.int { DType::I64 } else { DType::F32 };
         let t = Tensor::from_parts(storage, self.layout(), dtype).expect("layout fits");
@@ -126,7 +126,7 @@ fn ravel_broadcast(idx: &[usize], sizes: &[usize]) -> usize {
 }
 
 fn assert_values(t: &Tensor, want: &[f64], tol: f64) -> Result<(), TestCaseError> {
-    let got = t.to_vec_f64();
+    let got = t.to_vec_f64().unwrap();
     prop_assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         prop_assert!(
@@ -276,11 +276,12 @@ proptest! {
         let p = t.permute(&dims).unwrap();
         prop_assert!(p.shares_storage(&t));
         let strides = s.strides();
-        let expected = Layout::new(
+        let expected = Layout::checked(
             perm.iter().map(|&d| s.sizes[d]).collect(),
             perm.iter().map(|&d| strides[d]).collect(),
             s.offset,
-        );
+        )
+        .unwrap();
         let want: Vec<f64> = expected.offsets().map(|i| data[i]).collect();
         assert_values(&p, &want, 0.0)?;
     }

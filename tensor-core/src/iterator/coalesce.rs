@@ -13,7 +13,7 @@ impl TensorIterator {
         }
         self.operands
             .iter()
-            .all(|op| s0 as isize * op.stride_bytes[dim0] == op.stride_bytes[dim1])
+            .all(|op| (s0 as isize).checked_mul(op.stride_bytes[dim0]) == Some(op.stride_bytes[dim1]))
     }
 
     /// `coalesce_dimensions` (spec §1.10). Afterwards `invert_perm` is invalid.
