@@ -125,7 +125,9 @@ impl Values {
     fn text(&self, i: usize, f: &Formatter) -> String {
         let p = self.pos(i);
         match &self.data {
-            Data::Float(v) => v.get(p).map_or_else(String::new, |&x| float_text(x, f.mode)),
+            Data::Float(v) => v
+                .get(p)
+                .map_or_else(String::new, |&x| float_text(x, f.mode)),
             Data::Int(v) => v.get(p).map_or_else(String::new, |x| x.to_string()),
             Data::Bool(v) => v
                 .get(p)

@@ -306,7 +306,9 @@ mod tests {
     #[test]
     fn checked_layout_with_offset_usize_max_is_an_overflow_error() {
         let e = Layout::checked(vec![1], vec![1], usize::MAX).unwrap_err();
-        assert!(e.to_string().starts_with("Storage size calculation overflowed"));
+        assert!(e
+            .to_string()
+            .starts_with("Storage size calculation overflowed"));
         let e = Layout::checked(vec![3], vec![isize::MAX], 2).unwrap_err();
         assert!(matches!(e, Error::StorageSizeOverflow { .. }));
     }

@@ -6,8 +6,8 @@
 //! on the thread count. The values differ from PyTorch's (which uses a Mersenne
 //! Twister and its own transforms); only the distributions match.
 
-use crate::error::Result;
 use crate::alloc::try_with_capacity;
+use crate::error::Result;
 use crate::layout::contiguous_nbytes;
 use crate::Tensor;
 use rand::{Rng, RngCore, SeedableRng};

@@ -170,11 +170,17 @@ mod tests {
     fn slice_clamps_start_and_end() {
         let x = arange(&[5]);
         assert_eq!(
-            x.slice(0, Some(-2), Some(100), 1).unwrap().to_vec_f64().unwrap(),
+            x.slice(0, Some(-2), Some(100), 1)
+                .unwrap()
+                .to_vec_f64()
+                .unwrap(),
             vec![3.0, 4.0]
         );
         assert_eq!(
-            x.slice(0, Some(-100), Some(2), 1).unwrap().to_vec_f64().unwrap(),
+            x.slice(0, Some(-100), Some(2), 1)
+                .unwrap()
+                .to_vec_f64()
+                .unwrap(),
             vec![0.0, 1.0]
         );
         assert_eq!(x.slice(0, Some(4), Some(2), 1).unwrap().sizes(), &[0]);

@@ -281,7 +281,10 @@ mod tests {
         let e = Storage::zeroed(usize::MAX, DType::U8).unwrap_err();
         assert_eq!(
             e.to_string(),
-            format!("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", usize::MAX)
+            format!(
+                "DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.",
+                usize::MAX
+            )
         );
     }
 

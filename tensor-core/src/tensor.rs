@@ -1,7 +1,7 @@
 //! `Tensor`: shared storage + layout + dtype, and its constructors and accessors.
 
-use crate::error::{Error, Result};
 use crate::alloc::try_with_capacity;
+use crate::error::{Error, Result};
 use crate::layout::{checked_numel, contiguous_nbytes, Layout};
 use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
 
@@ -175,9 +175,8 @@ impl Tensor {
     pub fn scalar<T: Element>(value: T) -> Tensor {
         // An 8-byte allocation whose size does not depend on any input: its failure is
         // the allocator's ordinary out-of-memory handling, as for any `Box::new`.
-        let storage = Storage::from_vec(vec![value]).unwrap_or_else(|_| {
-            std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>())
-        });
+        let storage = Storage::from_vec(vec![value])
+            .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()));
         Tensor::from_parts_unchecked(storage, Layout::new(vec![], vec![], 0), T::DTYPE)
     }
 
@@ -490,7 +489,10 @@ mod tests {
         assert!(Tensor::arange(usize::MAX, DType::F32).is_err());
         assert!(Tensor::arange(usize::MAX, DType::U8).is_err());
         assert_eq!(
-            Tensor::arange(3, DType::I64).unwrap().to_vec::<i64>().unwrap(),
+            Tensor::arange(3, DType::I64)
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap(),
             vec![0, 1, 2]
         );
     }
@@ -500,7 +502,10 @@ mod tests {
         let one = Tensor::ones(&[1], DType::F32).unwrap();
         // 2^46 f32 = 256 TiB: beyond any address space, whatever the overcommit policy.
         let big = one.expand(&[1 << 46]).unwrap();
-        assert!(matches!(big.to_vec::<f32>(), Err(Error::OutOfMemory { .. })));
+        assert!(matches!(
+            big.to_vec::<f32>(),
+            Err(Error::OutOfMemory { .. })
+        ));
         assert!(matches!(big.to_vec_f64(), Err(Error::OutOfMemory { .. })));
     }
 }

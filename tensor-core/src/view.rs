@@ -194,10 +194,7 @@ mod tests {
 
     #[test]
     fn scalar_view_gets_unit_strides() {
-        assert_eq!(
-            compute_stride(&[], &[], &[1, 1]).unwrap(),
-            Some(vec![1, 1])
-        );
+        assert_eq!(compute_stride(&[], &[], &[1, 1]).unwrap(), Some(vec![1, 1]));
     }
 
     #[test]

@@ -398,7 +398,10 @@ mod tests {
         assert!(x.as_strided(&[1], &[1], usize::MAX).is_err());
         assert!(x.as_strided(&[1], &[1], usize::MAX - 1).is_err());
         assert!(x.as_strided(&[1], &[1], 1).is_err());
-        assert_eq!(x.as_strided(&[1], &[1], 0).unwrap().item::<f32>().unwrap(), 0.0);
+        assert_eq!(
+            x.as_strided(&[1], &[1], 0).unwrap().item::<f32>().unwrap(),
+            0.0
+        );
     }
 
     #[test]
@@ -414,6 +417,8 @@ mod tests {
     #[test]
     fn as_strided_mismatched_lengths_is_an_error() {
         let e = arange(&[6]).as_strided(&[2, 3], &[1], 0).unwrap_err();
-        assert!(e.to_string().contains("mismatch in length of strides and shape"));
+        assert!(e
+            .to_string()
+            .contains("mismatch in length of strides and shape"));
     }
 }

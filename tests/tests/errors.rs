@@ -226,7 +226,10 @@ fn as_strided_offset_usize_max_then_item_is_an_error() {
     let r = f32s(&[1])
         .as_strided(&[1], &[1], usize::MAX)
         .and_then(|v| v.item::<f32>());
-    assert_msg(r, "Storage size calculation overflowed with sizes=[1] and strides=[1]");
+    assert_msg(
+        r,
+        "Storage size calculation overflowed with sizes=[1] and strides=[1]",
+    );
     assert_msg(
         f32s(&[1]).as_strided(&[1], &[1], usize::MAX / 16),
         "are out of bounds for storage of size 4",
@@ -267,7 +270,10 @@ fn from_parts_negative_stride_is_an_error() {
 fn narrow_0_0_usize_max() {
     assert_msg(
         f32s(&[2]).narrow(0, 0, usize::MAX),
-        &format!("start (0) + length ({}) exceeds dimension size (2).", usize::MAX),
+        &format!(
+            "start (0) + length ({}) exceeds dimension size (2).",
+            usize::MAX
+        ),
     );
 }
 
@@ -279,7 +285,10 @@ fn zeros_of_2_pow_46_is_out_of_memory_not_an_abort() {
         Tensor::zeros(&[1 << 46], DType::F32),
         "DefaultCPUAllocator: not enough memory: you tried to allocate 281474976710656 bytes.",
     );
-    assert_msg(Tensor::rand(&[1 << 46], 0), "DefaultCPUAllocator: not enough memory");
+    assert_msg(
+        Tensor::rand(&[1 << 46], 0),
+        "DefaultCPUAllocator: not enough memory",
+    );
     assert_msg(
         Tensor::full(&[1 << 46], 1.0, DType::F32),
         "DefaultCPUAllocator: not enough memory",
@@ -300,10 +309,16 @@ fn to_vec_of_expanded_2_pow_46_is_out_of_memory() {
         .unwrap()
         .expand(&[1 << 46])
         .unwrap();
-    assert_msg(big.to_vec::<f32>(), "DefaultCPUAllocator: not enough memory");
+    assert_msg(
+        big.to_vec::<f32>(),
+        "DefaultCPUAllocator: not enough memory",
+    );
     assert_msg(big.contiguous(), "DefaultCPUAllocator: not enough memory");
     let text = big.to_string();
-    assert!(text.starts_with("tensor([1., 1., 1.,  ..., 1., 1., 1.])"), "{text}");
+    assert!(
+        text.starts_with("tensor([1., 1., 1.,  ..., 1., 1., 1.])"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -312,7 +327,10 @@ fn arange_and_randperm_of_usize_max_are_errors() {
         Tensor::arange(usize::MAX, DType::F32),
         "Storage size calculation overflowed",
     );
-    assert_msg(Tensor::randperm(usize::MAX, 0), "Storage size calculation overflowed");
+    assert_msg(
+        Tensor::randperm(usize::MAX, 0),
+        "Storage size calculation overflowed",
+    );
     assert_msg(
         Storage::zeroed(usize::MAX, DType::U8),
         "DefaultCPUAllocator: not enough memory",
@@ -335,7 +353,10 @@ fn iterator_builder_misuse_is_an_error() {
     let r = TensorIterator::build(TensorIteratorConfig::new().add_undefined_output());
     assert_msg(r, "cannot infer the dtype of an undefined output");
     let it = TensorIterator::build(TensorIteratorConfig::unary_op(None, &a)).unwrap();
-    assert_msg(it.try_output(1), "operand index 1 out of range for 1 operands");
+    assert_msg(
+        it.try_output(1),
+        "operand index 1 out of range for 1 operands",
+    );
     assert_msg(it.try_input(5), "operand index 5 out of range");
     assert!(it.try_dtype(9).is_err() && it.try_strides(9).is_err());
     assert!(it.try_final_output(0).is_ok());

@@ -335,3 +335,51 @@ proptest! {
         assert_values(&r, &want, 1e-6)?;
     }
 }
+
+/// A size, stride or offset as a hostile caller picks it: small, near a power of two,
+/// or near the top of the type.
+fn hostile_usize() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        0usize..8,
+        (0u32..64).prop_map(|k| 1usize << k),
+        (0usize..4).prop_map(|d| usize::MAX - d),
+        (0usize..4).prop_map(|d| isize::MAX as usize - d),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    /// `as_strided` with any sizes, strides and offset over a 12-element storage is
+    /// either an error or a view whose every element lies in the storage: reading it
+    /// (`to_vec`, `contiguous`, `neg`) never panics and gives the naive walk's values.
+    #[test]
+    fn hostile_as_strided_is_an_error_or_in_bounds(
+        sizes in prop::collection::vec(hostile_usize(), 0..4),
+        strides in prop::collection::vec(hostile_usize(), 0..4),
+        offset in hostile_usize(),
+    ) {
+        let base = Tensor::from_vec((0..12).map(|i| i as f32).collect::<Vec<_>>(), &[12]).unwrap();
+        let strides: Vec<isize> = strides.iter().map(|&s| s as isize).collect();
+        let r = std::panic::catch_unwind(|| {
+            let v = base.as_strided(&sizes, &strides, offset).ok()?;
+            if v.numel() > 4096 {
+                // A valid view (stride-0 dims) too large to read back in a test.
+                return None;
+            }
+            let want: Vec<f32> = v.layout().offsets().map(|i| i as f32).collect();
+            let got = v.to_vec::<f32>().unwrap();
+            let c = v.contiguous().unwrap().to_vec::<f32>().unwrap();
+            let n = v.neg().unwrap().to_vec::<f32>().unwrap();
+            Some((want, got, c, n))
+        });
+        prop_assert!(r.is_ok(), "panicked on sizes {:?} strides {:?} offset {}", sizes, strides, offset);
+        if let Some((want, got, c, n)) = r.unwrap() {
+            prop_assert!(want.iter().all(|&i| i < 12.0));
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(&c, &want);
+            let neg: Vec<f32> = want.iter().map(|x| -x).collect();
+            prop_assert_eq!(n, neg);
+        }
+    }
+}

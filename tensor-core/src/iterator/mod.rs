@@ -47,7 +47,7 @@
 //!    dim is reduced. [`TensorIterator::is_dim_reduced`],
 //!    [`TensorIterator::num_reduce_dims`], [`TensorIterator::num_output_elements`]
 //!    describe the plan; [`TensorIterator::shape`] and
-//!    [`TensorIterator::strides`] give the coalesced geometry (byte strides).
+//!    [`TensorIterator::try_strides`] give the coalesced geometry (byte strides).
 //!    For argmax-like kernels that need the reduced index, iterate the input yourself
 //!    with the plan or use `enforce_linear_iteration`.
 

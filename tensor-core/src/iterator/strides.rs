@@ -207,6 +207,8 @@ impl TensorIterator {
 fn output_dtype(d: Option<DType>) -> Result<DType> {
     d.ok_or_else(|| Error::InvalidArgument {
         op: "TensorIterator",
-        message: "cannot infer the dtype of an undefined output without inputs; declare_static_dtype".into(),
+        message:
+            "cannot infer the dtype of an undefined output without inputs; declare_static_dtype"
+                .into(),
     })
 }

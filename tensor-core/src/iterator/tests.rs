@@ -53,7 +53,10 @@ fn channels_last_plus_contiguous_keeps_cl() {
     assert_eq!(e.perm, vec![1, 3, 2, 0]);
     assert_eq!(e.effective_strides[2], Some(vec![0, 20, 5, 1]));
     assert_eq!(e.output_strides, vec![vec![60, 1, 15, 3]]);
-    assert_eq!(cl.add(&ct).unwrap().to_vec_f64().unwrap(), naive_add(&cl, &ct));
+    assert_eq!(
+        cl.add(&ct).unwrap().to_vec_f64().unwrap(),
+        naive_add(&cl, &ct)
+    );
 }
 
 #[test]
@@ -76,7 +79,10 @@ fn ambiguous_nc11_plus_transposed_gives_9_1_3_3() {
     assert_eq!(e.effective_strides[2], Some(vec![0, 1, 3, 3]));
     assert_eq!(e.perm, vec![1, 2, 3, 0]);
     assert_eq!(e.output_strides, vec![vec![9, 1, 3, 3]]);
-    assert_eq!(cl.add(&ct).unwrap().to_vec_f64().unwrap(), naive_add(&cl, &ct));
+    assert_eq!(
+        cl.add(&ct).unwrap().to_vec_f64().unwrap(),
+        naive_add(&cl, &ct)
+    );
 }
 
 #[test]

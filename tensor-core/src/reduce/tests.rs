@@ -85,17 +85,26 @@ fn sum_prod_amax_amin_match_naive_on_every_layout_and_dim_list() {
                 dims.clone()
             };
             let s = t.sum(&di, true).unwrap();
-            close(&s.to_vec_f64().unwrap(), &naive(&t, &all, 0.0, |a, b| a + b));
+            close(
+                &s.to_vec_f64().unwrap(),
+                &naive(&t, &all, 0.0, |a, b| a + b),
+            );
             let mx = t.amax(&di, true).unwrap();
             close(
                 &mx.to_vec_f64().unwrap(),
                 &naive(&t, &all, f64::NEG_INFINITY, f64::max),
             );
             let mn = t.amin(&di, false).unwrap();
-            close(&mn.to_vec_f64().unwrap(), &naive(&t, &all, f64::INFINITY, f64::min));
+            close(
+                &mn.to_vec_f64().unwrap(),
+                &naive(&t, &all, f64::INFINITY, f64::min),
+            );
             if t.numel() < 100 {
                 let p = t.prod(&di, true).unwrap();
-                close(&p.to_vec_f64().unwrap(), &naive(&t, &all, 1.0, |a, b| a * b));
+                close(
+                    &p.to_vec_f64().unwrap(),
+                    &naive(&t, &all, 1.0, |a, b| a * b),
+                );
             }
             let m = t.mean(&di, true).unwrap();
             let n: usize = all.iter().map(|&d| t.sizes()[d]).product();

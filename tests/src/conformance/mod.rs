@@ -164,8 +164,7 @@ pub fn build_operand(layout: &Value, k: usize) -> Tensor {
         .collect();
     let offset = layout["offset"].as_u64().unwrap_or(0) as usize;
     let layout = Layout::checked(sizes, strides, offset).expect("case layout is valid");
-    Tensor::from_parts(storage, layout, dt)
-        .expect("case layout fits its storage")
+    Tensor::from_parts(storage, layout, dt).expect("case layout fits its storage")
 }
 
 /// Compares sizes, strides (unless the tensor is empty), dtype and values with the
