@@ -11,10 +11,10 @@ use tensor_core::{DType, Layout, Result, Tensor, TensorIterator, TensorIteratorC
 fn strided(sizes: &[usize], strides: &[isize]) -> Result<Tensor> {
     let t = Tensor::empty_strided(sizes, strides, DType::F32)?;
     let len = t.storage().len(DType::F32);
-    let base = Tensor::arange(len, DType::F32);
+    let base = Tensor::arange(len, DType::F32)?;
     Tensor::from_parts(
         base.storage().clone(),
-        Layout::new(sizes.to_vec(), strides.to_vec(), 0),
+        Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?,
         DType::F32,
     )
 }

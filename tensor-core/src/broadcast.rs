@@ -53,6 +53,7 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
 /// negative size left in the result fails as PyTorch's `as_strided` does.
 ///
 /// # Errors
+/// - [`Error::InvalidArgument`]: `sizes` and `strides` of different lengths;
 /// - [`Error::ExpandLeadingNegative`]: `-1` at a new leading dim,
 ///   `The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0`;
 /// - [`Error::ExpandMismatch`]: a target differing from an existing size other than 1,
@@ -64,12 +65,34 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
 ///   product check passes and it returns a tensor of size -2; sizes are unsigned here,
 ///   so that target is the same error.
 ///
-/// The caller checks that `target` has at least as many dims as `sizes`.
+/// A `target` with fewer dims than `sizes` is [`Error::InvalidArgument`] (`the number of
+/// sizes provided (1) must be greater or equal to the number of dimensions in the tensor
+/// (2)`); `Tensor::expand` reports it with PyTorch's full `expand(...)` message first.
 pub fn infer_expand_geometry(
     sizes: &[usize],
     strides: &[isize],
     target: &[i64],
 ) -> Result<(Vec<usize>, Vec<isize>)> {
+    if sizes.len() != strides.len() {
+        return Err(Error::InvalidArgument {
+            op: "expand",
+            message: format!(
+                "mismatch in length of strides and shape ({} vs {})",
+                strides.len(),
+                sizes.len()
+            ),
+        });
+    }
+    if target.len() < sizes.len() {
+        return Err(Error::InvalidArgument {
+            op: "expand",
+            message: format!(
+                "the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                target.len(),
+                sizes.len()
+            ),
+        });
+    }
     let ndim = target.len();
     let tensor_dim = sizes.len();
     let mut out_sizes = vec![0i64; ndim];
@@ -83,7 +106,11 @@ pub fn infer_expand_geometry(
             let (mut size, mut stride) = if dim >= 0 {
                 (sizes[dim as usize] as i64, strides[dim as usize])
             } else {
-                (1, out_sizes[i + 1] as isize * out_strides[i + 1])
+                // A new size-1 dim's stride takes no part in any offset: saturate.
+                (
+                    1,
+                    (out_sizes[i + 1].max(0) as isize).saturating_mul(out_strides[i + 1]),
+                )
             };
             let mut target_size = target[i];
             if target_size == -1 {
@@ -203,5 +230,17 @@ mod tests {
             .contains("numel: integer multiplication overflow"));
         let (sz, st) = infer_expand_geometry(&[], &[], &[2, 3]).unwrap();
         assert_eq!((sz, st), (vec![2, 3], vec![0, 0]));
+    }
+
+    #[test]
+    fn expand_geometry_with_mismatched_lengths_is_an_error() {
+        assert!(infer_expand_geometry(&[2, 3], &[1], &[2, 3]).is_err());
+        assert!(infer_expand_geometry(&[2, 3], &[3, 1], &[3]).is_err());
+    }
+
+    #[test]
+    fn expand_new_dim_over_huge_stride_saturates() {
+        let (_, st) = infer_expand_geometry(&[1], &[isize::MAX], &[1, 1, 1]).unwrap();
+        assert_eq!(st, vec![isize::MAX, isize::MAX, isize::MAX]);
     }
 }

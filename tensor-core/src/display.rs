@@ -28,9 +28,19 @@ const THRESHOLD: usize = 1000;
 const EDGEITEMS: usize = 3;
 /// `PRINT_OPTS.linewidth`: columns before a row wraps.
 const LINEWIDTH: usize = 80;
+/// The most elements `Display` lays out (summarised ones count 6 per dim).
+const MAX_SHOWN: usize = 1 << 20;
 
-/// The elements in logical row-major order, in the type Python would see.
-enum Values {
+/// The shown elements (flat row-major indices `flat`, ascending), in the type Python
+/// would see. Only the shown elements are read, so printing a huge (e.g. expanded)
+/// tensor allocates for at most a few thousand values.
+struct Values {
+    flat: Vec<usize>,
+    data: Data,
+}
+
+/// Values of the shown elements, in the order of `Values::flat`.
+enum Data {
     /// Floats as `f64` (exact for every float dtype).
     Float(Vec<f64>),
     /// Integers as `i64` (exact for every integer dtype).
@@ -56,31 +66,73 @@ struct Formatter {
     width: usize,
 }
 
+/// Storage index of the element at flat row-major index `flat` of `t`.
+fn storage_index(t: &Tensor, mut flat: usize) -> usize {
+    let mut off = t.storage_offset();
+    for (&size, &stride) in t.sizes().iter().zip(t.strides()).rev() {
+        let i = flat % size.max(1);
+        flat /= size.max(1);
+        // In range by the tensor invariant (i < size, strides ≥ 0).
+        off += i * stride as usize;
+    }
+    off
+}
+
 impl Values {
-    fn of(t: &Tensor) -> Values {
+    /// The values of `t`'s elements at the flat indices `flat` (ascending).
+    fn of(t: &Tensor, flat: Vec<usize>) -> Values {
         let buf = t.storage().read();
-        match t.dtype() {
+        let data = match t.dtype() {
             DType::Bool => {
                 let d = buf.as_slice::<bool>();
-                Values::Bool(t.layout().offsets().map(|i| d[i]).collect())
+                Data::Bool(flat.iter().map(|&i| d[storage_index(t, i)]).collect())
             }
             dt if dt.is_floating() => dispatch_dtype!(dt, T, {
                 let d = buf.as_slice::<T>();
-                Values::Float(t.layout().offsets().map(|i| d[i].to_f64()).collect())
+                Data::Float(
+                    flat.iter()
+                        .map(|&i| d[storage_index(t, i)].to_f64())
+                        .collect(),
+                )
             }),
             dt => dispatch_dtype!(dt, T, {
                 let d = buf.as_slice::<T>();
-                Values::Int(t.layout().offsets().map(|i| d[i].to_i64()).collect())
+                Data::Int(
+                    flat.iter()
+                        .map(|&i| d[storage_index(t, i)].to_i64())
+                        .collect(),
+                )
             }),
+        };
+        Values { flat, data }
+    }
+
+    /// Position of flat index `i` among the shown elements.
+    fn pos(&self, i: usize) -> usize {
+        let p = self.flat.binary_search(&i).unwrap_or_else(|p| p);
+        p.min(self.flat.len().saturating_sub(1))
+    }
+
+    /// The float at flat index `i`, for float dtypes.
+    fn float(&self, i: usize) -> Option<f64> {
+        match &self.data {
+            Data::Float(v) => v.get(self.pos(i)).copied(),
+            _ => None,
         }
     }
 
-    /// Element `i` as text without padding.
+    /// Element `i` (flat index) as text without padding.
     fn text(&self, i: usize, f: &Formatter) -> String {
-        match self {
-            Values::Float(v) => float_text(v[i], f.mode),
-            Values::Int(v) => v[i].to_string(),
-            Values::Bool(v) => if v[i] { "True" } else { "False" }.to_string(),
+        let p = self.pos(i);
+        match &self.data {
+            Data::Float(v) => v
+                .get(p)
+                .map_or_else(String::new, |&x| float_text(x, f.mode)),
+            Data::Int(v) => v.get(p).map_or_else(String::new, |x| x.to_string()),
+            Data::Bool(v) => v
+                .get(p)
+                .map_or("", |&b| if b { "True" } else { "False" })
+                .to_string(),
         }
     }
 }
@@ -128,8 +180,8 @@ impl Formatter {
     /// `_Formatter.__init__` over the shown elements `shown`.
     fn new(values: &Values, shown: &[usize]) -> Formatter {
         let mut width = 1;
-        let floats = match values {
-            Values::Float(v) => v,
+        match values.data {
+            Data::Float(_) => {}
             _ => {
                 let f = Formatter {
                     mode: FloatMode::Fixed,
@@ -143,7 +195,7 @@ impl Formatter {
         };
         let nonzero_finite: Vec<f64> = shown
             .iter()
-            .map(|&i| floats[i])
+            .filter_map(|&i| values.float(i))
             .filter(|v| v.is_finite() && *v != 0.0)
             .collect();
         if nonzero_finite.is_empty() {
@@ -294,9 +346,23 @@ impl fmt::Display for Tensor {
             if !matches!(dtype, DType::F32 | DType::I64 | DType::Bool) {
                 suffixes.push(format!("dtype=torch.{}", dtype.name()));
             }
-            let values = Values::of(self);
             let summarize = self.numel() > THRESHOLD;
+            let count = self.sizes().iter().try_fold(1usize, |n, &size| {
+                n.checked_mul(shown_indices(size.min(THRESHOLD + 1), summarize).len())
+            });
+            if count.is_none_or(|c| c > MAX_SHOWN) {
+                // More dims than any screen: 6 shown per dim in 20+ dims. Say so
+                // instead of building billions of strings.
+                return write!(
+                    f,
+                    "tensor(<{} elements of sizes {:?} in {} dims: too many to show>)",
+                    self.numel(),
+                    self.sizes(),
+                    self.dim()
+                );
+            }
             let shown = shown_elements(self.sizes(), summarize);
+            let values = Values::of(self, shown.clone());
             let formatter = Formatter::new(&values, &shown);
             let printer = Printer {
                 values: &values,

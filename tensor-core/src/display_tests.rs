@@ -97,7 +97,7 @@ fn empty_tensors_print_size_and_dtype() {
 
 #[test]
 fn long_rows_wrap_at_eighty_columns() {
-    let t = Tensor::arange(30, DType::F32);
+    let t = Tensor::arange(30, DType::F32).unwrap();
     assert_eq!(
         t.to_string(),
         "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,\n        \
@@ -108,7 +108,7 @@ fn long_rows_wrap_at_eighty_columns() {
 
 #[test]
 fn more_than_a_thousand_elements_are_summarised() {
-    let t = Tensor::arange(2000, DType::I64);
+    let t = Tensor::arange(2000, DType::I64).unwrap();
     assert_eq!(
         t.to_string(),
         "tensor([   0,    1,    2,  ..., 1997, 1998, 1999])"
@@ -120,7 +120,7 @@ fn more_than_a_thousand_elements_are_summarised() {
 #[test]
 fn summarised_matrix_elides_rows_and_columns() {
     // torch.arange(1200).reshape(40, 30)
-    let t = Tensor::arange(1200, DType::I64);
+    let t = Tensor::arange(1200, DType::I64).unwrap();
     let t = t.with_layout(Layout::new(vec![40, 30], vec![30, 1], 0));
     assert_eq!(
         t.to_string(),
@@ -136,7 +136,7 @@ fn summarised_matrix_elides_rows_and_columns() {
 
 #[test]
 fn three_dims_separate_blocks_with_a_blank_line() {
-    let t = Tensor::arange(8, DType::I64);
+    let t = Tensor::arange(8, DType::I64).unwrap();
     let t = t.with_layout(Layout::new(vec![2, 2, 2], vec![4, 2, 1], 0));
     assert_eq!(
         t.to_string(),

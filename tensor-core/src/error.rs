@@ -250,4 +250,26 @@ pub enum Error {
         /// The size asked for, in bytes.
         nbytes: usize,
     },
+    /// The bytes a layout needs do not fit in `isize` (c10's `computeStorageNbytes`):
+    /// `Storage size calculation overflowed with sizes=[..]` for a contiguous
+    /// allocation, `... and strides=[..]` for a strided layout.
+    #[error("Storage size calculation overflowed with sizes={}{}", list(.sizes), .strides.as_ref().map(|s| format!(" and strides={}", list(s))).unwrap_or_default())]
+    StorageSizeOverflow {
+        /// The sizes given.
+        sizes: Vec<usize>,
+        /// The strides given (elements), or `None` for a contiguous allocation.
+        strides: Option<Vec<isize>>,
+    },
+    /// A tensor of a dtype over a storage created for a dtype whose bytes it may not
+    /// reinterpret (`Bool` pairs only with `Bool`: any other byte than 0 or 1 would be
+    /// an invalid `bool`).
+    #[error("{op}: a storage created for {} cannot be viewed as {}: only dtypes that accept every bit pattern may share bytes, and bool storage is bool only", .storage.scalar_type_name(), .dtype.scalar_type_name())]
+    StorageDType {
+        /// The operation.
+        op: &'static str,
+        /// The dtype the storage was created for.
+        storage: DType,
+        /// The dtype asked for.
+        dtype: DType,
+    },
 }

@@ -17,8 +17,9 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A layout from raw parts. No check is made; see [`Layout::checked`].
-    pub fn new(sizes: Vec<usize>, strides: Vec<isize>, storage_offset: usize) -> Layout {
+    /// A layout from raw parts, unchecked: crate code only, where the parts come from an
+    /// existing valid layout. Public construction goes through [`Layout::checked`].
+    pub(crate) fn new(sizes: Vec<usize>, strides: Vec<isize>, storage_offset: usize) -> Layout {
         debug_assert_eq!(sizes.len(), strides.len());
         Layout {
             sizes,
@@ -27,11 +28,19 @@ impl Layout {
         }
     }
 
-    /// A layout from raw parts, checking that sizes and strides have the same length and
-    /// that the element count does not overflow.
+    /// A layout from raw parts (strides and offset in elements), checked as
+    /// `torch.as_strided` checks its arguments: sizes and strides of the same length, no
+    /// negative stride, no size past `isize::MAX` (PyTorch's sizes are `int64_t`), and a
+    /// storage extent (`offset + 1 + Σ (size-1)·stride`) that
+    /// fits in `usize`, so that every element index of the layout is computable.
+    /// Whether the layout fits a given storage is checked by [`crate::Tensor::from_parts`].
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for mismatched lengths; [`Error::NumelOverflow`].
+    /// [`Error::InvalidArgument`] for mismatched lengths (`mismatch in length of strides
+    /// and shape`); [`Error::StorageBounds`] for a negative stride (`as_strided: Negative
+    /// strides are not supported at the moment, got strides: [..]`);
+    /// [`Error::StorageSizeOverflow`] (`Storage size calculation overflowed with
+    /// sizes=[..] and strides=[..]`).
     pub fn checked(
         sizes: Vec<usize>,
         strides: Vec<isize>,
@@ -47,17 +56,29 @@ impl Layout {
                 ),
             });
         }
-        checked_numel(&sizes, "as_strided")?;
-        Ok(Layout::new(sizes, strides, storage_offset))
+        if strides.iter().any(|&s| s < 0) {
+            return Err(Error::StorageBounds {
+                message: format!(
+                    "as_strided: Negative strides are not supported at the moment, got strides: {strides:?}"
+                ),
+            });
+        }
+        let layout = Layout::new(sizes, strides, storage_offset);
+        if layout.sizes.iter().any(|&s| s > isize::MAX as usize) {
+            return Err(layout.size_overflow());
+        }
+        layout.required_storage_len()?;
+        Ok(layout)
     }
 
     /// The contiguous (row-major) layout of `sizes`, offset 0: PyTorch's
     /// `at::empty(sizes)` strides, where a size-0 or size-1 dim multiplies as 1.
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`] if the sizes multiply past `isize::MAX`.
+    /// [`Error::StorageSizeOverflow`] (`Storage size calculation overflowed with
+    /// sizes=[..]`) if the sizes multiply past `i64::MAX`.
     pub fn contiguous(sizes: &[usize]) -> Result<Layout> {
-        checked_numel(sizes, "empty")?;
+        contiguous_nbytes(sizes, 1)?;
         Ok(Layout::new(sizes.to_vec(), contiguous_strides(sizes), 0))
     }
 
@@ -81,24 +102,55 @@ impl Layout {
         self.sizes.len()
     }
 
-    /// Number of elements: the product of the sizes (1 for a 0-d layout).
+    /// Number of elements: the product of the sizes (1 for a 0-d layout). Every layout
+    /// of a tensor has a product that fits (it is checked when the layout is made).
     pub fn numel(&self) -> usize {
-        self.sizes.iter().product()
+        self.sizes
+            .iter()
+            .try_fold(1usize, |n, &s| n.checked_mul(s))
+            .unwrap_or(usize::MAX)
     }
 
-    /// The largest storage index this layout can touch plus one (0 when empty):
-    /// how many elements the storage must hold.
-    pub fn required_storage_len(&self) -> usize {
+    /// The largest storage index this layout can touch plus one (0 when empty): how many
+    /// elements the storage must hold (c10's `computeStorageNbytes` in elements).
+    /// Negative strides (which no checked layout has) add nothing.
+    ///
+    /// # Errors
+    /// [`Error::StorageSizeOverflow`] when the sum overflows `usize`.
+    pub fn required_storage_len(&self) -> Result<usize> {
+        self.storage_len_opt().ok_or_else(|| self.size_overflow())
+    }
+
+    /// [`Layout::required_storage_len`] in bytes for elements of `itemsize` bytes.
+    ///
+    /// # Errors
+    /// [`Error::StorageSizeOverflow`] when it exceeds `isize::MAX` (no allocation can be
+    /// that large).
+    pub fn required_storage_bytes(&self, itemsize: usize) -> Result<usize> {
+        self.storage_len_opt()
+            .and_then(|n| n.checked_mul(itemsize))
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| self.size_overflow())
+    }
+
+    fn storage_len_opt(&self) -> Option<usize> {
         if self.sizes.contains(&0) {
-            return 0;
+            return Some(0);
         }
-        let mut hi = self.storage_offset as isize;
+        let mut hi = self.storage_offset.checked_add(1)?;
         for (&s, &st) in self.sizes.iter().zip(&self.strides) {
             if st > 0 {
-                hi += (s as isize - 1) * st;
+                hi = hi.checked_add((s - 1).checked_mul(st as usize)?)?;
             }
         }
-        hi as usize + 1
+        Some(hi)
+    }
+
+    fn size_overflow(&self) -> Error {
+        Error::StorageSizeOverflow {
+            sizes: self.sizes.clone(),
+            strides: Some(self.strides.clone()),
+        }
     }
 
     /// Storage indices of every element, in logical row-major order. This is the naive
@@ -109,14 +161,35 @@ impl Layout {
 }
 
 /// Row-major contiguous strides for `sizes` (max(size, 1) rule, as `at::empty`).
+/// Saturates at `isize::MAX` for sizes whose product overflows (such sizes never make a
+/// tensor).
 pub fn contiguous_strides(sizes: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; sizes.len()];
     let mut acc: isize = 1;
     for d in (0..sizes.len()).rev() {
         strides[d] = acc;
-        acc = acc.saturating_mul(sizes[d].max(1) as isize);
+        acc = acc.saturating_mul(sizes[d].max(1).min(isize::MAX as usize) as isize);
     }
     strides
+}
+
+/// Bytes of a contiguous allocation of `sizes` with elements of `itemsize` bytes
+/// (c10's `computeStorageNbytesContiguous`).
+///
+/// # Errors
+/// [`Error::StorageSizeOverflow`] (`Storage size calculation overflowed with
+/// sizes=[..]`) when a size, the element count or the byte count exceeds `isize::MAX`.
+pub fn contiguous_nbytes(sizes: &[usize], itemsize: usize) -> Result<usize> {
+    let too_big = sizes.iter().any(|&s| s > isize::MAX as usize);
+    sizes
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .and_then(|n| n.checked_mul(itemsize))
+        .filter(|&n| n <= isize::MAX as usize && !too_big)
+        .ok_or_else(|| Error::StorageSizeOverflow {
+            sizes: sizes.to_vec(),
+            strides: None,
+        })
 }
 
 /// Product of `sizes`, checked: PyTorch's `numel: integer multiplication overflow`.
@@ -135,18 +208,23 @@ pub fn checked_numel(sizes: &[usize], op: &'static str) -> Result<usize> {
 }
 
 /// Iterator over the storage indices of a layout in logical row-major order.
+///
+/// Indices are computed with wrapping arithmetic; for a layout whose
+/// [`Layout::required_storage_len`] is `Ok` (every layout of a tensor, every layout from
+/// [`Layout::checked`]) no intermediate value leaves `[0, required_storage_len)`, so the
+/// indices are exact.
 pub struct StridedOffsets<'a> {
     layout: &'a Layout,
     index: Vec<usize>,
-    next: Option<isize>,
+    next: Option<usize>,
 }
 
 impl<'a> StridedOffsets<'a> {
     fn new(layout: &'a Layout) -> Self {
-        let next = if layout.numel() == 0 {
+        let next = if layout.sizes.contains(&0) {
             None
         } else {
-            Some(layout.storage_offset as isize)
+            Some(layout.storage_offset)
         };
         StridedOffsets {
             layout,
@@ -165,22 +243,20 @@ impl Iterator for StridedOffsets<'_> {
         let strides = &self.layout.strides;
         let mut pos = cur;
         let mut d = sizes.len();
-        loop {
-            if d == 0 {
-                self.next = None;
-                break;
-            }
+        self.next = None;
+        while d > 0 {
             d -= 1;
-            self.index[d] += 1;
-            pos += strides[d];
-            if self.index[d] < sizes[d] {
-                self.next = Some(pos);
+            let st = strides[d] as usize;
+            if self.index[d] + 1 < sizes[d] {
+                self.index[d] += 1;
+                self.next = Some(pos.wrapping_add(st));
                 break;
             }
-            pos -= strides[d] * sizes[d] as isize;
+            // Back to index 0 along `d`: subtract (size-1)·stride, which stays in range.
+            pos = pos.wrapping_sub(st.wrapping_mul(sizes[d] - 1));
             self.index[d] = 0;
         }
-        Some(cur as usize)
+        Some(cur)
     }
 }
 
@@ -205,7 +281,73 @@ mod tests {
     fn empty_layout_has_no_offsets() {
         let l = Layout::new(vec![2, 0], vec![1, 1], 0);
         assert_eq!(l.offsets().count(), 0);
-        assert_eq!(l.required_storage_len(), 0);
+        assert_eq!(l.required_storage_len().unwrap(), 0);
+    }
+
+    #[test]
+    fn as_strided_9_by_stride_2_pow_61_is_a_size_overflow() {
+        let e = Layout::checked(vec![9], vec![1 << 61], 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Storage size calculation overflowed with sizes=[9] and strides=[2305843009213693952]"
+        );
+    }
+
+    #[test]
+    fn extent_that_fits_in_elements_but_not_in_bytes_is_a_size_overflow() {
+        let l = Layout::checked(vec![9], vec![1 << 60], 0).unwrap();
+        assert_eq!(l.required_storage_len().unwrap(), (8usize << 60) + 1);
+        assert!(matches!(
+            l.required_storage_bytes(4),
+            Err(Error::StorageSizeOverflow { .. })
+        ));
+    }
+
+    #[test]
+    fn checked_layout_with_offset_usize_max_is_an_overflow_error() {
+        let e = Layout::checked(vec![1], vec![1], usize::MAX).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("Storage size calculation overflowed"));
+        let e = Layout::checked(vec![3], vec![isize::MAX], 2).unwrap_err();
+        assert!(matches!(e, Error::StorageSizeOverflow { .. }));
+    }
+
+    #[test]
+    fn checked_layout_with_mismatched_lengths_is_an_error() {
+        let e = Layout::checked(vec![2, 3], vec![1], 0).unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("mismatch in length of strides and shape (1 vs 2)"));
+    }
+
+    #[test]
+    fn checked_layout_with_negative_stride_is_an_error() {
+        let e = Layout::checked(vec![2], vec![-1], 1).unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("as_strided: Negative strides are not supported at the moment"));
+    }
+
+    #[test]
+    fn contiguous_nbytes_overflow_names_the_sizes() {
+        assert_eq!(
+            contiguous_nbytes(&[usize::MAX / 2, 2], 1)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "Storage size calculation overflowed with sizes=[{}, 2]",
+                usize::MAX / 2
+            )
+        );
+        assert_eq!(contiguous_nbytes(&[2, 3], 4).unwrap(), 24);
+        assert!(contiguous_nbytes(&[1 << 62], 2).is_err());
+    }
+
+    #[test]
+    fn offsets_of_huge_size_one_stride_do_not_overflow() {
+        let l = Layout::checked(vec![1, 3], vec![isize::MAX, 2], 5).unwrap();
+        assert_eq!(l.offsets().collect::<Vec<_>>(), vec![5, 7, 9]);
     }
 
     #[test]

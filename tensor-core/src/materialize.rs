@@ -8,8 +8,8 @@
 //! element is some element of the tensor, so the copy writes all of them), and
 //! zero-filled otherwise.
 
-use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::error::Result;
+use crate::layout::{checked_numel, Layout};
 use crate::{DType, Storage, Tensor};
 
 impl Tensor {
@@ -17,8 +17,8 @@ impl Tensor {
     /// holding `src`'s values cast to `dtype` (`empty_strided(...).copy_(src)`).
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`]; negative strides (as [`Tensor::empty_strided`]); those
-    /// of [`Tensor::copy_`].
+    /// Those of [`Tensor::empty_strided`] (size overflow, negative strides,
+    /// [`crate::Error::OutOfMemory`]); those of [`Tensor::copy_`].
     pub(crate) fn fresh_copy(src: &Tensor, strides: &[isize], dtype: DType) -> Result<Tensor> {
         // SAFETY: `copy_` writes every element of `out` (src broadcasts to out's own
         // sizes) before `out` is returned; if it fails, `out` is dropped here unread.
@@ -45,17 +45,15 @@ impl Tensor {
         dtype: DType,
     ) -> Result<Tensor> {
         let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?;
-        if strides.iter().any(|&s| s < 0) || !layout.is_non_overlapping_and_dense() {
+        if !layout.is_non_overlapping_and_dense() {
             return Tensor::empty_strided(sizes, strides, dtype);
         }
-        let nbytes = layout
-            .required_storage_len()
-            .checked_mul(dtype.size())
-            .ok_or(Error::NumelOverflow { op: "empty" })?;
+        checked_numel(sizes, "empty_strided")?;
+        let nbytes = layout.required_storage_bytes(dtype.size())?;
         // SAFETY: the layout is non-overlapping and dense with offset 0, so its elements
         // are exactly the storage's `nbytes / dtype.size()` elements, and the caller
-        // writes each of them before anything reads them.
-        let storage = unsafe { Storage::uninit(nbytes) };
+        // writes each of them (with valid values of `dtype`) before anything reads them.
+        let storage = unsafe { Storage::uninit(nbytes, dtype)? };
         Ok(Tensor::from_parts_unchecked(storage, layout, dtype))
     }
 }

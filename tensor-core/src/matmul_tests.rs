@@ -6,7 +6,7 @@ use crate::{Layout, Storage};
 /// A view of `data` (as `T`) with the given geometry.
 fn strided<T: Element>(data: Vec<T>, sizes: &[usize], strides: &[isize], offset: usize) -> Tensor {
     Tensor::from_parts(
-        Storage::from_vec(data),
+        Storage::from_vec(data).unwrap(),
         Layout::new(sizes.to_vec(), strides.to_vec(), offset),
         T::DTYPE,
     )
@@ -25,7 +25,7 @@ fn storage_f32(n: usize) -> Vec<f32> {
 /// torch.matmul on logical values: 1-d operands become [1, k] / [k, 1], batch dims
 /// broadcast, then the added dims are removed. Returns (sizes, values).
 fn naive(a: &Tensor, b: &Tensor) -> (Vec<usize>, Vec<f64>) {
-    let (av, bv) = (a.to_vec_f64(), b.to_vec_f64());
+    let (av, bv) = (a.to_vec_f64().unwrap(), b.to_vec_f64().unwrap());
     let (mut sa, mut sb) = (a.sizes().to_vec(), b.sizes().to_vec());
     if sa.len() == 1 {
         sa.insert(0, 1);
@@ -80,7 +80,7 @@ fn check(a: &Tensor, b: &Tensor) {
         r.layout() == &Layout::contiguous(&sizes).unwrap(),
         "not contiguous"
     );
-    let got = r.to_vec_f64();
+    let got = r.to_vec_f64().unwrap();
     for (g, w) in got.iter().zip(&want) {
         assert!(
             (g - w).abs() <= 1e-4 * w.abs().max(1.0),

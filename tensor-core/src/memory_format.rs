@@ -40,7 +40,7 @@ fn packed_strides(sizes: &[usize], order: &[usize]) -> Option<Vec<isize>> {
     let mut acc: isize = 1;
     for &d in order {
         strides[d] = acc;
-        acc = acc.saturating_mul(sizes[d] as isize);
+        acc = acc.saturating_mul(sizes[d].min(isize::MAX as usize) as isize);
     }
     Some(strides)
 }
@@ -75,12 +75,26 @@ pub fn strides_for_format(sizes: &[usize], format: MemoryFormat) -> Result<Vec<i
 /// (smaller stride first; equal strides: a strictly larger size goes after; any zero
 /// stride is ambiguous), with the same insertion sort whose ambiguous comparisons keep
 /// scanning left without moving, so later swaps can exchange non-adjacent slots. Then
-/// strides are assigned in that order; sizes > 1 multiply into the running stride.
-pub fn infer_dense_strides(sizes: &[usize], strides: &[isize]) -> Vec<isize> {
+/// strides are assigned in that order; sizes > 1 multiply into the running stride
+/// (saturating at `isize::MAX` for sizes whose product overflows).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `sizes` and `strides` differ in length.
+pub fn infer_dense_strides(sizes: &[usize], strides: &[isize]) -> Result<Vec<isize>> {
     let ndim = sizes.len();
+    if strides.len() != ndim {
+        return Err(Error::InvalidArgument {
+            op: "infer_dense_strides",
+            message: format!(
+                "mismatch in length of strides and shape ({} vs {})",
+                strides.len(),
+                ndim
+            ),
+        });
+    }
     match ndim {
-        0 => return vec![],
-        1 => return vec![1],
+        0 => return Ok(vec![]),
+        1 => return Ok(vec![1]),
         _ => {}
     }
     // perm[0] is the innermost dim.
@@ -116,10 +130,10 @@ pub fn infer_dense_strides(sizes: &[usize], strides: &[isize]) -> Vec<isize> {
     for &d in &perm {
         out[d] = cur;
         if sizes[d] > 1 {
-            cur = cur.saturating_mul(sizes[d] as isize);
+            cur = cur.saturating_mul(sizes[d].min(isize::MAX as usize) as isize);
         }
     }
-    out
+    Ok(out)
 }
 
 /// Strides of `empty_like(t, memory_format=preserve_format)` and of
@@ -129,7 +143,8 @@ pub fn preserve_strides(layout: &Layout) -> Vec<isize> {
     if layout.is_non_overlapping_and_dense() {
         layout.strides().to_vec()
     } else {
-        infer_dense_strides(layout.sizes(), layout.strides())
+        // A layout's sizes and strides have the same length.
+        infer_dense_strides(layout.sizes(), layout.strides()).unwrap_or_default()
     }
 }
 
@@ -158,7 +173,7 @@ mod tests {
     fn infer_dense_strides_keeps_zero_stride_dims_in_place() {
         // PyTorch's own example: (6,5,4,3,2)/(6,0,120,0,1) sorts to perm (4,3,0,1,2).
         assert_eq!(
-            infer_dense_strides(&[6, 5, 4, 3, 2], &[6, 0, 120, 0, 1]),
+            infer_dense_strides(&[6, 5, 4, 3, 2], &[6, 0, 120, 0, 1]).unwrap(),
             vec![6, 36, 180, 2, 1]
         );
     }
@@ -166,7 +181,11 @@ mod tests {
     #[test]
     fn infer_dense_strides_of_permuted_slice() {
         // permute(2,0,1) of (2,3,8)[:,:,:4]: sizes (4,2,3), strides (1,24,8).
-        assert_eq!(infer_dense_strides(&[4, 2, 3], &[1, 24, 8]), vec![1, 12, 4]);
+        assert_eq!(
+            infer_dense_strides(&[4, 2, 3], &[1, 24, 8]).unwrap(),
+            vec![1, 12, 4]
+        );
+        assert!(infer_dense_strides(&[4, 2, 3], &[1, 24]).is_err());
     }
 
     #[test]

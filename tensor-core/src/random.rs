@@ -6,8 +6,9 @@
 //! on the thread count. The values differ from PyTorch's (which uses a Mersenne
 //! Twister and its own transforms); only the distributions match.
 
+use crate::alloc::try_with_capacity;
 use crate::error::Result;
-use crate::layout::checked_numel;
+use crate::layout::contiguous_nbytes;
 use crate::Tensor;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,12 +31,13 @@ impl Tensor {
     /// (same distribution, different stream). Equal seeds give equal tensors.
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) when the sizes multiply
-    /// past `i64::MAX`.
+    /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
+    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
     pub fn rand(sizes: &[usize], seed: u64) -> Result<Tensor> {
-        let numel = checked_numel(sizes, "rand")?;
+        let numel = contiguous_nbytes(sizes, 4)? / 4;
+        let mut data = try_with_capacity::<f32>(numel)?;
         let mut rng = generator(seed);
-        let data: Vec<f32> = (0..numel).map(|_| uniform_f32(&mut rng)).collect();
+        data.extend((0..numel).map(|_| uniform_f32(&mut rng)));
         Tensor::from_vec(data, sizes)
     }
 
@@ -44,34 +46,43 @@ impl Tensor {
     /// distribution, different stream). Equal seeds give equal tensors.
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) when the sizes multiply
-    /// past `i64::MAX`.
+    /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
+    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
     pub fn randn(sizes: &[usize], seed: u64) -> Result<Tensor> {
-        let numel = checked_numel(sizes, "randn")?;
+        let numel = contiguous_nbytes(sizes, 4)? / 4;
+        let mut data = try_with_capacity::<f32>(numel)?;
         let mut rng = generator(seed);
-        let data: Vec<f32> = (0..numel)
-            .map(|_| rng.sample::<f32, _>(StandardNormal))
-            .collect();
+        data.extend((0..numel).map(|_| rng.sample::<f32, _>(StandardNormal)));
         Tensor::from_vec(data, sizes)
     }
 
     /// A 1-d `int64` tensor of `n` elements holding a random permutation of `0..n`, like
     /// `torch.randperm(n)` with a seeded generator. Equal seeds give equal permutations.
-    pub fn randperm(n: usize, seed: u64) -> Tensor {
+    ///
+    /// # Errors
+    /// As [`randperm`].
+    pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
         randperm(n, seed)
     }
 }
 
 /// `torch.randperm(n)`: a 1-d `int64` tensor holding a random permutation of `0..n`,
 /// drawn by a Fisher–Yates shuffle from the generator seeded with `seed`.
-pub fn randperm(n: usize, seed: u64) -> Tensor {
+///
+/// # Errors
+/// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when `n` int64
+/// values exceed `isize::MAX` bytes (`randperm(usize::MAX, 0)`);
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when they cannot be allocated.
+pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
+    contiguous_nbytes(&[n], std::mem::size_of::<i64>())?;
+    let mut perm = try_with_capacity::<i64>(n)?;
+    perm.extend(0..n as i64);
     let mut rng = generator(seed);
-    let mut perm: Vec<i64> = (0..n as i64).collect();
     for i in (1..n).rev() {
         let j = rng.random_range(0..=i);
         perm.swap(i, j);
     }
-    Tensor::from_vec(perm, &[n]).expect("a 1-d size matches its data")
+    Tensor::from_vec(perm, &[n])
 }
 
 #[cfg(test)]
@@ -123,16 +134,37 @@ mod tests {
     }
 
     #[test]
+    fn randperm_usize_max_is_an_error_not_a_panic() {
+        assert!(matches!(
+            randperm(usize::MAX, 0),
+            Err(crate::Error::StorageSizeOverflow { .. })
+        ));
+        assert!(matches!(
+            randperm(1 << 50, 0),
+            Err(crate::Error::OutOfMemory { .. })
+        ));
+    }
+
+    #[test]
+    fn rand_of_2_pow_46_is_out_of_memory_not_an_abort() {
+        assert!(matches!(
+            Tensor::rand(&[1 << 46], 0),
+            Err(crate::Error::OutOfMemory { .. })
+        ));
+        assert!(Tensor::randn(&[1 << 46], 0).is_err());
+    }
+
+    #[test]
     fn randperm_is_a_permutation() {
-        let t = Tensor::randperm(50, 9);
+        let t = Tensor::randperm(50, 9).unwrap();
         assert_eq!(t.dtype(), DType::I64);
         let mut v = t.to_vec::<i64>().unwrap();
         assert_ne!(v, (0..50).collect::<Vec<_>>());
         v.sort();
         assert_eq!(v, (0..50).collect::<Vec<_>>());
-        assert_eq!(randperm(0, 1).sizes(), &[0]);
+        assert_eq!(randperm(0, 1).unwrap().sizes(), &[0]);
         assert_eq!(
-            randperm(50, 9).to_vec::<i64>().unwrap(),
+            randperm(50, 9).unwrap().to_vec::<i64>().unwrap(),
             t.to_vec::<i64>().unwrap()
         );
     }

@@ -162,11 +162,11 @@ mod tests {
             (r.sizes(), r.strides()),
             (&[2usize, 2, 6][..], &[12isize, 6, 1][..])
         );
-        let row0: Vec<f64> = r.to_vec_f64()[..6].to_vec();
+        let row0: Vec<f64> = r.to_vec_f64().unwrap()[..6].to_vec();
         assert_eq!(row0, vec![0.0, 1.0, 2.0, 0.0, 1.0, 2.0]);
         let t = x.t().unwrap().repeat(&[1, 2]).unwrap();
         assert_eq!(t.strides(), &[4, 1]);
-        assert_eq!(t.to_vec_f64()[..4], [0.0, 3.0, 0.0, 3.0]);
+        assert_eq!(t.to_vec_f64().unwrap()[..4], [0.0, 3.0, 0.0, 3.0]);
     }
 
     #[test]

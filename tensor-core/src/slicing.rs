@@ -16,12 +16,20 @@ fn zero_dim_error(op: &'static str) -> Error {
 }
 
 impl Tensor {
-    /// The storage offset of index `index` along `dim`, in elements.
+    /// The storage offset of index `index` along `dim`, in elements. For `index` within
+    /// the dim (or equal to its size when the view is empty) the [`Tensor`] invariant
+    /// keeps this in range; it is checked anyway.
     fn offset_at(&self, dim: usize, index: usize) -> Result<usize> {
-        let off = self.storage_offset() as isize + index as isize * self.strides()[dim];
-        usize::try_from(off).map_err(|_| Error::StorageBounds {
-            message: format!("storage offset {off} is negative (dim {dim}, index {index})"),
-        })
+        let stride = self.strides()[dim];
+        usize::try_from(stride)
+            .ok()
+            .and_then(|st| index.checked_mul(st))
+            .and_then(|o| o.checked_add(self.storage_offset()))
+            .ok_or_else(|| Error::StorageBounds {
+                message: format!(
+                    "storage offset of index {index} at dimension {dim} (stride {stride}) overflows"
+                ),
+            })
     }
 
     /// `Tensor.slice(dim, start, end, step)` (Python `t[..., start:end:step]`): indices
@@ -65,8 +73,10 @@ impl Tensor {
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
         let offset = self.offset_at(d, start as usize)?;
         sizes[d] = len.div_ceil(step_u);
-        strides[d] *= step as isize;
-        Ok(self.with_layout(Layout::new(sizes, strides, offset)))
+        // With two or more elements left, (size-1)·stride·step stays inside the storage;
+        // with fewer the stride takes no part in any offset, so it saturates.
+        strides[d] = strides[d].saturating_mul(step as isize);
+        self.try_with_layout(Layout::new(sizes, strides, offset))
     }
 
     /// `Tensor.narrow(dim, start, length)`: `length` indices from `start` (which may be
@@ -92,7 +102,7 @@ impl Tensor {
             });
         }
         let start = if start < 0 { start + size } else { start };
-        if start > size - length as i64 {
+        if length > (size - start) as usize {
             return Err(Error::InvalidArgument {
                 op: "narrow",
                 message: format!(
@@ -100,6 +110,7 @@ impl Tensor {
                 ),
             });
         }
+        // `length <= size - start` here, so `start + length` fits in i64.
         self.slice(d as i64, Some(start), Some(start + length as i64), 1)
     }
 
@@ -130,7 +141,7 @@ impl Tensor {
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
         sizes.remove(d);
         strides.remove(d);
-        Ok(self.with_layout(Layout::new(sizes, strides, offset)))
+        self.try_with_layout(Layout::new(sizes, strides, offset))
     }
 }
 
@@ -152,18 +163,24 @@ mod tests {
             (&[2usize, 2][..], &[7isize, 3][..])
         );
         assert_eq!(s.storage_offset(), 1);
-        assert_eq!(s.to_vec_f64(), vec![1.0, 4.0, 8.0, 11.0]);
+        assert_eq!(s.to_vec_f64().unwrap(), vec![1.0, 4.0, 8.0, 11.0]);
     }
 
     #[test]
     fn slice_clamps_start_and_end() {
         let x = arange(&[5]);
         assert_eq!(
-            x.slice(0, Some(-2), Some(100), 1).unwrap().to_vec_f64(),
+            x.slice(0, Some(-2), Some(100), 1)
+                .unwrap()
+                .to_vec_f64()
+                .unwrap(),
             vec![3.0, 4.0]
         );
         assert_eq!(
-            x.slice(0, Some(-100), Some(2), 1).unwrap().to_vec_f64(),
+            x.slice(0, Some(-100), Some(2), 1)
+                .unwrap()
+                .to_vec_f64()
+                .unwrap(),
             vec![0.0, 1.0]
         );
         assert_eq!(x.slice(0, Some(4), Some(2), 1).unwrap().sizes(), &[0]);
@@ -178,7 +195,7 @@ mod tests {
     #[test]
     fn narrow_takes_a_window() {
         let n = arange(&[3, 4]).narrow(1, -3, 2).unwrap();
-        assert_eq!(n.to_vec_f64(), vec![1.0, 2.0, 5.0, 6.0, 9.0, 10.0]);
+        assert_eq!(n.to_vec_f64().unwrap(), vec![1.0, 2.0, 5.0, 6.0, 9.0, 10.0]);
         let e = arange(&[4]).narrow(0, 2, 3).unwrap_err();
         assert!(e
             .to_string()
@@ -193,7 +210,7 @@ mod tests {
     fn select_removes_the_dim() {
         let s = arange(&[3, 4]).select(1, -1).unwrap();
         assert_eq!((s.sizes(), s.strides()), (&[3usize][..], &[4isize][..]));
-        assert_eq!(s.to_vec_f64(), vec![3.0, 7.0, 11.0]);
+        assert_eq!(s.to_vec_f64().unwrap(), vec![3.0, 7.0, 11.0]);
         let e = arange(&[3]).select(0, 5).unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -204,5 +221,27 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("select() cannot be applied to a 0-dim tensor."));
+    }
+
+    #[test]
+    fn narrow_0_0_usize_max_is_an_error() {
+        let e = arange(&[2]).narrow(0, 0, usize::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "narrow: start (0) + length ({}) exceeds dimension size (2).",
+                usize::MAX
+            )
+        );
+        let e = arange(&[2]).narrow(0, 1, 1 << 63).unwrap_err();
+        assert!(e.to_string().contains("exceeds dimension size (2)."));
+        assert_eq!(arange(&[2]).narrow(0, 2, 0).unwrap().numel(), 0);
+    }
+
+    #[test]
+    fn slice_with_step_i64_max_saturates_the_stride() {
+        let s = arange(&[5]).slice(0, Some(1), None, i64::MAX).unwrap();
+        assert_eq!(s.sizes(), &[1]);
+        assert_eq!(s.to_vec_f64().unwrap(), vec![1.0]);
     }
 }

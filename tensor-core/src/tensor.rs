@@ -1,7 +1,8 @@
 //! `Tensor`: shared storage + layout + dtype, and its constructors and accessors.
 
+use crate::alloc::try_with_capacity;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, Layout};
+use crate::layout::{checked_numel, contiguous_nbytes, Layout};
 use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
 
 /// A strided, dynamically typed tensor: a [`Storage`] shared with every view of it, a
@@ -10,6 +11,24 @@ use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
 /// Like a PyTorch tensor handle: views made from it share the storage and see each
 /// other's writes. [`Tensor::alias`] makes another handle to the same view;
 /// [`Tensor::clone`](Tensor::clone) copies the data as `torch.clone` does.
+///
+/// # Invariant
+/// Every `Tensor`, however made, satisfies:
+/// 1. `sizes` and `strides` have the same length, every size and the element count
+///    fit in `i64`, and every stride is `>= 0`;
+/// 2. the storage may be seen as `dtype` ([`Storage::can_view_as`]: `Bool` only over
+///    `Bool` storage);
+/// 3. when the tensor has elements, the byte offset of every element,
+///    `(storage_offset + Σ i_d · stride_d) · itemsize` for `i_d < size_d`, plus
+///    `itemsize`, is at most `storage.nbytes()`, which is at most `isize::MAX`.
+///
+/// So every partial sum `Σ i_d · stride_d · itemsize` with `i_d < size_d` lies in
+/// `[0, nbytes)` and fits in `isize`: the offset arithmetic of views, of the
+/// TensorIterator and of the kernels cannot overflow, and no element lies outside the
+/// storage. (Strides of size-0 and size-1 dims take no part in any element's offset and
+/// may be as large as `isize::MAX`, as in PyTorch.) [`Tensor::from_parts`] checks all
+/// three; crate code makes views through `try_with_layout` (checked) or `with_layout`
+/// (checked too, panicking on a violation, which would be a bug of this crate).
 #[derive(Debug)]
 pub struct Tensor {
     storage: Storage,
@@ -17,11 +36,52 @@ pub struct Tensor {
     dtype: DType,
 }
 
+/// Checks the [`Tensor`] invariant for `layout` over `storage` as `dtype`.
+fn check_fits(storage: &Storage, layout: &Layout, dtype: DType, op: &'static str) -> Result<()> {
+    if !storage.can_view_as(dtype) {
+        return Err(Error::StorageDType {
+            op,
+            storage: storage.dtype(),
+            dtype,
+        });
+    }
+    if layout.strides().iter().any(|&s| s < 0) {
+        return Err(Error::StorageBounds {
+            message: format!(
+                "as_strided: Negative strides are not supported at the moment, got strides: {:?}",
+                layout.strides()
+            ),
+        });
+    }
+    if layout.sizes().iter().any(|&s| s > isize::MAX as usize) {
+        return Err(Error::StorageSizeOverflow {
+            sizes: layout.sizes().to_vec(),
+            strides: Some(layout.strides().to_vec()),
+        });
+    }
+    checked_numel(layout.sizes(), op)?;
+    let need = layout.required_storage_bytes(dtype.size())?;
+    if need > storage.nbytes() {
+        return Err(Error::StorageBounds {
+            message: format!(
+                "setStorage: sizes {:?}, strides {:?}, storage offset {}, and itemsize {} requiring a storage size of {} are out of bounds for storage of size {}",
+                layout.sizes(),
+                layout.strides(),
+                layout.storage_offset(),
+                dtype.size(),
+                need,
+                storage.nbytes()
+            ),
+        });
+    }
+    Ok(())
+}
+
 impl Tensor {
-    /// A tensor over `storage` with `layout`. The caller guarantees the layout stays
-    /// inside the storage.
+    /// A tensor over `storage` with `layout`, for storage this crate just allocated for
+    /// exactly this layout (the invariant holds by construction; checked in debug).
     pub(crate) fn from_parts_unchecked(storage: Storage, layout: Layout, dtype: DType) -> Tensor {
-        debug_assert!(layout.required_storage_len() <= storage.len(dtype));
+        debug_assert!(check_fits(&storage, &layout, dtype, "from_parts").is_ok());
         Tensor {
             storage,
             layout,
@@ -29,28 +89,23 @@ impl Tensor {
         }
     }
 
-    /// A tensor over existing storage, like `torch.as_strided` on a storage: checks
-    /// that every element lies inside the storage.
+    /// A tensor over existing storage, like `torch.as_strided` on a storage
+    /// (`setStorage`): checks the [`Tensor`] invariant.
     ///
     /// # Errors
-    /// [`Error::StorageBounds`] with PyTorch's `setStorage: ... out of bounds` message.
+    /// [`Error::StorageDType`] when the storage was created for a dtype whose bytes
+    /// `dtype` may not reinterpret (bool and non-bool);
+    /// [`Error::StorageBounds`] with PyTorch's `setStorage: sizes [..], strides [..],
+    /// storage offset .., and itemsize .. requiring a storage size of .. are out of bounds
+    /// for storage of size ..` message, or for negative strides;
+    /// [`Error::StorageSizeOverflow`] when the extent overflows.
     pub fn from_parts(storage: Storage, layout: Layout, dtype: DType) -> Result<Tensor> {
-        let need = layout.required_storage_len();
-        let have = storage.len(dtype);
-        if need > have {
-            return Err(Error::StorageBounds {
-                message: format!(
-                    "setStorage: sizes {:?}, strides {:?}, storage offset {}, and itemsize {} requiring a storage size of {} are out of bounds for storage of size {}",
-                    layout.sizes(),
-                    layout.strides(),
-                    layout.storage_offset(),
-                    dtype.size(),
-                    need * dtype.size(),
-                    storage.nbytes()
-                ),
-            });
-        }
-        Ok(Tensor::from_parts_unchecked(storage, layout, dtype))
+        check_fits(&storage, &layout, dtype, "from_parts")?;
+        Ok(Tensor {
+            storage,
+            layout,
+            dtype,
+        })
     }
 
     /// A new handle to the same view (`torch.Tensor.alias`): shares storage and layout.
@@ -62,10 +117,28 @@ impl Tensor {
         }
     }
 
-    /// The same storage seen through another layout (a view). The caller guarantees the
-    /// layout stays inside the storage.
+    /// The same storage seen through another layout (a view), checked against the
+    /// invariant.
+    ///
+    /// # Errors
+    /// As [`Tensor::from_parts`].
+    pub(crate) fn try_with_layout(&self, layout: Layout) -> Result<Tensor> {
+        Tensor::from_parts(self.storage.clone(), layout, self.dtype)
+    }
+
+    /// The same storage seen through another layout (a view) that crate code derived
+    /// from a valid one. The invariant is checked in release builds too (O(ndim)); a
+    /// violation is a bug of this crate and panics rather than risk an out-of-bounds
+    /// access.
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
-        Tensor::from_parts_unchecked(self.storage.clone(), layout, self.dtype)
+        if let Err(e) = check_fits(&self.storage, &layout, self.dtype, "view") {
+            panic!("internal error: a view broke the tensor invariant: {e}");
+        }
+        Tensor {
+            storage: self.storage.clone(),
+            layout,
+            dtype: self.dtype,
+        }
     }
 
     // ---- constructors ---------------------------------------------------------------
@@ -75,7 +148,7 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DataLength`] when `data.len()` is not the product of `sizes`;
-    /// [`Error::NumelOverflow`].
+    /// [`Error::StorageSizeOverflow`]; [`Error::OutOfMemory`].
     ///
     /// ```
     /// use tensor_core::Tensor;
@@ -84,16 +157,15 @@ impl Tensor {
     /// # Ok::<(), tensor_core::Error>(())
     /// ```
     pub fn from_vec<T: Element>(data: Vec<T>, sizes: &[usize]) -> Result<Tensor> {
-        let numel = checked_numel(sizes, "from_vec")?;
-        if numel != data.len() {
+        let layout = Layout::contiguous(sizes)?;
+        if layout.numel() != data.len() {
             return Err(Error::DataLength {
                 sizes: sizes.to_vec(),
                 len: data.len(),
             });
         }
-        let layout = Layout::contiguous(sizes)?;
         Ok(Tensor::from_parts_unchecked(
-            Storage::from_vec(data),
+            Storage::from_vec(data)?,
             layout,
             T::DTYPE,
         ))
@@ -101,11 +173,11 @@ impl Tensor {
 
     /// A 0-d tensor holding `value` (`torch.tensor(value)`).
     pub fn scalar<T: Element>(value: T) -> Tensor {
-        Tensor::from_parts_unchecked(
-            Storage::from_vec(vec![value]),
-            Layout::new(vec![], vec![], 0),
-            T::DTYPE,
-        )
+        // An 8-byte allocation whose size does not depend on any input: its failure is
+        // the allocator's ordinary out-of-memory handling, as for any `Box::new`.
+        let storage = Storage::from_vec(vec![value])
+            .unwrap_or_else(|_| std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()));
+        Tensor::from_parts_unchecked(storage, Layout::new(vec![], vec![], 0), T::DTYPE)
     }
 
     /// A 0-d tensor of `dtype` holding `value` converted to it.
@@ -114,17 +186,18 @@ impl Tensor {
     }
 
     /// A contiguous tensor of `sizes` filled with zeros (`torch.zeros`; also `torch.empty`,
-    /// since storage is always initialised).
+    /// since storage is always initialised). The storage comes from `alloc_zeroed`, so
+    /// pages are zeroed lazily by the OS.
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`] when the sizes multiply past `i64::MAX`.
+    /// [`Error::StorageSizeOverflow`] (`Storage size calculation overflowed with
+    /// sizes=[..]`) when the bytes exceed `isize::MAX`; [`Error::OutOfMemory`]
+    /// (`DefaultCPUAllocator: not enough memory: you tried to allocate N bytes.`).
     pub fn zeros(sizes: &[usize], dtype: DType) -> Result<Tensor> {
+        let nbytes = contiguous_nbytes(sizes, dtype.size())?;
         let layout = Layout::contiguous(sizes)?;
-        let nbytes = checked_numel(sizes, "zeros")?
-            .checked_mul(dtype.size())
-            .ok_or(Error::NumelOverflow { op: "zeros" })?;
         Ok(Tensor::from_parts_unchecked(
-            Storage::zeroed(nbytes),
+            Storage::zeroed(nbytes, dtype)?,
             layout,
             dtype,
         ))
@@ -142,24 +215,16 @@ impl Tensor {
     /// layout (strides in elements, offset 0). Its elements are zero.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when lengths differ; [`Error::NumelOverflow`];
-    /// [`Error::StorageBounds`] for negative strides
-    /// (`as_strided: Negative strides are not supported at the moment`).
+    /// Those of [`Layout::checked`] (mismatched lengths, negative strides
+    /// `as_strided: Negative strides are not supported at the moment`, size overflow);
+    /// [`Error::StorageSizeOverflow`] when the bytes exceed `isize::MAX`;
+    /// [`Error::OutOfMemory`].
     pub fn empty_strided(sizes: &[usize], strides: &[isize], dtype: DType) -> Result<Tensor> {
-        if strides.iter().any(|&s| s < 0) {
-            return Err(Error::StorageBounds {
-                message: format!(
-                    "as_strided: Negative strides are not supported at the moment, got strides: {strides:?}"
-                ),
-            });
-        }
         let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?;
-        let len = layout.required_storage_len();
-        let nbytes = len.checked_mul(dtype.size()).ok_or(Error::NumelOverflow {
-            op: "empty_strided",
-        })?;
+        checked_numel(sizes, "empty_strided")?;
+        let nbytes = layout.required_storage_bytes(dtype.size())?;
         Ok(Tensor::from_parts_unchecked(
-            Storage::zeroed(nbytes),
+            Storage::zeroed(nbytes, dtype)?,
             layout,
             dtype,
         ))
@@ -189,14 +254,19 @@ impl Tensor {
     }
 
     /// `torch.arange(end, dtype=dtype)`: `[0, 1, ..., end-1]`, 1-d.
-    pub fn arange(end: usize, dtype: DType) -> Tensor {
-        let t = Tensor::zeros(&[end], dtype).expect("a 1-d size cannot overflow");
+    ///
+    /// # Errors
+    /// As [`Tensor::zeros`] (`arange(usize::MAX, F32)` is
+    /// [`Error::StorageSizeOverflow`]; a large one that does not fit in memory is
+    /// [`Error::OutOfMemory`]).
+    pub fn arange(end: usize, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(&[end], dtype)?;
         dispatch_dtype!(dtype, T, {
             for (i, x) in t.storage.write().as_mut_slice::<T>().iter_mut().enumerate() {
                 *x = T::from_i64(i as i64);
             }
         });
-        t
+        Ok(t)
     }
 
     // ---- accessors ------------------------------------------------------------------
@@ -250,21 +320,29 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DTypeMismatch`] when `T` is not the tensor's dtype
-    /// (use `to_dtype` first).
+    /// (use `to_dtype` first); [`Error::OutOfMemory`] when the result cannot be
+    /// allocated (an expanded tensor may have far more elements than its storage).
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         self.expect_dtype::<T>("to_vec")?;
+        let mut out = try_with_capacity(self.numel())?;
         let buf = self.storage.read();
         let data = buf.as_slice::<T>();
-        Ok(self.layout.offsets().map(|i| data[i]).collect())
+        out.extend(self.layout.offsets().map(|i| data[i]));
+        Ok(out)
     }
 
     /// The elements converted to `f64`, in logical row-major order, whatever the dtype.
-    pub fn to_vec_f64(&self) -> Vec<f64> {
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the result cannot be allocated.
+    pub fn to_vec_f64(&self) -> Result<Vec<f64>> {
+        let mut out = try_with_capacity(self.numel())?;
         dispatch_dtype!(self.dtype, T, {
             let buf = self.storage.read();
             let data = buf.as_slice::<T>();
-            self.layout.offsets().map(|i| data[i].to_f64()).collect()
-        })
+            out.extend(self.layout.offsets().map(|i| data[i].to_f64()));
+        });
+        Ok(out)
     }
 
     /// The one element of a one-element tensor (`Tensor.item()`).
@@ -341,5 +419,93 @@ mod tests {
     fn empty_strided_allocates_just_enough() {
         let t = Tensor::empty_strided(&[2, 3], &[1, 2], DType::F32).unwrap();
         assert_eq!(t.storage().len(DType::F32), 6);
+    }
+
+    #[test]
+    fn empty_strided_9_by_stride_2_pow_61_is_an_error() {
+        let e = Tensor::empty_strided(&[9], &[1 << 61], DType::F32).unwrap_err();
+        assert!(matches!(e, Error::StorageSizeOverflow { .. }), "{e}");
+        let e = Tensor::empty_strided(&[9], &[1 << 57], DType::F32).unwrap_err();
+        assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
+    }
+
+    #[test]
+    fn empty_strided_mismatched_lengths_is_an_error() {
+        assert!(Tensor::empty_strided(&[2, 3], &[1], DType::F32).is_err());
+    }
+
+    #[test]
+    fn from_parts_u8_storage_as_bool_is_an_error() {
+        let s = Storage::from_vec(vec![2u8]).unwrap();
+        let l = Layout::checked(vec![1], vec![1], 0).unwrap();
+        let e = Tensor::from_parts(s, l.clone(), DType::Bool).unwrap_err();
+        assert!(matches!(e, Error::StorageDType { .. }), "{e}");
+        let b = Storage::from_vec(vec![true]).unwrap();
+        assert!(Tensor::from_parts(b.clone(), l.clone(), DType::U8).is_err());
+        assert!(Tensor::from_parts(b, l, DType::Bool).is_ok());
+    }
+
+    #[test]
+    fn from_parts_reinterprets_between_plain_dtypes() {
+        let s = Storage::from_vec(vec![1.0f32]).unwrap();
+        let l = Layout::checked(vec![4], vec![1], 0).unwrap();
+        let t = Tensor::from_parts(s, l, DType::U8).unwrap();
+        assert_eq!(t.to_vec::<u8>().unwrap(), 1.0f32.to_ne_bytes().to_vec());
+    }
+
+    #[test]
+    fn from_parts_out_of_bounds_has_pytorch_message() {
+        let s = Storage::from_vec(vec![1.0f32]).unwrap();
+        let l = Layout::checked(vec![9], vec![1], 0).unwrap();
+        assert_eq!(
+            Tensor::from_parts(s, l, DType::F32).unwrap_err().to_string(),
+            "setStorage: sizes [9], strides [1], storage offset 0, and itemsize 4 requiring a storage size of 36 are out of bounds for storage of size 4"
+        );
+    }
+
+    #[test]
+    fn zeros_2_pow_40_is_out_of_memory_not_an_abort() {
+        let e = Tensor::zeros(&[1 << 40, 1 << 20], DType::F32).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "DefaultCPUAllocator: not enough memory: you tried to allocate 4611686018427387904 bytes."
+        );
+    }
+
+    #[test]
+    fn zeros_numel_overflow_has_pytorch_message() {
+        let e = Tensor::zeros(&[usize::MAX, 2], DType::F32).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "Storage size calculation overflowed with sizes=[{}, 2]",
+                usize::MAX
+            )
+        );
+    }
+
+    #[test]
+    fn arange_usize_max_is_an_error_not_a_panic() {
+        assert!(Tensor::arange(usize::MAX, DType::F32).is_err());
+        assert!(Tensor::arange(usize::MAX, DType::U8).is_err());
+        assert_eq!(
+            Tensor::arange(3, DType::I64)
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap(),
+            vec![0, 1, 2]
+        );
+    }
+
+    #[test]
+    fn to_vec_of_expanded_2_pow_46_is_out_of_memory() {
+        let one = Tensor::ones(&[1], DType::F32).unwrap();
+        // 2^46 f32 = 256 TiB: beyond any address space, whatever the overcommit policy.
+        let big = one.expand(&[1 << 46]).unwrap();
+        assert!(matches!(
+            big.to_vec::<f32>(),
+            Err(Error::OutOfMemory { .. })
+        ));
+        assert!(matches!(big.to_vec_f64(), Err(Error::OutOfMemory { .. })));
     }
 }

@@ -10,9 +10,10 @@ use crate::view::{compute_stride, infer_size};
 use crate::Tensor;
 
 impl Tensor {
-    /// A view with sizes and strides, keeping the storage offset.
-    fn view_with(&self, sizes: Vec<usize>, strides: Vec<isize>) -> Tensor {
-        self.with_layout(Layout::new(sizes, strides, self.storage_offset()))
+    /// A view with sizes and strides, keeping the storage offset, checked against the
+    /// [`Tensor`] invariant.
+    fn view_with(&self, sizes: Vec<usize>, strides: Vec<isize>) -> Result<Tensor> {
+        self.try_with_layout(Layout::new(sizes, strides, self.storage_offset()))
     }
 
     /// `Tensor.view(shape)`: the same elements seen with `shape` (one `-1` is inferred),
@@ -25,8 +26,8 @@ impl Tensor {
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
         let sizes = infer_size(shape, self.numel())?;
         let strides =
-            compute_stride(self.sizes(), self.strides(), &sizes).ok_or(Error::ViewIncompatible)?;
-        Ok(self.view_with(sizes, strides))
+            compute_stride(self.sizes(), self.strides(), &sizes)?.ok_or(Error::ViewIncompatible)?;
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.reshape(shape)`: a view when one exists, else a row-major copy.
@@ -44,12 +45,12 @@ impl Tensor {
     /// Those of [`crate::view::infer_size`].
     pub fn reshape_with_kind(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
         let sizes = infer_size(shape, self.numel())?;
-        if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes) {
-            return Ok((self.view_with(sizes, strides), true));
+        if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes)? {
+            return Ok((self.view_with(sizes, strides)?, true));
         }
         let copy = Tensor::fresh_copy(self, &contiguous_strides(self.sizes()), self.dtype())?;
         let layout = Layout::contiguous(&sizes)?;
-        Ok((copy.with_layout(layout), false))
+        Ok((copy.try_with_layout(layout)?, false))
     }
 
     /// `Tensor.permute(dims)`: dim `i` of the result is dim `dims[i]` of `self`.
@@ -76,7 +77,7 @@ impl Tensor {
             sizes.push(self.sizes()[d]);
             strides.push(self.strides()[d]);
         }
-        Ok(self.view_with(sizes, strides))
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.transpose(dim0, dim1)`: swaps two dims (a 0-d tensor accepts 0 and -1).
@@ -91,7 +92,7 @@ impl Tensor {
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
         sizes.swap(d0, d1);
         strides.swap(d0, d1);
-        Ok(self.view_with(sizes, strides))
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.t()`: transposes a 2-d tensor; 0-d and 1-d tensors come back as they are.
@@ -114,6 +115,8 @@ impl Tensor {
 
     /// `Tensor.squeeze()`: removes every size-1 dim.
     pub fn squeeze(&self) -> Tensor {
+        // Removing size-1 dims leaves every element's offset unchanged: the invariant
+        // holds for the result exactly when it holds for `self`.
         let (sizes, strides) = self
             .sizes()
             .iter()
@@ -121,7 +124,7 @@ impl Tensor {
             .filter(|(&s, _)| s != 1)
             .map(|(&s, &st)| (s, st))
             .unzip();
-        self.view_with(sizes, strides)
+        self.with_layout(Layout::new(sizes, strides, self.storage_offset()))
     }
 
     /// `Tensor.squeeze(dim)`: removes `dim` if its size is 1, else returns an alias.
@@ -136,7 +139,7 @@ impl Tensor {
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
         sizes.remove(d);
         strides.remove(d);
-        Ok(self.view_with(sizes, strides))
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.unsqueeze(dim)`: inserts a size-1 dim at `dim` (in `[-ndim-1, ndim]`), with
@@ -148,14 +151,16 @@ impl Tensor {
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.dim() + 1)?;
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
+        // A size-1 dim's stride takes no part in any offset; it saturates (sizes fit in
+        // isize by the tensor invariant) instead of wrapping.
         let stride = if d >= self.dim() {
             1
         } else {
-            sizes[d] as isize * strides[d]
+            (sizes[d] as isize).saturating_mul(strides[d])
         };
         sizes.insert(d, 1);
         strides.insert(d, stride);
-        Ok(self.view_with(sizes, strides))
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.flatten(start_dim, end_dim)`: merges dims `start..=end` into one through
@@ -206,7 +211,7 @@ impl Tensor {
             });
         }
         let (sizes, strides) = infer_expand_geometry(self.sizes(), self.strides(), sizes)?;
-        Ok(self.view_with(sizes, strides))
+        self.view_with(sizes, strides)
     }
 
     /// `Tensor.expand_as(other)`: [`Tensor::expand`] to `other`'s sizes.
@@ -225,22 +230,17 @@ impl Tensor {
     /// [`Error::StorageBounds`] for negative strides (`as_strided: Negative strides are
     /// not supported at the moment`) or a view past the end of the storage
     /// (`setStorage: ... out of bounds for storage of size ...`);
-    /// [`Error::InvalidArgument`] when the lengths differ; [`Error::NumelOverflow`].
+    /// [`Error::InvalidArgument`] when the lengths differ;
+    /// [`Error::StorageSizeOverflow`] when the extent overflows (as
+    /// `as_strided(&[9], &[1 << 61], 0)` or a storage offset near `usize::MAX`).
     pub fn as_strided(
         &self,
         sizes: &[usize],
         strides: &[isize],
         storage_offset: usize,
     ) -> Result<Tensor> {
-        if strides.iter().any(|&s| s < 0) {
-            return Err(Error::StorageBounds {
-                message: format!(
-                    "as_strided: Negative strides are not supported at the moment, got strides: {strides:?}"
-                ),
-            });
-        }
         let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), storage_offset)?;
-        Tensor::from_parts(self.storage().clone(), layout, self.dtype())
+        self.try_with_layout(layout)
     }
 }
 
@@ -257,7 +257,7 @@ mod tests {
 
     /// The naive reference: element `i` of the result in row-major order.
     fn values(t: &Tensor) -> Vec<f64> {
-        t.to_vec_f64()
+        t.to_vec_f64().unwrap()
     }
 
     fn sliced_2_3_8() -> Tensor {
@@ -380,5 +380,45 @@ mod tests {
         assert_eq!(values(&v), vec![1.0, 3.0, 2.0, 4.0]);
         assert!(x.as_strided(&[2, 2], &[1, 3], 2).is_err());
         assert!(x.as_strided(&[2], &[-1], 2).is_err());
+    }
+
+    #[test]
+    fn as_strided_9_by_stride_2_pow_61_then_neg_is_an_error() {
+        let x = arange(&[1]);
+        let e = x.as_strided(&[9], &[1 << 61], 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Storage size calculation overflowed with sizes=[9] and strides=[2305843009213693952]"
+        );
+    }
+
+    #[test]
+    fn as_strided_offset_usize_max_then_item_is_an_error() {
+        let x = arange(&[1]);
+        assert!(x.as_strided(&[1], &[1], usize::MAX).is_err());
+        assert!(x.as_strided(&[1], &[1], usize::MAX - 1).is_err());
+        assert!(x.as_strided(&[1], &[1], 1).is_err());
+        assert_eq!(
+            x.as_strided(&[1], &[1], 0).unwrap().item::<f32>().unwrap(),
+            0.0
+        );
+    }
+
+    #[test]
+    fn as_strided_size_one_dim_may_have_a_huge_stride() {
+        let x = arange(&[3]);
+        let v = x.as_strided(&[1, 3], &[isize::MAX, 1], 0).unwrap();
+        assert_eq!(values(&v), vec![0.0, 1.0, 2.0]);
+        let u = v.unsqueeze(0).unwrap();
+        assert_eq!(u.strides(), &[isize::MAX, isize::MAX, 1]);
+        assert_eq!(values(&u.contiguous().unwrap()), vec![0.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn as_strided_mismatched_lengths_is_an_error() {
+        let e = arange(&[6]).as_strided(&[2, 3], &[1], 0).unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("mismatch in length of strides and shape"));
     }
 }

@@ -1,7 +1,7 @@
 //! Bad input gives a clear error whose message contains PyTorch's, never a panic, and
 //! leaves the tensors it was given unchanged.
 
-use tensor_core::{DType, Error, Tensor};
+use tensor_core::{DType, Error, Layout, Storage, Tensor, TensorIterator, TensorIteratorConfig};
 
 fn f32s(sizes: &[usize]) -> Tensor {
     let n: usize = sizes.iter().product();
@@ -114,7 +114,7 @@ fn dim_out_of_range() {
 fn numel_overflow() {
     assert_msg(
         Tensor::zeros(&[1 << 40, 1 << 40], DType::F32),
-        "numel: integer multiplication overflow",
+        "Storage size calculation overflowed with sizes=[1099511627776, 1099511627776]",
     );
     let big = i64::MAX / 2;
     assert_msg(
@@ -195,4 +195,183 @@ fn item_of_many_elements() {
         f32s(&[2]).item::<f32>(),
         "a Tensor with 2 elements cannot be converted to Scalar",
     );
+}
+
+// ---- issue 9: hostile layouts, storage and allocation --------------------------------
+
+#[test]
+fn as_strided_9_by_stride_2_pow_61_then_neg_is_an_error() {
+    let r = f32s(&[1])
+        .as_strided(&[9], &[1 << 61], 0)
+        .and_then(|v| v.neg());
+    assert_msg(
+        r,
+        "Storage size calculation overflowed with sizes=[9] and strides=[2305843009213693952]",
+    );
+    // In range for the arithmetic, out of range for the storage: PyTorch's setStorage.
+    assert_msg(
+        f32s(&[1]).as_strided(&[9], &[1 << 40], 0),
+        "setStorage: sizes [9], strides [1099511627776], storage offset 0, and itemsize 4 requiring a storage size of 35184372088836 are out of bounds for storage of size 4",
+    );
+}
+
+#[test]
+fn empty_strided_9_by_stride_2_pow_61_then_fill_is_an_error() {
+    let r = Tensor::empty_strided(&[9], &[1 << 61], DType::F32).and_then(|t| t.fill_(1.0));
+    assert_msg(r, "Storage size calculation overflowed with sizes=[9]");
+}
+
+#[test]
+fn as_strided_offset_usize_max_then_item_is_an_error() {
+    let r = f32s(&[1])
+        .as_strided(&[1], &[1], usize::MAX)
+        .and_then(|v| v.item::<f32>());
+    assert_msg(
+        r,
+        "Storage size calculation overflowed with sizes=[1] and strides=[1]",
+    );
+    assert_msg(
+        f32s(&[1]).as_strided(&[1], &[1], usize::MAX / 16),
+        "are out of bounds for storage of size 4",
+    );
+}
+
+#[test]
+fn as_strided_sizes_and_strides_of_different_lengths() {
+    assert_msg(
+        f32s(&[6]).as_strided(&[2, 3], &[3], 0),
+        "mismatch in length of strides and shape",
+    );
+    assert_msg(
+        Layout::checked(vec![2], vec![1, 1], 0),
+        "mismatch in length of strides and shape",
+    );
+}
+
+#[test]
+fn from_parts_u8_storage_as_bool_is_an_error() {
+    let storage = Storage::from_vec(vec![2u8]).unwrap();
+    let layout = Layout::checked(vec![1], vec![1], 0).unwrap();
+    assert_msg(
+        Tensor::from_parts(storage, layout, DType::Bool),
+        "cannot be viewed as Bool",
+    );
+}
+
+#[test]
+fn from_parts_negative_stride_is_an_error() {
+    assert_msg(
+        Layout::checked(vec![2], vec![-1], 1),
+        "as_strided: Negative strides are not supported at the moment, got strides: [-1]",
+    );
+}
+
+#[test]
+fn narrow_0_0_usize_max() {
+    assert_msg(
+        f32s(&[2]).narrow(0, 0, usize::MAX),
+        &format!(
+            "start (0) + length ({}) exceeds dimension size (2).",
+            usize::MAX
+        ),
+    );
+}
+
+// 2^46 f32 elements are 256 TiB: beyond every address space, so these are
+// out-of-memory errors whatever the machine's overcommit policy.
+#[test]
+fn zeros_of_2_pow_46_is_out_of_memory_not_an_abort() {
+    assert_msg(
+        Tensor::zeros(&[1 << 46], DType::F32),
+        "DefaultCPUAllocator: not enough memory: you tried to allocate 281474976710656 bytes.",
+    );
+    assert_msg(
+        Tensor::rand(&[1 << 46], 0),
+        "DefaultCPUAllocator: not enough memory",
+    );
+    assert_msg(
+        Tensor::full(&[1 << 46], 1.0, DType::F32),
+        "DefaultCPUAllocator: not enough memory",
+    );
+}
+
+#[test]
+fn repeat_to_2_pow_46_elements_is_out_of_memory() {
+    assert_msg(
+        f32s(&[2]).repeat(&[1 << 45]),
+        "DefaultCPUAllocator: not enough memory",
+    );
+}
+
+#[test]
+fn to_vec_of_expanded_2_pow_46_is_out_of_memory() {
+    let big = Tensor::ones(&[1], DType::F32)
+        .unwrap()
+        .expand(&[1 << 46])
+        .unwrap();
+    assert_msg(
+        big.to_vec::<f32>(),
+        "DefaultCPUAllocator: not enough memory",
+    );
+    assert_msg(big.contiguous(), "DefaultCPUAllocator: not enough memory");
+    let text = big.to_string();
+    assert!(
+        text.starts_with("tensor([1., 1., 1.,  ..., 1., 1., 1.])"),
+        "{text}"
+    );
+}
+
+#[test]
+fn arange_and_randperm_of_usize_max_are_errors() {
+    assert_msg(
+        Tensor::arange(usize::MAX, DType::F32),
+        "Storage size calculation overflowed",
+    );
+    assert_msg(
+        Tensor::randperm(usize::MAX, 0),
+        "Storage size calculation overflowed",
+    );
+    assert_msg(
+        Storage::zeroed(usize::MAX, DType::U8),
+        "DefaultCPUAllocator: not enough memory",
+    );
+}
+
+#[test]
+fn free_functions_given_slices_of_different_lengths() {
+    assert!(tensor_core::infer_expand_geometry(&[2, 3], &[1], &[2, 3]).is_err());
+    assert!(tensor_core::view::compute_stride(&[2, 3], &[1], &[6]).is_err());
+    assert!(tensor_core::memory_format::infer_dense_strides(&[2, 3], &[1]).is_err());
+}
+
+#[test]
+fn iterator_builder_misuse_is_an_error() {
+    let a = f32s(&[2]);
+    let out = f32s(&[2]);
+    let r = TensorIterator::build(TensorIteratorConfig::new().add_input(&a).add_output(&out));
+    assert_msg(r, "outputs must be added before inputs");
+    let r = TensorIterator::build(TensorIteratorConfig::new().add_undefined_output());
+    assert_msg(r, "cannot infer the dtype of an undefined output");
+    let it = TensorIterator::build(TensorIteratorConfig::unary_op(None, &a)).unwrap();
+    assert_msg(
+        it.try_output(1),
+        "operand index 1 out of range for 1 operands",
+    );
+    assert_msg(it.try_input(5), "operand index 5 out of range");
+    assert!(it.try_dtype(9).is_err() && it.try_strides(9).is_err());
+    assert!(it.try_final_output(0).is_ok());
+    let r = TensorIterator::build(
+        TensorIteratorConfig::new()
+            .add_output(&out)
+            .add_input(&f32s(&[1]))
+            .declare_static_shape(&[2]),
+    );
+    assert_msg(r, "doesn't match the broadcast shape [2]");
+}
+
+#[test]
+fn broadcast_past_numel_limit_is_an_error() {
+    let a = f32s(&[1]).expand(&[1 << 40, 1]).unwrap();
+    let b = f32s(&[1]).expand(&[1, 1 << 40]).unwrap();
+    assert_msg(a.add(&b), "Storage size calculation overflowed");
 }

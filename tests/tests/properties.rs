@@ -42,19 +42,19 @@ impl Spec {
     }
 
     fn layout(&self) -> Layout {
-        Layout::new(self.sizes.clone(), self.strides(), self.offset)
+        Layout::checked(self.sizes.clone(), self.strides(), self.offset).expect("valid layout")
     }
 
     /// The storage values, then the tensor; operand `k` gets different values.
     fn build(&self, k: usize) -> (Vec<f64>, Tensor) {
-        let len = self.layout().required_storage_len() + 3;
+        let len = self.layout().required_storage_len().expect("fits") + 3;
         let data: Vec<f64> = (0..len)
             .map(|i| ((i * 7 + k * 5) % 23) as f64 - 11.0)
             .collect();
         let storage = if self.int {
-            Storage::from_vec(data.iter().map(|&v| v as i64).collect::<Vec<_>>())
+            Storage::from_vec(data.iter().map(|&v| v as i64).collect::<Vec<_>>()).expect("alloc")
         } else {
-            Storage::from_vec(data.iter().map(|&v| v as f32).collect::<Vec<_>>())
+            Storage::from_vec(data.iter().map(|&v| v as f32).collect::<Vec<_>>()).expect("alloc")
         };
         let dtype = if self.int { DType::I64 } else { DType::F32 };
         let t = Tensor::from_parts(storage, self.layout(), dtype).expect("layout fits");
@@ -108,7 +108,7 @@ fn spec(max_dims: usize) -> impl Strategy<Value = Spec> {
 }
 
 fn assert_values(t: &Tensor, want: &[f64], tol: f64) -> Result<(), TestCaseError> {
-    let got = t.to_vec_f64();
+    let got = t.to_vec_f64().unwrap();
     prop_assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         prop_assert!(
@@ -258,11 +258,12 @@ proptest! {
         let p = t.permute(&dims).unwrap();
         prop_assert!(p.shares_storage(&t));
         let strides = s.strides();
-        let expected = Layout::new(
+        let expected = Layout::checked(
             perm.iter().map(|&d| s.sizes[d]).collect(),
             perm.iter().map(|&d| strides[d]).collect(),
             s.offset,
-        );
+        )
+        .unwrap();
         let want: Vec<f64> = expected.offsets().map(|i| data[i]).collect();
         assert_values(&p, &want, 0.0)?;
     }
@@ -314,5 +315,53 @@ proptest! {
         let r = a.matmul(&b).unwrap();
         prop_assert!(r.is_contiguous());
         assert_values(&r, &want, 1e-6)?;
+    }
+}
+
+/// A size, stride or offset as a hostile caller picks it: small, near a power of two,
+/// or near the top of the type.
+fn hostile_usize() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        0usize..8,
+        (0u32..64).prop_map(|k| 1usize << k),
+        (0usize..4).prop_map(|d| usize::MAX - d),
+        (0usize..4).prop_map(|d| isize::MAX as usize - d),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    /// `as_strided` with any sizes, strides and offset over a 12-element storage is
+    /// either an error or a view whose every element lies in the storage: reading it
+    /// (`to_vec`, `contiguous`, `neg`) never panics and gives the naive walk's values.
+    #[test]
+    fn hostile_as_strided_is_an_error_or_in_bounds(
+        sizes in prop::collection::vec(hostile_usize(), 0..4),
+        strides in prop::collection::vec(hostile_usize(), 0..4),
+        offset in hostile_usize(),
+    ) {
+        let base = Tensor::from_vec((0..12).map(|i| i as f32).collect::<Vec<_>>(), &[12]).unwrap();
+        let strides: Vec<isize> = strides.iter().map(|&s| s as isize).collect();
+        let r = std::panic::catch_unwind(|| {
+            let v = base.as_strided(&sizes, &strides, offset).ok()?;
+            if v.numel() > 4096 {
+                // A valid view (stride-0 dims) too large to read back in a test.
+                return None;
+            }
+            let want: Vec<f32> = v.layout().offsets().map(|i| i as f32).collect();
+            let got = v.to_vec::<f32>().unwrap();
+            let c = v.contiguous().unwrap().to_vec::<f32>().unwrap();
+            let n = v.neg().unwrap().to_vec::<f32>().unwrap();
+            Some((want, got, c, n))
+        });
+        prop_assert!(r.is_ok(), "panicked on sizes {:?} strides {:?} offset {}", sizes, strides, offset);
+        if let Some((want, got, c, n)) = r.unwrap() {
+            prop_assert!(want.iter().all(|&i| i < 12.0));
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(&c, &want);
+            let neg: Vec<f32> = want.iter().map(|x| -x).collect();
+            prop_assert_eq!(n, neg);
+        }
     }
 }

@@ -11,9 +11,9 @@ impl TensorIterator {
         if s0 == 1 || s1 == 1 {
             return true;
         }
-        self.operands
-            .iter()
-            .all(|op| s0 as isize * op.stride_bytes[dim0] == op.stride_bytes[dim1])
+        self.operands.iter().all(|op| {
+            (s0 as isize).checked_mul(op.stride_bytes[dim0]) == Some(op.stride_bytes[dim1])
+        })
     }
 
     /// `coalesce_dimensions` (spec §1.10). Afterwards `invert_perm` is invalid.

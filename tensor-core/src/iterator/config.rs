@@ -39,6 +39,8 @@ pub struct TensorIteratorConfig {
     /// Outputs the iterator allocates get uninitialised storage (see
     /// [`TensorIteratorConfig::kernel_writes_every_output`]).
     pub(crate) uninit_outputs: bool,
+    /// An output was added after an input: `TensorIterator::build` refuses the config.
+    pub(crate) output_after_input: bool,
 }
 
 impl Default for TensorIteratorConfig {
@@ -59,6 +61,7 @@ impl Default for TensorIteratorConfig {
             static_shape: None,
             static_dtype: None,
             uninit_outputs: false,
+            output_after_input: false,
         }
     }
 }
@@ -85,13 +88,10 @@ impl TensorIteratorConfig {
     /// Adds an output the iterator writes (`add_output`). A handle to the same view is
     /// kept; the caller's tensor is written in place.
     ///
-    /// # Panics
-    /// If an input was already added (outputs come first), a programming error.
+    /// Outputs come first: adding one after an input makes [`super::TensorIterator::build`]
+    /// return [`crate::Error::InvalidArgument`].
     pub fn add_output(mut self, out: &Tensor) -> Self {
-        assert!(
-            self.inputs.is_empty(),
-            "outputs must be added before inputs"
-        );
+        self.output_after_input |= !self.inputs.is_empty();
         self.outputs.push(ConfigOperand {
             tensor: Some(out.alias()),
             is_wrapped_number: false,
@@ -100,12 +100,10 @@ impl TensorIteratorConfig {
     }
 
     /// Adds an output that the iterator allocates (an undefined tensor in PyTorch),
-    /// with the dtype computed by `compute_types` and strides from the perm.
+    /// with the dtype computed by `compute_types` and strides from the perm. As
+    /// [`TensorIteratorConfig::add_output`], it must come before the inputs.
     pub fn add_undefined_output(mut self) -> Self {
-        assert!(
-            self.inputs.is_empty(),
-            "outputs must be added before inputs"
-        );
+        self.output_after_input |= !self.inputs.is_empty();
         self.outputs.push(ConfigOperand {
             tensor: None,
             is_wrapped_number: false,
@@ -230,7 +228,8 @@ impl TensorIteratorConfig {
     }
 
     /// Fixes the iteration shape instead of broadcasting the operands
-    /// (`declare_static_shape`); every operand must have this many dims.
+    /// (`declare_static_shape`); every defined operand must have exactly this shape
+    /// (`TensorIterator::build` returns [`crate::Error::OutputShape`] otherwise).
     pub fn declare_static_shape(mut self, shape: &[usize]) -> Self {
         self.static_shape = Some(shape.to_vec());
         self

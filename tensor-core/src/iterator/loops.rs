@@ -27,9 +27,9 @@ pub struct DimCounter {
     shape: Vec<usize>,
     end: usize,
     /// The index along each iteration dim of the current position.
-    pub values: Vec<usize>,
+    values: Vec<usize>,
     /// The current linear position.
-    pub offset: usize,
+    offset: usize,
 }
 
 impl DimCounter {
@@ -51,6 +51,16 @@ impl DimCounter {
         }
     }
 
+    /// The index along each iteration dim of the current position (dim 0 first).
+    pub fn values(&self) -> &[usize] {
+        &self.values
+    }
+
+    /// The current linear position.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
     /// `true` once the whole range has been stepped over.
     pub fn is_done(&self) -> bool {
         self.offset >= self.end
@@ -59,8 +69,13 @@ impl DimCounter {
     /// The largest `(size0, size1)` step from here that stays inside the range and
     /// inside one outer row of dim 0.
     pub fn max_2d_step(&self) -> (usize, usize) {
-        let remaining = self.end - self.offset;
-        let step0 = (self.shape[0] - self.values[0]).min(remaining);
+        // Every `values[d] < shape[d]` (kept by `new` and `increment`), so the
+        // subtractions below cannot underflow.
+        let remaining = self.end.saturating_sub(self.offset);
+        let Some(&size0) = self.shape.first() else {
+            return (remaining.min(1), 1);
+        };
+        let step0 = (size0 - self.values[0]).min(remaining);
         let mut step1 = 1;
         if step0 == self.shape[0] && self.shape.len() >= 2 {
             step1 = (self.shape[1] - self.values[1]).min(remaining / self.shape[0]);
@@ -70,7 +85,7 @@ impl DimCounter {
 
     /// Advances by `step0 * step1` elements, carrying into higher dims.
     pub fn increment(&mut self, step0: usize, step1: usize) {
-        self.offset += step0 * step1;
+        self.offset = self.offset.saturating_add(step0.saturating_mul(step1));
         let ndim = self.values.len();
         let (mut i, mut carry) = (0usize, step0);
         if step1 != 1 {
@@ -78,10 +93,13 @@ impl DimCounter {
             carry = step1;
         }
         while i < ndim && carry > 0 {
+            let size = self.shape[i];
             let mut v = self.values[i] + carry;
-            if v >= self.shape[i] {
-                v -= self.shape[i];
-                carry = 1;
+            if v >= size {
+                // A step larger than a whole dim (misuse) wraps by `%`, keeping the
+                // `values[d] < shape[d]` invariant.
+                carry = v / size.max(1);
+                v %= size.max(1);
             } else {
                 carry = 0;
             }
@@ -267,11 +285,12 @@ impl TensorIterator {
     where
         F: Fn(&[*mut u8], &[isize], usize, usize),
     {
+        let end = end.min(self.numel());
         if begin >= end {
             return;
         }
         let (_guards, bases) = self.lock_operands();
-        self.serial_range(&bases, &loop2d, begin, end.min(self.numel()));
+        self.serial_range(&bases, &loop2d, begin, end);
     }
 
     fn serial_range<F>(&self, bases: &[usize], loop2d: &F, begin: usize, end: usize)
@@ -324,5 +343,14 @@ mod tests {
         assert_eq!(c.max_2d_step(), (3, 4));
         c.increment(3, 4);
         assert!(c.is_done());
+    }
+
+    #[test]
+    fn dim_counter_of_zero_dims_steps_once() {
+        let c = DimCounter::new(&[], 0, 1);
+        assert_eq!(c.max_2d_step(), (1, 1));
+        let c = DimCounter::new(&[3], 5, 2);
+        assert!(c.is_done());
+        assert_eq!(c.max_2d_step(), (0, 1));
     }
 }

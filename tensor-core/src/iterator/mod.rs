@@ -8,7 +8,7 @@
 //! let a = Tensor::zeros(&[2, 3], DType::F32)?;
 //! let b = Tensor::zeros(&[3], DType::F32)?;
 //! let iter = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &b))?;
-//! assert_eq!(iter.output(0).sizes(), &[2, 3]);
+//! assert_eq!(iter.try_output(0)?.sizes(), &[2, 3]);
 //! # Ok::<(), tensor_core::Error>(())
 //! ```
 //! `build` runs the reference's steps in order: populate operands, mark outputs
@@ -47,7 +47,7 @@
 //!    dim is reduced. [`TensorIterator::is_dim_reduced`],
 //!    [`TensorIterator::num_reduce_dims`], [`TensorIterator::num_output_elements`]
 //!    describe the plan; [`TensorIterator::shape`] and
-//!    [`TensorIterator::strides`] give the coalesced geometry (byte strides).
+//!    [`TensorIterator::try_strides`] give the coalesced geometry (byte strides).
 //!    For argmax-like kernels that need the reduced index, iterate the input yourself
 //!    with the plan or use `enforce_linear_iteration`.
 
@@ -74,7 +74,7 @@ pub use overlap::{get_overlap_status, has_internal_overlap, MemOverlap, MemOverl
 pub use promotion::{result_type, Operand, ResultTypeState};
 pub(crate) use types::to_dtype_preserve as types_to_dtype_preserve;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::{DType, Tensor};
 
 /// How `fast_set_up` laid out the outputs (`FastSetupType`).
@@ -168,6 +168,12 @@ impl TensorIterator {
             fast_setup: FastSetupType::None,
             trace: explain::Trace::default(),
         };
+        if config.output_after_input {
+            return Err(Error::InvalidArgument {
+                op: "TensorIteratorConfig",
+                message: "outputs must be added before inputs".into(),
+            });
+        }
         it.populate_operands(&config);
         it.mark_outputs();
         if config.check_mem_overlap {
@@ -250,9 +256,29 @@ impl TensorIterator {
         self.shape.iter().product()
     }
 
-    /// Byte strides of operand `arg` in iteration order.
-    pub fn strides(&self, arg: usize) -> &[isize] {
+    /// Byte strides of operand `arg` in iteration order. Crate code only (its indices
+    /// are constants); see [`TensorIterator::try_strides`].
+    pub(crate) fn strides(&self, arg: usize) -> &[isize] {
         &self.operands[arg].stride_bytes
+    }
+
+    /// Byte strides of operand `arg` (outputs first) in iteration order.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `arg >= ntensors()`.
+    pub fn try_strides(&self, arg: usize) -> Result<&[isize]> {
+        Ok(&self.operand(arg, self.operands.len(), 0)?.stride_bytes)
+    }
+
+    /// Operand `base + i`, checked against `bound` operands from `base`.
+    fn operand(&self, i: usize, bound: usize, base: usize) -> Result<&OperandInfo> {
+        if i >= bound {
+            return Err(Error::InvalidArgument {
+                op: "TensorIterator",
+                message: format!("operand index {i} out of range for {bound} operands"),
+            });
+        }
+        Ok(&self.operands[base + i])
     }
 
     /// The perm computed by `reorder_dimensions`: `perm[i]` is the original dim at
@@ -278,29 +304,68 @@ impl TensorIterator {
 
     /// The tensor the kernel writes for output `i` (a temporary of the common dtype
     /// until [`cast_outputs`](Self::cast_outputs) runs, when the caller's output has
-    /// another dtype).
-    pub fn output(&self, i: usize) -> &Tensor {
-        assert!(i < self.num_outputs, "output index out of range");
-        self.operands[i].t()
+    /// another dtype). Crate code only; see [`TensorIterator::try_output`].
+    pub(crate) fn output(&self, i: usize) -> &Tensor {
+        self.operands[..self.num_outputs][i].t()
     }
 
     /// The tensor the caller sees for output `i`: the user's tensor when a temporary is
-    /// used, else [`output`](Self::output).
-    pub fn final_output(&self, i: usize) -> &Tensor {
-        self.operands[i]
-            .original
+    /// used, else [`output`](Self::output). Crate code only.
+    pub(crate) fn final_output(&self, i: usize) -> &Tensor {
+        let op = &self.operands[..self.num_outputs][i];
+        op.original.as_ref().unwrap_or_else(|| op.t())
+    }
+
+    /// The dtype of operand `arg` as the kernel sees it. Crate code only.
+    pub(crate) fn dtype(&self, arg: usize) -> DType {
+        self.operands[arg].t().dtype()
+    }
+
+    /// The tensor the kernel writes for output `i` (see `output`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `i >= noutputs()`.
+    pub fn try_output(&self, i: usize) -> Result<&Tensor> {
+        self.operand(i, self.num_outputs, 0)?
+            .tensor
             .as_ref()
-            .unwrap_or_else(|| self.operands[i].t())
+            .ok_or_else(|| undefined(i))
+    }
+
+    /// The tensor the caller sees for output `i`: the user's tensor when a temporary is
+    /// used, else [`TensorIterator::try_output`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `i >= noutputs()`.
+    pub fn try_final_output(&self, i: usize) -> Result<&Tensor> {
+        let op = self.operand(i, self.num_outputs, 0)?;
+        op.original
+            .as_ref()
+            .or(op.tensor.as_ref())
+            .ok_or_else(|| undefined(i))
     }
 
     /// Input `i` as the kernel reads it (converted to the common dtype if promoted).
-    pub fn input(&self, i: usize) -> &Tensor {
-        self.operands[self.num_outputs + i].t()
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `i >= ninputs()`.
+    pub fn try_input(&self, i: usize) -> Result<&Tensor> {
+        self.operand(i, self.ninputs(), self.num_outputs)?
+            .tensor
+            .as_ref()
+            .ok_or_else(|| undefined(self.num_outputs + i))
     }
 
-    /// The dtype of operand `arg` as the kernel sees it.
-    pub fn dtype(&self, arg: usize) -> DType {
-        self.operands[arg].t().dtype()
+    /// The dtype of operand `arg` (outputs first) as the kernel sees it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `arg >= ntensors()`.
+    pub fn try_dtype(&self, arg: usize) -> Result<DType> {
+        self.operand(arg, self.operands.len(), 0)?
+            .tensor
+            .as_ref()
+            .map(|t| t.dtype())
+            .ok_or_else(|| undefined(arg))
     }
 
     /// Whether the iterator is in reduction mode.
@@ -347,6 +412,15 @@ impl TensorIterator {
 }
 
 /// PyTorch's `is_same` on two handles: the same view of the same storage.
+/// The error for an operand a built iterator left undefined (never happens: every
+/// output is allocated by `build`).
+fn undefined(arg: usize) -> Error {
+    Error::InvalidArgument {
+        op: "TensorIterator",
+        message: format!("operand {arg} is undefined"),
+    }
+}
+
 pub(crate) fn is_same(a: &Tensor, b: &Tensor) -> bool {
     a.shares_storage(b) && a.layout() == b.layout() && a.dtype() == b.dtype()
 }

@@ -16,6 +16,19 @@ impl TensorIterator {
     /// [`Error::Broadcast`] when two shapes cannot broadcast.
     pub(crate) fn compute_shape(&mut self, config: &TensorIteratorConfig) -> Result<()> {
         if let Some(shape) = &config.static_shape {
+            crate::layout::contiguous_nbytes(shape, 1)?;
+            for op in &self.operands {
+                let Some(t) = op.tensor.as_ref() else {
+                    continue;
+                };
+                // Every stride walk below takes the static shape as each operand's own.
+                if t.sizes() != shape.as_slice() {
+                    return Err(Error::OutputShape {
+                        sizes: t.sizes().to_vec(),
+                        broadcast: shape.clone(),
+                    });
+                }
+            }
             self.shape = shape.clone();
             return Ok(());
         }
@@ -48,7 +61,11 @@ impl TensorIterator {
                 Some(_) => {}
             }
         }
-        self.shape = shape.unwrap_or_default();
+        let shape = shape.unwrap_or_default();
+        // Operands that each fit can broadcast to a shape that does not
+        // ([2^40, 1] with [1, 2^40]): every loop below counts elements in usize.
+        crate::layout::contiguous_nbytes(&shape, 1)?;
+        self.shape = shape;
         self.all_ops_are_scalars = !has_tensors;
         Ok(())
     }

@@ -3,7 +3,7 @@
 
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::{DType, Tensor};
 
 impl TensorIterator {
@@ -28,11 +28,14 @@ impl TensorIterator {
             let offset = ndim - original_shape.len();
             op.stride_bytes = vec![0; ndim];
             for i in 0..original_shape.len() {
+                // By the tensor invariant, a stride of a dim of size ≥ 2 times the element
+                // size fits in isize; a size-0/1 dim's stride may be huge and takes no part
+                // in any address, so it saturates (keeping its order for the perm).
                 op.stride_bytes[offset + i] =
                     if original_shape[i] == 1 && self.shape[offset + i] != 1 {
                         0
                     } else {
-                        original_stride[i] * element_size
+                        original_stride[i].saturating_mul(element_size)
                     };
             }
         }
@@ -134,12 +137,14 @@ impl TensorIterator {
             if op.defined() && !op.will_resize {
                 continue;
             }
-            let elem = op.target_dtype.expect("output dtype is known").size() as isize;
+            let elem = output_dtype(op.target_dtype)?.size() as isize;
             let mut stride_bytes = vec![0isize; ndim];
             let mut next = elem;
+            // The shape's element count fits in isize (compute_shape), so this only
+            // saturates past the last dim when the byte count does not.
             for (d, s) in stride_bytes.iter_mut().enumerate() {
                 *s = next;
-                next *= self.shape[d] as isize;
+                next = next.saturating_mul(self.shape[d] as isize);
             }
             let inverted = self
                 .perm
@@ -172,7 +177,7 @@ impl TensorIterator {
         strides: Vec<isize>,
     ) -> Result<()> {
         let op = &mut self.operands[i];
-        let dtype = op.target_dtype.expect("output dtype is known");
+        let dtype = output_dtype(op.target_dtype)?;
         let uninit = self.uninit_outputs;
         let empty = |dtype: DType| {
             if uninit {
@@ -195,4 +200,15 @@ impl TensorIterator {
         op.current_dtype = Some(dtype);
         Ok(())
     }
+}
+
+/// The dtype of an output to allocate: known unless the config has an undefined
+/// output, no input and no static dtype.
+fn output_dtype(d: Option<DType>) -> Result<DType> {
+    d.ok_or_else(|| Error::InvalidArgument {
+        op: "TensorIterator",
+        message:
+            "cannot infer the dtype of an undefined output without inputs; declare_static_dtype"
+                .into(),
+    })
 }

@@ -6,7 +6,7 @@ use super::config::TensorIteratorConfig;
 use super::promotion::ResultTypeState;
 use super::TensorIterator;
 use crate::error::{Error, Result};
-use crate::memory_format::infer_dense_strides;
+use crate::memory_format::preserve_strides;
 use crate::{can_cast, DType, Tensor};
 
 /// `t.to(dtype)` with `memory_format=preserve` (`_to_copy`): a dense tensor keeps its
@@ -15,11 +15,7 @@ use crate::{can_cast, DType, Tensor};
 /// # Errors
 /// As [`Tensor::copy_`].
 pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
-    let strides = if t.is_non_overlapping_and_dense() {
-        t.strides().to_vec()
-    } else {
-        infer_dense_strides(t.sizes(), t.strides())
-    };
+    let strides = preserve_strides(t.layout());
     Tensor::fresh_copy(t, &strides, dtype)
 }
 

@@ -13,6 +13,16 @@
 //! - `Strided`: anything else: byte-strided pointer walk.
 //!
 //! All `unsafe` of the elementwise path lives in this module.
+//!
+//! Why the pointers are in bounds ("the plan's geometry" in the SAFETY comments): every
+//! operand is a [`crate::Tensor`], whose invariant puts each element's byte offset
+//! inside its storage (a storage is at most `isize::MAX` bytes); the iterator's byte
+//! strides are the tensors' strides times the element size (or 0 for a broadcast dim),
+//! and a 2-D loop call covers elements `i0 < size0`, `i1 < size1` of the iteration
+//! shape, each of which is an element of every operand. Pointers are advanced with
+//! `wrapping_offset`, so the step past the last element is never undefined behaviour.
+//! Element reads and writes are of the operand's own dtype, which its storage accepts
+//! (`Storage::can_view_as`), so no invalid value (e.g. a `bool` other than 0/1) is made.
 
 pub(crate) mod arith;
 mod copy;

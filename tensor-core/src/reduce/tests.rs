@@ -5,7 +5,7 @@ use crate::{DType, Layout, Storage};
 
 fn strided(data: Vec<f32>, sizes: &[usize], strides: &[isize], offset: usize) -> Tensor {
     Tensor::from_parts(
-        Storage::from_vec(data),
+        Storage::from_vec(data).unwrap(),
         Layout::new(sizes.to_vec(), strides.to_vec(), offset),
         DType::F32,
     )
@@ -19,7 +19,7 @@ fn data(n: usize) -> Vec<f32> {
 /// Naive reduction of the logical values over `dims` with `f`, keepdim layout.
 fn naive(t: &Tensor, dims: &[usize], init: f64, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     let sizes = t.sizes();
-    let vals = t.to_vec_f64();
+    let vals = t.to_vec_f64().unwrap();
     let out_sizes: Vec<usize> = (0..sizes.len())
         .map(|d| if dims.contains(&d) { 1 } else { sizes[d] })
         .collect();
@@ -85,17 +85,26 @@ fn sum_prod_amax_amin_match_naive_on_every_layout_and_dim_list() {
                 dims.clone()
             };
             let s = t.sum(&di, true).unwrap();
-            close(&s.to_vec_f64(), &naive(&t, &all, 0.0, |a, b| a + b));
+            close(
+                &s.to_vec_f64().unwrap(),
+                &naive(&t, &all, 0.0, |a, b| a + b),
+            );
             let mx = t.amax(&di, true).unwrap();
             close(
-                &mx.to_vec_f64(),
+                &mx.to_vec_f64().unwrap(),
                 &naive(&t, &all, f64::NEG_INFINITY, f64::max),
             );
             let mn = t.amin(&di, false).unwrap();
-            close(&mn.to_vec_f64(), &naive(&t, &all, f64::INFINITY, f64::min));
+            close(
+                &mn.to_vec_f64().unwrap(),
+                &naive(&t, &all, f64::INFINITY, f64::min),
+            );
             if t.numel() < 100 {
                 let p = t.prod(&di, true).unwrap();
-                close(&p.to_vec_f64(), &naive(&t, &all, 1.0, |a, b| a * b));
+                close(
+                    &p.to_vec_f64().unwrap(),
+                    &naive(&t, &all, 1.0, |a, b| a * b),
+                );
             }
             let m = t.mean(&di, true).unwrap();
             let n: usize = all.iter().map(|&d| t.sizes()[d]).product();
@@ -103,7 +112,7 @@ fn sum_prod_amax_amin_match_naive_on_every_layout_and_dim_list() {
                 .iter()
                 .map(|s| s / n as f64)
                 .collect();
-            close(&m.to_vec_f64(), &want);
+            close(&m.to_vec_f64().unwrap(), &want);
         }
     }
 }

@@ -28,7 +28,7 @@ fn judge_case(case: &Value) -> Result<(), String> {
         ops.push(("contiguous_cl", t.contiguous_format(cl)));
         ops.push(("to_cl", t.to_memory_format(cl)));
     }
-    let values = t.to_vec_f64();
+    let values = t.to_vec_f64().map_err(|e| e.to_string())?;
     for (key, result) in ops {
         let Some(want) = case.get(key) else { continue };
         let r = result.map_err(|e| format!("{key}: unexpected error {e}"))?;
@@ -48,7 +48,7 @@ fn judge_case(case: &Value) -> Result<(), String> {
                 t.strides()
             ));
         }
-        if key != "empty_like" && r.to_vec_f64() != values {
+        if key != "empty_like" && r.to_vec_f64().unwrap() != values {
             return Err(format!("{key}: values differ from the input's"));
         }
     }

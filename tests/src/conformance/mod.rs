@@ -155,7 +155,7 @@ pub fn build_operand(layout: &Value, k: usize) -> Tensor {
         let data: Vec<T> = (0..len)
             .map(|i| T::from_f64(storage_value(i, k, dt)))
             .collect();
-        Storage::from_vec(data)
+        Storage::from_vec(data).expect("case storage fits in memory")
     });
     let sizes = usizes(&layout["sizes"]);
     let strides: Vec<isize> = ints(&layout["strides"])
@@ -163,8 +163,8 @@ pub fn build_operand(layout: &Value, k: usize) -> Tensor {
         .map(|s| s as isize)
         .collect();
     let offset = layout["offset"].as_u64().unwrap_or(0) as usize;
-    Tensor::from_parts(storage, Layout::new(sizes, strides, offset), dt)
-        .expect("case layout fits its storage")
+    let layout = Layout::checked(sizes, strides, offset).expect("case layout is valid");
+    Tensor::from_parts(storage, layout, dt).expect("case layout fits its storage")
 }
 
 /// Compares sizes, strides (unless the tensor is empty), dtype and values with the
@@ -210,7 +210,7 @@ pub fn check_strides(t: &Tensor, expected: &Value) -> Result<(), String> {
 
 /// Compares values element by element in logical row-major order.
 pub fn check_values(t: &Tensor, values: &[Value]) -> Result<(), String> {
-    let got = t.to_vec_f64();
+    let got = t.to_vec_f64().map_err(|e| e.to_string())?;
     if got.len() != values.len() {
         return Err(format!("{} values, expected {}", got.len(), values.len()));
     }
