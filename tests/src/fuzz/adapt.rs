@@ -1,27 +1,27 @@
-//! One adapter per public function whose signature is about to change (issue 9 makes
-//! them fallible): each returns `Result`, so when a function starts returning `Result`
-//! only the body here changes (`Ok(f(..))` becomes `f(..)`).
+//! One adapter per public function whose signature changed when issue 9 made it
+//! fallible (or crate-private): the fuzz cases call these, so a further change of
+//! signature touches only this file.
 
 use tensor_core::{DType, Layout, Result, Storage, Tensor};
 
 /// `Tensor::arange(end, dtype)`.
 pub fn arange(end: usize, dtype: DType) -> Result<Tensor> {
-    Ok(Tensor::arange(end, dtype))
+    Tensor::arange(end, dtype)
 }
 
 /// `Tensor::randperm(n, seed)` (and the free `random::randperm`).
 pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
-    Ok(Tensor::randperm(n, seed))
+    Tensor::randperm(n, seed)
 }
 
-/// `Storage::zeroed(nbytes)`.
-pub fn storage_zeroed(nbytes: usize) -> Result<Storage> {
-    Ok(Storage::zeroed(nbytes))
+/// `Storage::zeroed(nbytes, dtype)`.
+pub fn storage_zeroed(nbytes: usize, dtype: DType) -> Result<Storage> {
+    Storage::zeroed(nbytes, dtype)
 }
 
-/// `Layout::new(sizes, strides, storage_offset)`.
+/// `Layout::checked(sizes, strides, storage_offset)` (`Layout::new` is crate-private).
 pub fn layout_new(sizes: Vec<usize>, strides: Vec<isize>, offset: usize) -> Result<Layout> {
-    Ok(Layout::new(sizes, strides, offset))
+    Layout::checked(sizes, strides, offset)
 }
 
 /// `tensor_core::infer_expand_geometry(sizes, strides, target)`.
@@ -39,21 +39,15 @@ pub fn compute_stride(
     old_strides: &[isize],
     new_sizes: &[usize],
 ) -> Result<Option<Vec<isize>>> {
-    Ok(tensor_core::view::compute_stride(
-        old_sizes,
-        old_strides,
-        new_sizes,
-    ))
+    tensor_core::view::compute_stride(old_sizes, old_strides, new_sizes)
 }
 
 /// `memory_format::infer_dense_strides(sizes, strides)`.
 pub fn infer_dense_strides(sizes: &[usize], strides: &[isize]) -> Result<Vec<isize>> {
-    Ok(tensor_core::memory_format::infer_dense_strides(
-        sizes, strides,
-    ))
+    tensor_core::memory_format::infer_dense_strides(sizes, strides)
 }
 
 /// `Layout::required_storage_len()` (elements).
 pub fn required_storage_len(layout: &Layout) -> Result<usize> {
-    Ok(layout.required_storage_len())
+    layout.required_storage_len()
 }

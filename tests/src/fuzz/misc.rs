@@ -86,13 +86,16 @@ pub fn iterator(g: &mut Gen, c: &mut Ctx) {
     };
     c.call(
         || format!("iterator.strides({i}) / dtype({i})"),
-        || Ok((it.strides(i).len(), it.dtype(i))),
+        || Ok((it.try_strides(i)?.len(), it.try_dtype(i)?)),
     );
     c.call(
         || format!("iterator.output({i})"),
-        || Ok(it.output(i).dim()),
+        || Ok(it.try_output(i)?.dim()),
     );
-    c.call(|| format!("iterator.input({i})"), || Ok(it.input(i).dim()));
+    c.call(
+        || format!("iterator.input({i})"),
+        || Ok(it.try_input(i)?.dim()),
+    );
     c.call(
         || "iterator.explain()".to_string(),
         || Ok(it.explain().to_string()),

@@ -122,9 +122,10 @@ fn constructors(g: &mut Gen, c: &mut Ctx) {
             } else {
                 g.below(64)
             };
+            let dtype = g.dtype();
             c.call(
-                || format!("Storage::zeroed({nbytes})"),
-                || adapt::storage_zeroed(nbytes),
+                || format!("Storage::zeroed({nbytes}, {dtype:?})"),
+                || adapt::storage_zeroed(nbytes, dtype),
             );
             None
         }
