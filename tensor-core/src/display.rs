@@ -376,5 +376,4 @@ impl fmt::Display for Tensor {
 }
 
 #[cfg(test)]
-#[path = "display_tests.rs"]
 mod tests;

@@ -1,47 +1,49 @@
 //! tensor-core: strided tensors and a TensorIterator that behaves like PyTorch's.
 //!
-//! Sizes, strides and storage offsets are in elements unless a name says bytes.
+//! Sizes, strides and storage offsets are in elements unless a name says bytes. Every
+//! fallible call returns [`Result`] with the one [`enum@Error`], whose messages contain
+//! PyTorch's message for the same mistake.
+//!
+//! The modules are private; everything public is re-exported here. Where each PyTorch
+//! concept lives is in the repository's `ARCHITECTURE.md`.
 #![warn(missing_docs)]
 
 mod alloc;
-pub mod broadcast;
-pub mod contiguity;
-pub mod dim;
-pub mod display;
-pub mod dtype;
-pub mod element;
-pub mod error;
-pub mod format_ops;
-pub mod iterator;
+mod display;
+mod dtype;
+mod element;
+mod error;
+mod iterator;
 mod kernels;
-pub mod layout;
-mod materialize;
-pub mod matmul;
-pub mod memory_format;
+mod layout;
+mod matmul;
 mod ops;
 mod parallel;
-pub mod random;
-pub mod reduce;
-pub mod repeat;
-pub mod scalar;
+mod random;
+mod reduce;
+mod scalar;
+mod shape_ops;
 mod simd;
-pub mod slicing;
-pub mod storage;
-pub mod tensor;
-pub mod view;
-pub mod views;
+mod storage;
+mod tensor;
 
-pub use broadcast::{broadcast_shapes, infer_expand_geometry};
-pub use contiguity::ContiguityFlags;
-pub use dim::{wrap_dim, wrap_dims};
 pub use dtype::{can_cast, promote_types, DType, ALL_DTYPES};
 pub use element::Element;
 pub use error::{Error, Result};
 pub use half;
-pub use iterator::{result_type, Operand, TensorIterator, TensorIteratorConfig};
-pub use layout::Layout;
-pub use memory_format::MemoryFormat;
-pub use repeat::{repeat_decomposition, RepeatPlan};
+pub use iterator::{
+    get_overlap_status, has_internal_overlap, make_dim_mask, make_reduction_output, reduced_sizes,
+    reduction_output_view, result_type, DimCounter, Explain, MemOverlap, MemOverlapStatus, Operand,
+    ResultTypeState, TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
+};
+pub use layout::{
+    broadcast_shapes, channels_last_strides_2d, channels_last_strides_3d, checked_numel,
+    compute_stride, contiguous_nbytes, contiguous_strides, infer_dense_strides,
+    infer_expand_geometry, infer_size, preserve_strides, strides_for_format, wrap_dim, wrap_dims,
+    ContiguityFlags, Layout, MemoryFormat, StridedOffsets,
+};
+pub use random::randperm;
 pub use scalar::Scalar;
-pub use storage::Storage;
+pub use shape_ops::{repeat_decomposition, RepeatPlan};
+pub use storage::{Buffer, Storage};
 pub use tensor::Tensor;

@@ -340,8 +340,8 @@ fn arange_and_randperm_of_usize_max_are_errors() {
 #[test]
 fn free_functions_given_slices_of_different_lengths() {
     assert!(tensor_core::infer_expand_geometry(&[2, 3], &[1], &[2, 3]).is_err());
-    assert!(tensor_core::view::compute_stride(&[2, 3], &[1], &[6]).is_err());
-    assert!(tensor_core::memory_format::infer_dense_strides(&[2, 3], &[1]).is_err());
+    assert!(tensor_core::compute_stride(&[2, 3], &[1], &[6]).is_err());
+    assert!(tensor_core::infer_dense_strides(&[2, 3], &[1]).is_err());
 }
 
 #[test]

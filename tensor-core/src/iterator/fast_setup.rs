@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::{FastSetupType, TensorIterator};
 use crate::error::Result;
-use crate::memory_format::channels_last_strides_2d;
+use crate::layout::channels_last_strides_2d;
 use crate::Tensor;
 
 impl TensorIterator {

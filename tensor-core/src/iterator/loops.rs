@@ -2,8 +2,8 @@
 //! `at::parallel_for`), `serial_for_each` over a linear range with a [`DimCounter`],
 //! and the storage locking that makes the raw pointers handed to kernels race-free.
 
-use super::geometry::is_provably_non_overlapping;
 use super::{is_same, TensorIterator};
+use crate::layout::is_provably_non_overlapping;
 use crate::parallel::{chunks_for, for_ranges};
 use crate::storage::Buffer;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};

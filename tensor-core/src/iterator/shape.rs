@@ -3,8 +3,8 @@
 
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
-use crate::broadcast::broadcast_shapes;
 use crate::error::{Error, Result};
+use crate::layout::broadcast_shapes;
 
 impl TensorIterator {
     /// `compute_shape`: broadcasts the operands' sizes left to right (`infer_size`

@@ -6,7 +6,7 @@ use super::config::TensorIteratorConfig;
 use super::promotion::ResultTypeState;
 use super::TensorIterator;
 use crate::error::{Error, Result};
-use crate::memory_format::preserve_strides;
+use crate::layout::preserve_strides;
 use crate::{can_cast, DType, Tensor};
 
 /// `t.to(dtype)` with `memory_format=preserve` (`_to_copy`): a dense tensor keeps its

@@ -31,7 +31,7 @@ pub mod kernels;
 pub mod ops;
 
 use crate::error::Result;
-use crate::iterator::reduce::{reduced_sizes, reduction_output_view};
+use crate::iterator::{reduced_sizes, reduction_output_view};
 use crate::{Tensor, TensorIterator, TensorIteratorConfig};
 
 /// The iteration layout of one reduction, in elements: `shape[d]`, the output's

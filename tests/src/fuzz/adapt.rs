@@ -39,12 +39,12 @@ pub fn compute_stride(
     old_strides: &[isize],
     new_sizes: &[usize],
 ) -> Result<Option<Vec<isize>>> {
-    tensor_core::view::compute_stride(old_sizes, old_strides, new_sizes)
+    tensor_core::compute_stride(old_sizes, old_strides, new_sizes)
 }
 
 /// `memory_format::infer_dense_strides(sizes, strides)`.
 pub fn infer_dense_strides(sizes: &[usize], strides: &[isize]) -> Result<Vec<isize>> {
-    tensor_core::memory_format::infer_dense_strides(sizes, strides)
+    tensor_core::infer_dense_strides(sizes, strides)
 }
 
 /// `Layout::required_storage_len()` (elements).

@@ -183,14 +183,14 @@ pub fn free_functions(g: &mut Gen, c: &mut Ctx) {
         6 => {
             c.call(
                 || format!("view::infer_size({shape:?}, {})", sizes.len()),
-                || tensor_core::view::infer_size(&shape, sizes.len()),
+                || tensor_core::infer_size(&shape, sizes.len()),
             );
         }
         7 => {
             let f = g.format();
             c.call(
                 || format!("strides_for_format({sizes:?}, {f:?})"),
-                || tensor_core::memory_format::strides_for_format(&sizes, f),
+                || tensor_core::strides_for_format(&sizes, f),
             );
         }
         8 => {
@@ -215,7 +215,7 @@ pub fn free_functions(g: &mut Gen, c: &mut Ctx) {
             );
             c.call(
                 || format!("preserve_strides({l:?})"),
-                || Ok(tensor_core::memory_format::preserve_strides(&l)),
+                || Ok(tensor_core::preserve_strides(&l)),
             );
             c.call(
                 || format!("offsets({l:?}).take(8)"),
@@ -236,7 +236,7 @@ pub fn free_functions(g: &mut Gen, c: &mut Ctx) {
             let ds = g.dims(nd);
             c.call(
                 || format!("make_dim_mask({ds:?}, {nd})"),
-                || tensor_core::iterator::reduce::make_dim_mask(&ds, nd),
+                || tensor_core::make_dim_mask(&ds, nd),
             );
         }
         _ => {
@@ -245,11 +245,11 @@ pub fn free_functions(g: &mut Gen, c: &mut Ctx) {
             };
             c.call(
                 || format!("has_internal_overlap({})", show(&a.t)),
-                || Ok(tensor_core::iterator::has_internal_overlap(&a.t)),
+                || Ok(tensor_core::has_internal_overlap(&a.t)),
             );
             c.call(
                 || format!("get_overlap_status({}, {})", show(&a.t), show(&b.t)),
-                || Ok(tensor_core::iterator::get_overlap_status(&a.t, &b.t)),
+                || Ok(tensor_core::get_overlap_status(&a.t, &b.t)),
             );
         }
     }

@@ -2,7 +2,7 @@
 //! `contiguous(memory_format)` and `to(memory_format)`, as PyTorch picks their strides.
 
 use crate::error::{Error, Result};
-use crate::memory_format::{preserve_strides, strides_for_format};
+use crate::layout::{preserve_strides, strides_for_format};
 use crate::{MemoryFormat, Tensor};
 
 impl Tensor {

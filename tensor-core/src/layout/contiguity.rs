@@ -7,7 +7,7 @@
 //! have no zero-element shortcut; the "strides like" heuristics reject any size-0 dim.
 
 use crate::layout::Layout;
-use crate::memory_format::{channels_last_strides_2d, channels_last_strides_3d};
+use crate::layout::{channels_last_strides_2d, channels_last_strides_3d};
 use crate::{MemoryFormat, Tensor};
 
 /// Dim orders (outermost stride last) walked by the channels-last predicates.

@@ -2,11 +2,11 @@
 //! copies when no view exists: view, reshape, permute, transpose, t, squeeze, unsqueeze,
 //! flatten, expand, expand_as, as_strided (TensorShape.cpp).
 
-use crate::broadcast::infer_expand_geometry;
-use crate::dim::wrap_dim;
 use crate::error::{Error, Result};
+use crate::layout::infer_expand_geometry;
+use crate::layout::wrap_dim;
+use crate::layout::{compute_stride, infer_size};
 use crate::layout::{contiguous_strides, Layout};
-use crate::view::{compute_stride, infer_size};
 use crate::Tensor;
 
 impl Tensor {
@@ -20,7 +20,7 @@ impl Tensor {
     /// strides from PyTorch's `computeStride`. Never copies.
     ///
     /// # Errors
-    /// Those of [`crate::view::infer_size`]; [`Error::ViewIncompatible`] when a new dim
+    /// Those of [`crate::layout::infer_size`]; [`Error::ViewIncompatible`] when a new dim
     /// would span two non-contiguous chunks (`view size is not compatible with input
     /// tensor's size and stride ... Use .reshape(...) instead.`).
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
@@ -33,7 +33,7 @@ impl Tensor {
     /// `Tensor.reshape(shape)`: a view when one exists, else a row-major copy.
     ///
     /// # Errors
-    /// Those of [`crate::view::infer_size`].
+    /// Those of [`crate::layout::infer_size`].
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
         Ok(self.reshape_with_kind(shape)?.0)
     }
@@ -42,7 +42,7 @@ impl Tensor {
     /// contiguous copy (`false`, PyTorch's `_unsafe_view(clone(contiguous_format))`).
     ///
     /// # Errors
-    /// Those of [`crate::view::infer_size`].
+    /// Those of [`crate::layout::infer_size`].
     pub fn reshape_with_kind(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
         let sizes = infer_size(shape, self.numel())?;
         if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes)? {
@@ -201,7 +201,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ExpandTooFewSizes`] (`expand(torch.FloatTensor{[3, 4]}, size=[4]): the
     /// number of sizes provided (1) must be greater or equal to the number of dimensions in
-    /// the tensor (2)`), and those of [`crate::broadcast::infer_expand_geometry`].
+    /// the tensor (2)`), and those of [`crate::layout::infer_expand_geometry`].
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
         if sizes.len() < self.dim() {
             return Err(Error::ExpandTooFewSizes {

@@ -1,8 +1,8 @@
 //! Views that take part of one dim: `narrow`, `slice` (with step) and `select`
 //! (TensorShape.cpp). Each moves the storage offset and never copies.
 
-use crate::dim::wrap_dim;
 use crate::error::{Error, Result};
+use crate::layout::wrap_dim;
 use crate::layout::Layout;
 use crate::Tensor;
 
