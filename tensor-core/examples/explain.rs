@@ -1,4 +1,4 @@
-//! Builds the worked examples of the seed document on TensorIterator (channels-last +
+//! Builds worked examples on TensorIterator (channels-last +
 //! contiguous, an ambiguous NC11 tensor + contiguous, NC11 + transposed) and prints
 //! each step of the plan: effective strides, perm, coalesced sizes, byte strides and
 //! the output strides PyTorch gives.

@@ -16,7 +16,7 @@ impl TensorIterator {
         })
     }
 
-    /// `coalesce_dimensions` (spec §1.10). Afterwards `invert_perm` is invalid.
+    /// `coalesce_dimensions` (rule in ARCHITECTURE.md, "coalesce_dimensions"). Afterwards `invert_perm` is invalid.
     pub(crate) fn coalesce_dimensions(&mut self) {
         let ndim = self.shape.len();
         if ndim <= 1 {

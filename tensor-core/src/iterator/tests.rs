@@ -1,5 +1,5 @@
-//! The [V] examples of the spec (§1) and the seed documents' worked examples, named
-//! after the case they pin.
+//! Examples checked on PyTorch 2.15 (output strides, perms, overlap verdicts, messages)
+//! and the worked examples of ARCHITECTURE.md, named after the case they pin.
 
 use super::{FastSetupType, TensorIterator, TensorIteratorConfig};
 use crate::{DType, Layout, Scalar, Tensor};

@@ -30,7 +30,7 @@ impl TensorIterator {
         state.result()
     }
 
-    /// `compute_types` (see the module docs of [`super`] and spec §1.5).
+    /// `compute_types` (see the module docs of [`super`] and ARCHITECTURE.md, "compute_types").
     ///
     /// # Errors
     /// [`Error::DTypeMismatch`] (`Found dtype Double but expected Float`) when all

@@ -1,11 +1,11 @@
-//! `repeat` as the seed decomposes it: reshape → expand → reshape, materialised with one
+//! `repeat` decomposed into reshape → expand → reshape (see ARCHITECTURE.md, "repeat"), materialised with one
 //! strided copy into a fresh contiguous tensor (TensorShape.cpp `repeat`).
 
 use crate::error::{Error, Result};
 use crate::layout::{contiguous_strides, Layout};
 use crate::Tensor;
 
-/// How `repeat` is built from views (seed 001): view the input as `input_shape` (the
+/// How `repeat` is built from views: view the input as `input_shape` (the
 /// input's sizes with a 1 inserted before each dim that is repeated and larger than 1),
 /// expand it to `expand_sizes` (new leading dims and size-1 dims take the repeat count),
 /// then read it as `output_shape` (each repeat count times its dim's size).
