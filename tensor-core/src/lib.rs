@@ -26,6 +26,8 @@ mod shape_ops;
 mod simd;
 mod storage;
 mod tensor;
+#[cfg(test)]
+mod test_util;
 
 pub use dtype::{can_cast, promote_types, DType, ALL_DTYPES};
 pub use element::Element;

@@ -2,46 +2,22 @@
 //! and the worked examples of ARCHITECTURE.md, named after the case they pin.
 
 use super::{FastSetupType, TensorIterator, TensorIteratorConfig};
+use crate::test_util::{arange_strided as strided, unravel, value_at};
 use crate::{DType, Layout, Scalar, Tensor};
-
-/// A strided view over a fresh storage holding `0, 1, 2, ...` (f32).
-fn strided(sizes: &[usize], strides: &[isize]) -> Tensor {
-    let layout = Layout::new(sizes.to_vec(), strides.to_vec(), 0);
-    let len = layout.required_storage_len().unwrap().max(1);
-    let base = Tensor::from_vec((0..len).map(|x| x as f32).collect(), &[len]).unwrap();
-    base.with_layout(layout)
-}
 
 fn add_strides(a: &Tensor, b: &Tensor) -> Vec<isize> {
     a.add(b).unwrap().strides().to_vec()
 }
 
+/// `a + b` by the naive index walk, with broadcasting.
 fn naive_add(a: &Tensor, b: &Tensor) -> Vec<f64> {
-    // Broadcast by hand through expand-like index arithmetic on the naive walk.
     let shape = crate::broadcast_shapes(a.sizes(), b.sizes()).unwrap();
-    let at = |t: &Tensor, idx: &[usize]| -> f64 {
-        let off = shape.len() - t.dim();
-        let mut pos = t.storage_offset() as isize;
-        for d in 0..t.dim() {
-            let i = if t.sizes()[d] == 1 { 0 } else { idx[off + d] };
-            pos += i as isize * t.strides()[d];
-        }
-        t.storage().read().as_slice::<f32>()[pos as usize] as f64
-    };
-    let n: usize = shape.iter().product();
-    let mut out = Vec::with_capacity(n);
-    let mut idx = vec![0usize; shape.len()];
-    for _ in 0..n {
-        out.push(at(a, &idx) + at(b, &idx));
-        for d in (0..shape.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
-    }
-    out
+    (0..shape.iter().product::<usize>())
+        .map(|flat| {
+            let idx = unravel(flat, &shape);
+            value_at(a, &idx) + value_at(b, &idx)
+        })
+        .collect()
 }
 
 #[test]

@@ -1,16 +1,8 @@
 //! Reductions against a naive walk over logical indices, and PyTorch's errors.
 
 use super::*;
-use crate::{DType, Layout, Storage};
-
-fn strided(data: Vec<f32>, sizes: &[usize], strides: &[isize], offset: usize) -> Tensor {
-    Tensor::from_parts(
-        Storage::from_vec(data).unwrap(),
-        Layout::new(sizes.to_vec(), strides.to_vec(), offset),
-        DType::F32,
-    )
-    .unwrap()
-}
+use crate::test_util::{strided, unravel};
+use crate::DType;
 
 fn data(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * 7) % 23) as f32 - 5.0).collect()
@@ -25,16 +17,10 @@ fn naive(t: &Tensor, dims: &[usize], init: f64, f: impl Fn(f64, f64) -> f64) -> 
         .collect();
     let mut out = vec![init; out_sizes.iter().product()];
     for (flat, &v) in vals.iter().enumerate() {
-        let mut rem = flat;
+        let idx = unravel(flat, sizes);
         let mut o = 0;
-        let mut mul = 1;
-        for d in (0..sizes.len()).rev() {
-            let i = rem % sizes[d];
-            rem /= sizes[d];
-            if !dims.contains(&d) {
-                o += i * mul;
-            }
-            mul *= out_sizes[d];
+        for d in 0..sizes.len() {
+            o = o * out_sizes[d] + if dims.contains(&d) { 0 } else { idx[d] };
         }
         out[o] = f(out[o], v);
     }

@@ -85,16 +85,9 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DType, Layout, Storage};
 
     fn strided(sizes: &[usize], strides: &[isize], len: usize) -> Tensor {
-        let data: Vec<f32> = (0..len).map(|i| i as f32).collect();
-        Tensor::from_parts(
-            Storage::from_vec(data).unwrap(),
-            Layout::new(sizes.to_vec(), strides.to_vec(), 0),
-            DType::F32,
-        )
-        .unwrap()
+        crate::test_util::strided((0..len).map(|i| i as f32).collect(), sizes, strides, 0)
     }
 
     #[test]

@@ -1,0 +1,70 @@
+//! Helpers shared by the unit tests: strided views over known data and the pieces of a
+//! naive index walk (the reference every kernel is compared with).
+
+use crate::{Element, Layout, Storage, Tensor};
+
+/// A view of `data` (as `T`) with the given sizes, strides and storage offset (elements).
+/// Panics when the layout does not fit `data`: a test's own mistake.
+pub(crate) fn strided<T: Element>(
+    data: Vec<T>,
+    sizes: &[usize],
+    strides: &[isize],
+    offset: usize,
+) -> Tensor {
+    let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), offset).expect("layout");
+    Tensor::from_parts(Storage::from_vec(data).expect("storage"), layout, T::DTYPE)
+        .expect("the layout fits the data")
+}
+
+/// A strided f32 view, offset 0, over a fresh storage just long enough for it, holding
+/// `0, 1, 2, ...`.
+pub(crate) fn arange_strided(sizes: &[usize], strides: &[isize]) -> Tensor {
+    let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0).expect("layout");
+    let len = layout.required_storage_len().expect("length").max(1);
+    strided((0..len).map(|x| x as f32).collect(), sizes, strides, 0)
+}
+
+/// The row-major multi-index of linear position `flat` in `sizes` (last dim fastest).
+pub(crate) fn unravel(mut flat: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; sizes.len()];
+    for d in (0..sizes.len()).rev() {
+        idx[d] = flat % sizes[d].max(1);
+        flat /= sizes[d].max(1);
+    }
+    idx
+}
+
+/// The value of `t` at the multi-index `idx` of a shape `t` broadcasts to (`idx` may be
+/// longer than `t.dim()`: dims align from the right and size-1 dims read index 0),
+/// found by walking the strides.
+pub(crate) fn value_at(t: &Tensor, idx: &[usize]) -> f64 {
+    let lead = idx.len() - t.dim();
+    let mut pos = t.storage_offset() as isize;
+    for d in 0..t.dim() {
+        let i = if t.sizes()[d] == 1 { 0 } else { idx[lead + d] };
+        pos += i as isize * t.strides()[d];
+    }
+    let one = t
+        .as_strided(&[], &[], pos as usize)
+        .expect("inside the storage");
+    one.to_vec_f64().expect("one element")[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unravel_is_row_major() {
+        assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
+        assert_eq!(unravel(0, &[]), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn value_at_broadcasts_from_the_right() {
+        let t = strided(vec![1.0f32, 2.0, 3.0], &[3], &[1], 0);
+        assert_eq!(value_at(&t, &[4, 2]), 3.0);
+        let col = arange_strided(&[2, 1], &[1, 1]);
+        assert_eq!(value_at(&col, &[1, 7]), 1.0);
+    }
+}
