@@ -81,7 +81,7 @@ impl Element for bool {
 #[inline(always)]
 fn truncate_i64(v: f64) -> i64 {
     // 2^63 is exact in f64; `-2^63 <= v < 2^63` is exactly the convertible range.
-    if v >= -9_223_372_036_854_775_808.0 && v < 9_223_372_036_854_775_808.0 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&v) {
         v as i64
     } else {
         i64::MIN
@@ -254,7 +254,10 @@ mod tests {
 
     #[test]
     fn int64_range_edges_convert_exactly() {
-        assert_eq!(i64::from_f64(9.223372036854775e18), 9_223_372_036_854_774_784);
+        assert_eq!(
+            i64::from_f64(9.223372036854775e18),
+            9_223_372_036_854_774_784
+        );
         assert_eq!(i64::from_f64(9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(i64::from_f64(-9_223_372_036_854_775_808.0), i64::MIN);
         assert_eq!(i64::from_f64(-1e19), i64::MIN);

@@ -367,7 +367,10 @@ fn two_d_mismatch_has_no_mm_prefix() {
     let a = Tensor::zeros(&[2, 3], DType::F64).unwrap();
     let b = Tensor::zeros(&[4, 5], DType::F64).unwrap();
     let msg = a.matmul(&b).unwrap_err().to_string();
-    assert_eq!(msg, "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    assert_eq!(
+        msg,
+        "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+    );
 }
 
 #[test]

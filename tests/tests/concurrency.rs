@@ -17,13 +17,16 @@ const DEADLINE: Duration = Duration::from_secs(20);
 /// `matmul` to deadlock in almost every run).
 const ROUNDS: usize = 100_000;
 
+/// A named job run `ROUNDS` times on its own thread.
+type Job = (&'static str, Box<dyn Fn() + Send>);
+
 fn square(n: usize, v: f32) -> Tensor {
     Tensor::full(&[n, n], v, DType::F32).unwrap()
 }
 
 /// Runs every job on its own thread, `ROUNDS` times, and waits for all of them with
 /// [`DEADLINE`]. Returns the names of the jobs that did not finish.
-fn run_all(jobs: Vec<(&'static str, Box<dyn Fn() + Send>)>) -> Vec<&'static str> {
+fn run_all(jobs: Vec<Job>) -> Vec<&'static str> {
     let (tx, rx) = mpsc::channel();
     let names: Vec<&'static str> = jobs.iter().map(|(n, _)| *n).collect();
     for (i, (_, job)) in jobs.into_iter().enumerate() {
@@ -58,7 +61,7 @@ fn run_all(jobs: Vec<(&'static str, Box<dyn Fn() + Send>)>) -> Vec<&'static str>
 fn matmul_binary_inplace_and_copy_in_both_orders_do_not_deadlock() {
     let x = square(8, 1.0);
     let y = square(8, 1.0);
-    let mut jobs: Vec<(&'static str, Box<dyn Fn() + Send>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     macro_rules! job {
         ($name:literal, |$a:ident, $b:ident| $body:expr) => {{
             let ($a, $b) = (x.alias(), y.alias());
@@ -96,7 +99,7 @@ fn matmul_of_views_of_one_storage_beside_writers_does_not_deadlock() {
     // a writer waits would block forever).
     let x = square(8, 1.0);
     let xt = x.t().unwrap();
-    let mut jobs: Vec<(&'static str, Box<dyn Fn() + Send>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     for name in ["x.matmul(x.t()) #1", "x.matmul(x.t()) #2"] {
         let (a, b) = (x.alias(), xt.alias());
         jobs.push((name, Box::new(move || drop(a.matmul(&b).unwrap()))));
@@ -104,5 +107,8 @@ fn matmul_of_views_of_one_storage_beside_writers_does_not_deadlock() {
     let a = x.alias();
     jobs.push(("x.mul_(1)", Box::new(move || a.mul_scalar_(1).unwrap())));
     let stuck = run_all(jobs);
-    assert!(stuck.is_empty(), "no progress within {DEADLINE:?} in: {stuck:?}");
+    assert!(
+        stuck.is_empty(),
+        "no progress within {DEADLINE:?} in: {stuck:?}"
+    );
 }

@@ -133,7 +133,11 @@ mod tests {
         let t = Tensor::zeros(&[2], DType::I32).unwrap();
         let msg = "value cannot be converted to type int without overflow";
         assert!(t.fill_(f64::NAN).unwrap_err().to_string().contains(msg));
-        assert!(t.fill_(f64::INFINITY).unwrap_err().to_string().contains(msg));
+        assert!(t
+            .fill_(f64::INFINITY)
+            .unwrap_err()
+            .to_string()
+            .contains(msg));
         let l = Tensor::zeros(&[2], DType::I64).unwrap();
         assert!(l
             .fill_(f64::NEG_INFINITY)
