@@ -12,6 +12,7 @@
 //! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); `shape_error`
 //! follows the same decisions so that the messages match.
 
+use crate::alloc::try_vec;
 use crate::error::{Error, Result};
 use crate::layout::checked_numel;
 use crate::{dispatch_dtype, DType, Element, Tensor};
@@ -130,7 +131,7 @@ fn plan(t1: &Tensor, t2: &Tensor) -> Result<Plan> {
     let batch1 = &s1[..d1.saturating_sub(2)];
     let batch2 = &s2[..d2.saturating_sub(2)];
     let batch = if d1 >= 3 || d2 >= 3 {
-        if !(should_fold(t1, t2) || should_fold(t2, t1)) {
+        if !should_fold(t1, t2) {
             broadcast_batch(batch1, batch2)?
         } else if d1 >= d2 {
             batch1.to_vec()
@@ -215,7 +216,9 @@ fn batch_strides(sizes: &[usize], strides: &[isize], batch: &[usize]) -> Vec<isi
 }
 
 /// PyTorch's `should_fold(tensor1, tensor2)`: whether `_matmul_impl` folds the batch of
-/// the larger operand into its matrix rows (and calls `mm`/`mv` instead of `bmm`).
+/// the larger operand into its matrix rows (and calls `mm`/`mv` instead of `bmm`). Called
+/// with the operands in argument order only, as PyTorch does: `[4] @ [2, 3, 5]` (contiguous)
+/// does not fold, and its mismatch is the bmm message.
 fn should_fold(a: &Tensor, b: &Tensor) -> bool {
     let a_larger = a.dim() >= b.dim();
     let (sizes, strides, dim_t2) = if a_larger {
@@ -235,7 +238,10 @@ fn should_fold(a: &Tensor, b: &Tensor) -> bool {
     if sizes.contains(&0) {
         return true;
     }
-    (0..dim_t1 - 2).all(|i| strides[i] == strides[i + 1] * sizes[i + 1] as isize)
+    (0..dim_t1 - 2).all(|i| {
+        let next = isize::try_from(sizes[i + 1]).ok();
+        next.and_then(|s| strides[i + 1].checked_mul(s)) == Some(strides[i])
+    })
 }
 
 /// The error PyTorch raises when the inner dims differ, from the kernel `_matmul_impl`
@@ -257,10 +263,10 @@ fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
         (2, 1) => mv(s1[0], s1[1], s2[0]),
         (1, 2) => mm(1, s1[0], s2[0], s2[1]),
         (2, 2) => mm(s1[0], s1[1], s2[0], s2[1]),
-        _ if should_fold(t1, t2) || should_fold(t2, t1) => {
+        _ if should_fold(t1, t2) => {
             if d1 >= d2 {
                 // t1 folded to [prod(sizes[..-1]), k1].
-                let rows: usize = s1[..d1 - 1].iter().product();
+                let rows = saturating_product(&s1[..d1 - 1]);
                 if d2 == 2 {
                     mm(rows, s1[d1 - 1], s2[0], s2[1])
                 } else {
@@ -268,12 +274,12 @@ fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
                 }
             } else {
                 // t2.mT() folded to [prod(batch2) * p, k2]; t1 is 1-d here.
-                let rows = s2[..d2 - 2].iter().product::<usize>() * s2[d2 - 1];
+                let rows = saturating_product(&s2[..d2 - 2]).saturating_mul(s2[d2 - 1]);
                 mv(rows, s2[d2 - 2], s1[0])
             }
         }
         _ => {
-            let bs: usize = batch.iter().product();
+            let bs = saturating_product(batch);
             let k1 = s1[d1 - 1];
             let k2 = if d2 > 1 { s2[d2 - 2] } else { s2[0] };
             format!(
@@ -284,83 +290,106 @@ fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
     Error::MatmulShape { message }
 }
 
+/// The product of `sizes`, saturating (only used in messages).
+fn saturating_product(sizes: &[usize]) -> usize {
+    sizes.iter().fold(1usize, |p, &s| p.saturating_mul(s))
+}
+
 /// Runs the plan for element type `T`, producing a contiguous tensor.
 fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> {
     let Plan { m, k, n, .. } = *plan;
-    let nbatch: usize = plan.batch.iter().product();
-    let mut out = vec![T::ZERO; nbatch * m * n];
-    if out.is_empty() || k == 0 {
+    let overflow = || Error::NumelOverflow { op: "matmul" };
+    let nbatch = checked_product(&plan.batch).ok_or_else(overflow)?;
+    let mn = m.checked_mul(n).ok_or_else(overflow)?;
+    let total = nbatch.checked_mul(mn).ok_or_else(overflow)?;
+    let mut out = try_vec(total, T::ZERO)?;
+    if total == 0 || k == 0 {
         return Tensor::from_vec(out, &plan.out_sizes);
     }
-    let a_offsets = batch_offsets(&plan.a, &plan.batch);
-    let b_offsets = batch_offsets(&plan.b, &plan.batch);
-    // Lock each distinct storage once (both operands may view the same storage).
-    let guard1 = t1.storage().read();
-    let guard2 = if t1.shares_storage(t2) {
-        None
+    // Lock each distinct storage once, in `Storage::id` order (the order storage.rs
+    // promises every kernel keeps, so that two operations never wait on each other).
+    let (s1, s2) = (t1.storage(), t2.storage());
+    let (guard1, guard2);
+    if s1.same(s2) {
+        guard1 = s1.read();
+        guard2 = None;
+    } else if s1.id() < s2.id() {
+        guard1 = s1.read();
+        guard2 = Some(s2.read());
     } else {
-        Some(t2.storage().read())
-    };
+        guard2 = Some(s2.read());
+        guard1 = s1.read();
+    }
     let a_data = guard1.as_slice::<T>();
     let b_data = guard2.as_ref().map_or(a_data, |g| g.as_slice::<T>());
-    let a_ok = in_bounds(&plan.a, &a_offsets, m, k, a_data.len());
-    let b_ok = in_bounds(&plan.b, &b_offsets, k, n, b_data.len());
+    let a_ok = in_bounds(&plan.a, &plan.batch, m, k, a_data.len());
+    let b_ok = in_bounds(&plan.b, &plan.batch, k, n, b_data.len());
     if !(a_ok && b_ok) {
         return Err(Error::InvalidArgument {
             op: "matmul",
             message: "an operand's layout reaches outside its storage".into(),
         });
     }
-    let one = |(c, (&ao, &bo)): (&mut [T], (&isize, &isize))| {
+    let one = |(index, c): (usize, &mut [T])| {
         let a = Strided {
             data: a_data,
-            offset: ao,
+            offset: batch_offset(&plan.a, &plan.batch, index),
             rs: plan.a.rs,
             cs: plan.a.cs,
         };
         let b = Strided {
             data: b_data,
-            offset: bo,
+            offset: batch_offset(&plan.b, &plan.batch, index),
             rs: plan.b.rs,
             cs: plan.b.cs,
         };
         T::gemm(m, k, n, a, b, c);
     };
-    if nbatch > 1 && m * n * k < SMALL_GEMM {
-        out.par_chunks_mut(m * n)
-            .zip(a_offsets.par_iter().zip(b_offsets.par_iter()))
-            .for_each(one);
+    // m·n·k may exceed usize only for a product far too long to run; treat it as large.
+    let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
+    if nbatch > 1 && small {
+        out.par_chunks_mut(mn).enumerate().for_each(one);
     } else {
-        out.chunks_mut(m * n)
-            .zip(a_offsets.iter().zip(&b_offsets))
-            .for_each(one);
+        out.chunks_mut(mn).enumerate().for_each(one);
     }
     Tensor::from_vec(out, &plan.out_sizes)
 }
 
-/// Storage offset of each batch's matrix, in row-major batch order (elements).
-fn batch_offsets(op: &MatOperand, batch: &[usize]) -> Vec<isize> {
-    let mut offsets = vec![op.offset];
-    for (&size, &stride) in batch.iter().zip(&op.batch_strides) {
-        offsets = offsets
-            .iter()
-            .flat_map(|&o| (0..size as isize).map(move |i| o + i * stride))
-            .collect();
-    }
-    offsets
+/// The product of `sizes`, or `None` when it overflows `usize`.
+fn checked_product(sizes: &[usize]) -> Option<usize> {
+    sizes.iter().try_fold(1usize, |p, &s| p.checked_mul(s))
 }
 
-/// `true` when every element of every batch's `rows×cols` matrix lies in `0..len`.
-fn in_bounds(op: &MatOperand, offsets: &[isize], rows: usize, cols: usize, len: usize) -> bool {
-    let extent = |size: usize, stride: isize| {
-        let span = (size as isize - 1) * stride;
-        (span.min(0), span.max(0))
-    };
-    let (rlo, rhi) = extent(rows, op.rs);
-    let (clo, chi) = extent(cols, op.cs);
-    offsets
+/// Storage offset (elements) of batch `index`'s matrix, batches in row-major order.
+/// Only called after [`in_bounds`] succeeded, so the sum stays within the storage.
+fn batch_offset(op: &MatOperand, batch: &[usize], mut index: usize) -> isize {
+    let mut offset = op.offset;
+    for (&size, &stride) in batch.iter().zip(&op.batch_strides).rev() {
+        offset += (index % size) as isize * stride;
+        index /= size;
+    }
+    offset
+}
+
+/// `true` when every element of every batch's `rows×cols` matrix lies in `0..len`: the
+/// lowest and highest offsets any index reaches are in bounds. Computed in saturating
+/// `i128` (one `size × stride` term always fits), so no layout can wrap it around.
+/// `rows`, `cols` and every batch size are positive here.
+fn in_bounds(op: &MatOperand, batch: &[usize], rows: usize, cols: usize, len: usize) -> bool {
+    let (mut lo, mut hi) = (op.offset as i128, op.offset as i128);
+    let dims = batch
         .iter()
-        .all(|&o| o + rlo + clo >= 0 && ((o + rhi + chi) as usize) < len)
+        .zip(&op.batch_strides)
+        .chain([(&rows, &op.rs), (&cols, &op.cs)]);
+    for (&size, &stride) in dims {
+        let span = (size as i128 - 1).saturating_mul(stride as i128);
+        if span < 0 {
+            lo = lo.saturating_add(span);
+        } else {
+            hi = hi.saturating_add(span);
+        }
+    }
+    lo >= 0 && hi < len as i128
 }
 
 /// A strided matrix inside a storage slice: element `(i, p)` is

@@ -337,3 +337,63 @@ fn same_storage_operands_are_read_once() {
     let at = a.with_layout(Layout::new(vec![3, 3], vec![1, 3], 0));
     check(&a, &at);
 }
+
+#[test]
+fn one_d_times_three_d_mismatch_uses_the_bmm_message() {
+    // [4] @ [2, 3, 5]: tensor2.mT() is not foldable, so PyTorch calls bmm.
+    let v = Tensor::zeros(&[4], DType::F32).unwrap();
+    let b = Tensor::zeros(&[2, 3, 5], DType::F32).unwrap();
+    assert_eq!(
+        v.matmul(&b).unwrap_err().to_string(),
+        "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 3]."
+    );
+}
+
+#[test]
+fn one_d_times_folded_three_d_mismatch_uses_the_mv_message() {
+    // [4] @ [2, 3, 5] stored as its mT (strides [15, 1, 3]): tensor2.mT() is contiguous,
+    // so PyTorch folds it to [10, 3] and calls mv.
+    let v = Tensor::zeros(&[4], DType::F32).unwrap();
+    let b = strided(vec![0f32; 30], &[2, 3, 5], &[15, 1, 3], 0);
+    assert_eq!(
+        v.matmul(&b).unwrap_err().to_string(),
+        "size mismatch, got input (10), mat (10x3), vec (4)"
+    );
+}
+
+#[test]
+fn two_d_mismatch_has_no_mm_prefix() {
+    // PyTorch 2.x's `mm` meta function raises exactly this, with no "mm: " prefix.
+    let a = Tensor::zeros(&[2, 3], DType::F64).unwrap();
+    let b = Tensor::zeros(&[4, 5], DType::F64).unwrap();
+    let msg = a.matmul(&b).unwrap_err().to_string();
+    assert_eq!(
+        msg,
+        "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"
+    );
+}
+
+#[test]
+fn expanded_huge_batch_is_out_of_memory_not_an_abort() {
+    // [2^40, 1, 1] (stride 0) @ [1, 1]: a 4 TiB result.
+    let a = Tensor::ones(&[1, 1, 1], DType::F32).unwrap();
+    let a = a.expand(&[1 << 40, 1, 1]).unwrap();
+    let b = Tensor::ones(&[1, 1], DType::F32).unwrap();
+    let e = a.matmul(&b).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
+    // Both as bmm operands: [2^40, 1, 1] @ [2^40, 1, 1].
+    let e = a.matmul(&a).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
+}
+
+#[test]
+fn expanded_large_batch_computes() {
+    // A million broadcast batches of a 1×2 · 2×1 product, read in place.
+    let a = Tensor::from_vec(vec![1.0f32, 2.0], &[1, 1, 2]).unwrap();
+    let a = a.expand(&[1 << 20, 1, 2]).unwrap();
+    let b = Tensor::from_vec(vec![3.0f32, 4.0], &[2, 1]).unwrap();
+    let c = a.matmul(&b.unsqueeze(0).unwrap().expand(&[1 << 20, 2, 1]).unwrap());
+    let c = c.unwrap();
+    assert_eq!(c.sizes(), &[1 << 20, 1, 1]);
+    assert!(c.to_vec::<f32>().unwrap().iter().all(|&v| v == 11.0));
+}

@@ -14,6 +14,7 @@ pub mod axes;
 pub mod broadcast;
 pub mod checks;
 pub mod dim;
+pub mod dtype_rules;
 pub mod expand;
 pub mod factor;
 pub mod inplace;

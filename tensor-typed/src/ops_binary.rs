@@ -4,13 +4,15 @@
 //! `&a + &b` has shape `Broadcast<Sa, Sb>` and element type `Promoted<Ta, Tb>`; a static
 //! broadcast mistake is a compile error, a `Dyn` one panics with PyTorch's message (the
 //! `try_` methods return it). In-place ops (`add_`) need the other shape to broadcast to
-//! this one and the promoted type to cast safely into `T`.
+//! this one and the promoted type to cast safely into `T`. `sub` with a bool operand and
+//! `pow` computed in bool do not compile (PyTorch refuses them for every shape).
 
 // Generic params carry `Element`/`Shape` (what `Tensor` needs) and the where clauses
 // carry the op's rules, so each reads on its own.
 #![allow(clippy::multiple_bound_locations)]
 
 use crate::broadcast::{Broadcast, BroadcastShape};
+use crate::dtype_rules::{Power, Subtract};
 use crate::inplace::InplaceBroadcast;
 use crate::op;
 use crate::ops_view::or_panic;
@@ -30,7 +32,7 @@ pub type DivOut<T1, S1, T2, S2> =
 pub type CmpOut<S1, S2, Op = op::broadcast> = Tensor<bool, Broadcast<S1, S2, Op>>;
 
 macro_rules! binary_methods {
-    ($($name:ident $try_name:ident $torch:literal;)*) => {
+    ($($name:ident $try_name:ident $torch:literal $(, $extra:ty: $bound:path)*;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", $torch, "` with broadcasting and dtype promotion. Mirrors `torch.", $torch, "`.")]
             ///
@@ -40,6 +42,7 @@ macro_rules! binary_methods {
             where
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
+                $($extra: $bound,)*
             {
                 wrap!(or_panic(self.inner.$name(&other.inner)))
             }
@@ -49,6 +52,7 @@ macro_rules! binary_methods {
             where
                 T: Promote<T2>,
                 S: BroadcastShape<S2, op::$name>,
+                $($extra: $bound,)*
             {
                 Ok(wrap!(self.inner.$name(&other.inner)?))
             }
@@ -57,11 +61,11 @@ macro_rules! binary_methods {
 }
 binary_methods! {
     add try_add "add";
-    sub try_sub "sub";
+    sub try_sub "sub", T: Subtract, T2: Subtract;
     mul try_mul "mul";
     maximum try_maximum "maximum";
     minimum try_minimum "minimum";
-    pow try_pow "pow";
+    pow try_pow "pow", Promoted<T, T2>: Power;
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
@@ -140,12 +144,12 @@ impl<C: Shape> Tensor<bool, C> {
 }
 
 macro_rules! scalar_methods {
-    ($($name:ident $core:ident;)*) => {
+    ($($name:ident $core:ident $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
             pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Out, S>
             where
-                T: WithScalar<N>,
+                T: WithScalar<N> + $bound,
             {
                 wrap!(or_panic(self.inner.$name(value)))
             }
@@ -153,7 +157,7 @@ macro_rules! scalar_methods {
     };
 }
 scalar_methods! {
-    add_scalar add; sub_scalar sub; mul_scalar mul;
+    add_scalar add Element; sub_scalar sub Subtract; mul_scalar mul Element;
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
@@ -171,7 +175,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 }
 
 macro_rules! inplace_methods {
-    ($($name:ident $try_name:ident;)*) => {
+    ($($name:ident $try_name:ident $(, $extra:ty: $bound:path)*;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("In-place `", stringify!($name), "`: writes into `self` (and every view of it). Mirrors `Tensor.", stringify!($name), "`.")]
             ///
@@ -184,6 +188,7 @@ macro_rules! inplace_methods {
                 T: Promote<T2>,
                 Promoted<T, T2>: CastsTo<T, op::$name>,
                 S: InplaceBroadcast<S2, op::$name>,
+                $($extra: $bound,)*
             {
                 or_panic(self.inner.$name(&other.inner));
                 self
@@ -195,6 +200,7 @@ macro_rules! inplace_methods {
                 T: Promote<T2>,
                 Promoted<T, T2>: CastsTo<T, op::$name>,
                 S: InplaceBroadcast<S2, op::$name>,
+                $($extra: $bound,)*
             {
                 self.inner.$name(&other.inner)?;
                 Ok(())
@@ -203,18 +209,19 @@ macro_rules! inplace_methods {
     };
 }
 inplace_methods! {
-    add_ try_add_; sub_ try_sub_; mul_ try_mul_; div_ try_div_;
+    add_ try_add_; sub_ try_sub_, T: Subtract, T2: Subtract; mul_ try_mul_; div_ try_div_;
 }
 
 // ---- operators ----------------------------------------------------------------------
 
 macro_rules! operator {
-    ($Trait:ident $method:ident $name:ident) => {
+    ($Trait:ident $method:ident $name:ident $(, $extra:ty: $bound:path)*) => {
         impl<'a, 'b, T: Element, S: Shape, T2: Element, S2: Shape> ops::$Trait<&'b Tensor<T2, S2>>
             for &'a Tensor<T, S>
         where
             T: Promote<T2>,
             S: BroadcastShape<S2, op::$name>,
+            $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
@@ -226,6 +233,7 @@ macro_rules! operator {
         where
             T: Promote<T2>,
             S: BroadcastShape<S2, op::$name>,
+            $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
@@ -237,6 +245,7 @@ macro_rules! operator {
         where
             T: Promote<T2>,
             S: BroadcastShape<S2, op::$name>,
+            $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
@@ -248,6 +257,7 @@ macro_rules! operator {
         where
             T: Promote<T2>,
             S: BroadcastShape<S2, op::$name>,
+            $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
@@ -257,7 +267,7 @@ macro_rules! operator {
     };
 }
 operator!(Add add add);
-operator!(Sub sub sub);
+operator!(Sub sub sub, T: Subtract, T2: Subtract);
 operator!(Mul mul mul);
 
 impl<T: Element, S: Shape, T2: Element, S2: Shape> ops::Div<&Tensor<T2, S2>> for &Tensor<T, S>
@@ -284,10 +294,10 @@ where
 }
 
 macro_rules! scalar_operator {
-    ($Trait:ident $method:ident $name:ident: $($n:ty)*) => {$(
+    ($Trait:ident $method:ident $name:ident $bound:path: $($n:ty)*) => {$(
         impl<T: Element, S: Shape> ops::$Trait<$n> for &Tensor<T, S>
         where
-            T: WithScalar<$n>,
+            T: WithScalar<$n> + $bound,
         {
             type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
             fn $method(self, rhs: $n) -> Self::Output {
@@ -296,7 +306,7 @@ macro_rules! scalar_operator {
         }
         impl<T: Element, S: Shape> ops::$Trait<$n> for Tensor<T, S>
         where
-            T: WithScalar<$n>,
+            T: WithScalar<$n> + $bound,
         {
             type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
             fn $method(self, rhs: $n) -> Self::Output {
@@ -305,9 +315,9 @@ macro_rules! scalar_operator {
         }
     )*};
 }
-scalar_operator!(Add add add_scalar: f32 f64 i64 i32);
-scalar_operator!(Sub sub sub_scalar: f32 f64 i64 i32);
-scalar_operator!(Mul mul mul_scalar: f32 f64 i64 i32);
+scalar_operator!(Add add add_scalar Element: f32 f64 i64 i32);
+scalar_operator!(Sub sub sub_scalar Subtract: f32 f64 i64 i32);
+scalar_operator!(Mul mul mul_scalar Element: f32 f64 i64 i32);
 
 macro_rules! div_scalar_operator {
     ($($n:ty)*) => {$(

@@ -3,16 +3,19 @@
 //! errors (`sum: axis 2 is out of range for shape (D<2>, D<3>)`).
 //!
 //! Result types as in PyTorch: `sum` of integers or bool is `i64`; `mean` needs a float
-//! tensor; `amax`/`amin` keep `T`; `argmax`/`argmin` give `i64`.
+//! tensor; `amax`/`amin` keep `T`; `argmax`/`argmin` give `i64` and do not compile for
+//! bool. Each has a `try_` form returning the run-time error (`amax`/`argmax` over an
+//! empty `Dyn` axis) instead of panicking.
 
 use crate::axes::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
 use crate::dim::Ax;
+use crate::dtype_rules::ArgReduce;
 use crate::op;
 use crate::ops_view::or_panic;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use tensor_core::half::{bf16, f16};
-use tensor_core::Element;
+use tensor_core::{Element, Result};
 use typenum::{B0, B1};
 
 /// The element type of `sum`/`prod`: integers and bool accumulate in `i64`.
@@ -40,7 +43,7 @@ impl Float for f32 {}
 impl Float for f64 {}
 
 macro_rules! reductions {
-    ($($name:ident $keep:ident $out:ty, $bound:path;)*) => {
+    ($($name:ident $keep:ident $try_name:ident $try_keep:ident $out:ty, $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
             pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
@@ -59,14 +62,32 @@ macro_rules! reductions {
             {
                 wrap!(or_panic(self.inner.$name(&A::indices(), true)))
             }
+
+            #[doc = concat!("[`Self::", stringify!($name), "`], returning the run-time error (an empty `Dyn` axis for `amax`/`amin`, an allocation failure) instead of panicking.")]
+            pub fn $try_name<A: AxisList>(&self) -> Result<Tensor<$out, Reduced<S, A, op::$name>>>
+            where
+                T: $bound,
+                S: ReduceOver<A, B0, op::$name>,
+            {
+                Ok(wrap!(self.inner.$name(&A::indices(), false)?))
+            }
+
+            #[doc = concat!("[`Self::", stringify!($keep), "`], returning the run-time error instead of panicking.")]
+            pub fn $try_keep<A: AxisList>(&self) -> Result<Tensor<$out, ReducedKeepdim<S, A, op::$name>>>
+            where
+                T: $bound,
+                S: ReduceOver<A, B1, op::$name>,
+            {
+                Ok(wrap!(self.inner.$name(&A::indices(), true)?))
+            }
         )*}
     };
 }
 reductions! {
-    sum sum_keepdim <T as SumOf>::Out, SumOf;
-    mean mean_keepdim T, Float;
-    amax amax_keepdim T, Element;
-    amin amin_keepdim T, Element;
+    sum sum_keepdim try_sum try_sum_keepdim <T as SumOf>::Out, SumOf;
+    mean mean_keepdim try_mean try_mean_keepdim T, Float;
+    amax amax_keepdim try_amax try_amax_keepdim T, Element;
+    amin amin_keepdim try_amin try_amin_keepdim T, Element;
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
@@ -87,20 +108,49 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Index of the largest element along axis `AX` (first on ties), removing it.
-    /// Mirrors `torch.argmax(t, dim=AX)`. Compile error: `AX` out of range.
+    /// Mirrors `torch.argmax(t, dim=AX)`. Compile errors: `AX` out of range; a bool
+    /// tensor. Panics when the axis is an empty `Dyn` (see [`Self::try_argmax`]).
     pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>
     where
+        T: ArgReduce,
         S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
     {
-        wrap!(or_panic(self.inner.argmax(Some(AX as i64), false)))
+        or_panic(self.try_argmax::<AX>())
+    }
+
+    /// [`Self::argmax`], returning the run-time error (`argmax(): Expected reduction dim
+    /// 0 to have non-zero size.` for an empty `Dyn` axis) instead of panicking.
+    #[allow(clippy::type_complexity)]
+    pub fn try_argmax<const AX: usize>(
+        &self,
+    ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>>
+    where
+        T: ArgReduce,
+        S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
+    {
+        Ok(wrap!(self.inner.argmax(Some(AX as i64), false)?))
     }
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
+    /// Panics when the axis is an empty `Dyn` (see [`Self::try_argmin`]).
     pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>
     where
+        T: ArgReduce,
         S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
     {
-        wrap!(or_panic(self.inner.argmin(Some(AX as i64), false)))
+        or_panic(self.try_argmin::<AX>())
+    }
+
+    /// [`Self::argmin`], returning the run-time error instead of panicking.
+    #[allow(clippy::type_complexity)]
+    pub fn try_argmin<const AX: usize>(
+        &self,
+    ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>>
+    where
+        T: ArgReduce,
+        S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
+    {
+        Ok(wrap!(self.inner.argmin(Some(AX as i64), false)?))
     }
 
     /// [`Self::argmax`] keeping the axis as size 1.
@@ -108,8 +158,21 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         &self,
     ) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>
     where
+        T: ArgReduce,
         S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
     {
-        wrap!(or_panic(self.inner.argmax(Some(AX as i64), true)))
+        or_panic(self.try_argmax_keepdim::<AX>())
+    }
+
+    /// [`Self::argmax_keepdim`], returning the run-time error instead of panicking.
+    #[allow(clippy::type_complexity)]
+    pub fn try_argmax_keepdim<const AX: usize>(
+        &self,
+    ) -> Result<Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>>
+    where
+        T: ArgReduce,
+        S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
+    {
+        Ok(wrap!(self.inner.argmax(Some(AX as i64), true)?))
     }
 }

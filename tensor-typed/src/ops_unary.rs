@@ -1,7 +1,9 @@
 //! Typed unary ops. `neg`, `abs`, `relu` keep the element type; `exp`, `log`, `sqrt`,
 //! `sigmoid`, `tanh` give a float (`FloatOf<T>`: integers become `f32`, as in PyTorch).
-//! In-place variants (`exp_`) exist where the result type is `T` itself.
+//! In-place variants (`exp_`) exist where the result type is `T` itself. `neg` and `relu`
+//! of a bool tensor do not compile (PyTorch refuses them).
 
+use crate::dtype_rules::{Negate, Relu};
 use crate::ops_view::or_panic;
 use crate::promote::FloatOf;
 use crate::shape::Shape;
@@ -9,15 +11,21 @@ use crate::tensor::Tensor;
 use tensor_core::Element;
 
 macro_rules! same_type_unary {
-    ($($name:ident $inplace:ident;)*) => {
+    ($($name:ident $inplace:ident $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`, same element type and shape. Mirrors `torch.", stringify!($name), "`.")]
-            pub fn $name(&self) -> Tensor<T, S> {
+            pub fn $name(&self) -> Tensor<T, S>
+            where
+                T: $bound,
+            {
                 wrap!(or_panic(self.inner.$name()))
             }
 
             #[doc = concat!("In-place `", stringify!($name), "`. Mirrors `Tensor.", stringify!($inplace), "`.")]
-            pub fn $inplace(&self) -> &Self {
+            pub fn $inplace(&self) -> &Self
+            where
+                T: $bound,
+            {
                 or_panic(self.inner.$inplace());
                 self
             }
@@ -25,7 +33,7 @@ macro_rules! same_type_unary {
     };
 }
 same_type_unary! {
-    neg neg_; abs abs_; relu relu_;
+    neg neg_ Negate; abs abs_ Element; relu relu_ Relu;
 }
 
 macro_rules! float_unary {
@@ -50,14 +58,14 @@ float_unary! {
     exp exp_; log log_; sqrt sqrt_; sigmoid sigmoid_; tanh tanh_;
 }
 
-impl<T: Element, S: Shape> std::ops::Neg for &Tensor<T, S> {
+impl<T: Negate, S: Shape> std::ops::Neg for &Tensor<T, S> {
     type Output = Tensor<T, S>;
     fn neg(self) -> Tensor<T, S> {
         Tensor::neg(self)
     }
 }
 
-impl<T: Element, S: Shape> std::ops::Neg for Tensor<T, S> {
+impl<T: Negate, S: Shape> std::ops::Neg for Tensor<T, S> {
     type Output = Tensor<T, S>;
     fn neg(self) -> Tensor<T, S> {
         Tensor::neg(&self)

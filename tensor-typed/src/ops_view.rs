@@ -8,6 +8,7 @@
 use crate::axes::{AxisList, PermuteBy, Permuted};
 use crate::checks::{MatmulRankOk, SameDimOk, SameRankOk, TransposeOk};
 use crate::dim::{DimEq, Dyn, D};
+use crate::dtype_rules::MatmulElement;
 use crate::expand::{ExpandTo, RepeatBy, Repeated};
 use crate::list::{Len, LenOf, Next};
 use crate::matmul_shape::{MatmulOut, MatmulWith};
@@ -181,6 +182,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
     where
         S: MatmulWith<S2>,
+        T: MatmulElement,
         <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
         wrap!(or_panic(self.inner.matmul(&other.inner)))
@@ -193,6 +195,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Result<Tensor<T, MatmulOut<S, S2>>>
     where
         S: MatmulWith<S2>,
+        T: MatmulElement,
         <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
     {
         Tensor::try_from_dyn(self.inner.matmul(&other.inner)?)

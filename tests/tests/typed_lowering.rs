@@ -195,3 +195,38 @@ fn try_from_dyn_checks_dtype_and_static_dims() {
 fn from_vec_rejects_sizes_that_do_not_fit() {
     assert!(Tensor::<f32, Shape![Dyn, 3]>::from_vec(vec![0.0; 8], &[2, 4]).is_err());
 }
+
+#[test]
+fn try_amax_over_empty_dyn_axis_is_the_core_error() {
+    let m: Tensor<f32, Shape![2, Dyn]> = Tensor::zeros_with(&[2, 0]).unwrap();
+    let typed = m.try_amax::<Axes![1]>().unwrap_err();
+    let core = m.as_dyn().amax(&[1], false).unwrap_err();
+    assert_eq!(typed, core);
+    assert!(m.try_amin_keepdim::<Axes![1]>().is_err());
+    // Over the non-empty axis it is an ordinary result.
+    let r = m.try_amax::<Axes![0]>().unwrap();
+    same(&r, &m.as_dyn().amax(&[0], false).unwrap());
+}
+
+#[test]
+fn try_argmax_over_empty_dyn_axis_is_the_core_error() {
+    let m: Tensor<i32, Shape![Dyn, 3]> = Tensor::zeros_with(&[0, 3]).unwrap();
+    let typed = m.try_argmax::<0>().unwrap_err();
+    assert_eq!(typed, m.as_dyn().argmax(Some(0), false).unwrap_err());
+    assert!(m.try_argmin::<0>().is_err());
+    assert!(m.try_argmax_keepdim::<0>().is_err());
+    let r = m.try_argmax::<1>().unwrap();
+    same(&r, &m.as_dyn().argmax(Some(1), false).unwrap());
+}
+
+#[test]
+fn argmax_over_empty_dyn_axis_panics_with_the_core_message() {
+    let m: Tensor<f32, Shape![Dyn]> = Tensor::zeros_with(&[0]).unwrap();
+    let p = std::panic::catch_unwind(|| m.argmax::<0>()).unwrap_err();
+    let msg = p
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    assert!(msg.contains("argmax"), "{msg}");
+}

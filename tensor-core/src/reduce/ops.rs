@@ -180,6 +180,13 @@ fn integral<T: Element>(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
 fn extreme<T: Element>(max: bool) -> T {
     match (T::DTYPE, max) {
         (DType::Bool, m) => T::from_i64(!m as i64),
+        // Integers: the type's own limits (a float→int cast of ±inf is not saturating;
+        // it gives the integer-indefinite value, as C++ on x86-64).
+        (DType::U8, m) => T::from_i64(if m { 0 } else { u8::MAX as i64 }),
+        (DType::I8, m) => T::from_i64(if m { i8::MIN as i64 } else { i8::MAX as i64 }),
+        (DType::I16, m) => T::from_i64(if m { i16::MIN as i64 } else { i16::MAX as i64 }),
+        (DType::I32, m) => T::from_i64(if m { i32::MIN as i64 } else { i32::MAX as i64 }),
+        (DType::I64, m) => T::from_i64(if m { i64::MIN } else { i64::MAX }),
         (_, true) => T::from_f64(f64::NEG_INFINITY),
         (_, false) => T::from_f64(f64::INFINITY),
     }
