@@ -234,15 +234,16 @@ impl Tensor {
     /// (`torch.full`).
     ///
     /// # Errors
-    /// As [`Tensor::zeros`].
+    /// As [`Tensor::zeros`]; [`Error::InvalidArgument`] when `value` does not fit `dtype`
+    /// (`value cannot be converted to type uint8_t without overflow`, as `fill_`).
     pub fn full(sizes: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(sizes, dtype)?;
         let value = value.into();
         dispatch_dtype!(dtype, T, {
-            let v = scalar_to::<T>(value);
+            let v = crate::ops::checked_scalar::<T>(value, "full")?;
+            let t = Tensor::zeros(sizes, dtype)?;
             t.storage.write().as_mut_slice::<T>().fill(v);
-        });
-        Ok(t)
+            Ok(t)
+        })
     }
 
     /// A contiguous tensor of `sizes` filled with ones (`torch.ones`).
@@ -407,6 +408,14 @@ mod tests {
     fn to_vec_of_wrong_type_is_an_error() {
         let t = Tensor::zeros(&[2], DType::F64).unwrap();
         assert!(t.to_vec::<f32>().is_err());
+    }
+
+    #[test]
+    fn full_300_of_uint8_is_an_overflow_error() {
+        let e = Tensor::full(&[2], 300, DType::U8).unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("value cannot be converted to type uint8_t without overflow"));
     }
 
     #[test]

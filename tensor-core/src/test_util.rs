@@ -1,7 +1,7 @@
 //! Helpers shared by the unit tests: strided views over known data and the pieces of a
 //! naive index walk (the reference every kernel is compared with).
 
-use crate::{Element, Layout, Storage, Tensor};
+use crate::{Element, Layout, Result, Storage, Tensor};
 
 /// A view of `data` (as `T`) with the given sizes, strides and storage offset (elements).
 /// Panics when the layout does not fit `data`: a test's own mistake.
@@ -48,6 +48,19 @@ pub(crate) fn value_at(t: &Tensor, idx: &[usize]) -> f64 {
         .as_strided(&[], &[], pos as usize)
         .expect("inside the storage");
     one.to_vec_f64().expect("one element")[0]
+}
+
+/// A 1-d int64 tensor holding `v`.
+pub(crate) fn longs(v: &[i64]) -> Tensor {
+    Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
+}
+
+/// The message of the error `r` must hold.
+pub(crate) fn err(r: Result<impl Sized>) -> String {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -155,7 +155,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_util::longs;
+    use crate::test_util::longs;
 
     #[test]
     fn addcmul_float_half_value() {

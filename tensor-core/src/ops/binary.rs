@@ -371,7 +371,7 @@ alpha_methods! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_util::{err, longs};
+    use crate::test_util::{err, longs};
 
     #[test]
     fn int_plus_float_scalar_is_float32() {

@@ -231,7 +231,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::test_util::{err, longs};
+    use crate::test_util::{err, longs};
 
     #[test]
     fn clamp_int_with_float_bound_promotes_to_float32() {
