@@ -1,17 +1,8 @@
 //! Tests of `matmul` against a naive triple loop over logical indices.
 
 use super::*;
-use crate::{Layout, Storage};
-
-/// A view of `data` (as `T`) with the given geometry.
-fn strided<T: Element>(data: Vec<T>, sizes: &[usize], strides: &[isize], offset: usize) -> Tensor {
-    Tensor::from_parts(
-        Storage::from_vec(data).unwrap(),
-        Layout::new(sizes.to_vec(), strides.to_vec(), offset),
-        T::DTYPE,
-    )
-    .unwrap()
-}
+use crate::test_util::strided;
+use crate::{Element, Layout};
 
 /// `n` distinct small values `1, 2, ..., 7, -3, ...` (exact in every float type).
 fn values(n: usize) -> Vec<f64> {
@@ -34,7 +25,7 @@ fn naive(a: &Tensor, b: &Tensor) -> (Vec<usize>, Vec<f64>) {
         sb.push(1);
     }
     let (ba, bb) = (&sa[..sa.len() - 2], &sb[..sb.len() - 2]);
-    let batch = broadcast_batch(ba, bb).unwrap();
+    let batch = crate::broadcast_shapes(ba, bb).unwrap();
     let (m, k, n) = (sa[sa.len() - 2], sa[sa.len() - 1], sb[sb.len() - 1]);
     let nb: usize = batch.iter().product();
     let mut out = Vec::new();

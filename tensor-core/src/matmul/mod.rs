@@ -1,0 +1,164 @@
+//! `matmul`: `torch.matmul` on strided tensors of any layout.
+//!
+//! Every case (dot, matrix-vector, vector-matrix, matrix-matrix, batched with broadcast
+//! batch dims) is lowered to one description: a batch of `m×k` by `k×n` products whose
+//! operands are read in place through their strides (a broadcast batch dim or a missing
+//! matrix dim has stride 0). `f32`/`f64` go to `matrixmultiply`'s strided GEMM, which
+//! accepts any row and column strides, so transposed, sliced and expanded inputs are
+//! never copied. Integers use a plain loop with wrapping `i64` arithmetic (the same
+//! result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in `f32`.
+//!
+//! Which error PyTorch raises for mismatched inner dims depends on how `_matmul_impl`
+//! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); `shape_error`
+//! follows the same decisions so that the messages match.
+
+mod gemm;
+mod plan;
+
+#[cfg(test)]
+mod tests;
+
+use crate::alloc::try_vec;
+use crate::error::{Error, Result};
+use crate::layout::checked_numel;
+use crate::{dispatch_dtype, DType, Tensor};
+use gemm::{GemmElement, Strided};
+use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
+use rayon::prelude::*;
+
+/// Below this many multiply-adds per matrix, a batch is split across rayon threads
+/// instead of relying on the GEMM's own threading.
+const SMALL_GEMM: usize = 64 * 64 * 64;
+
+impl Tensor {
+    /// Matrix product with broadcasting, as `torch.matmul(self, other)`.
+    ///
+    /// - 1-d · 1-d: dot product, a 0-d result;
+    /// - 2-d · 2-d: `[n, m] · [m, p] -> [n, p]`;
+    /// - 1-d · 2-d: `[m] · [m, p] -> [p]` (a 1 is prepended, then removed);
+    /// - 2-d · 1-d: `[n, m] · [m] -> [n]`;
+    /// - either ≥ 3-d: the leading (batch) dims broadcast
+    ///   (`[j, 1, n, m] · [k, m, p] -> [j, k, n, p]`), a 1-d operand is treated as above.
+    ///
+    /// The result is a fresh contiguous tensor of the operands' dtype. Inputs are read
+    /// in place through their strides (no copy for transposed, sliced or expanded
+    /// inputs). Integer products wrap on overflow; `f16`/`bf16` accumulate in `f32`.
+    ///
+    /// # Errors
+    /// - [`Error::MatmulShape`]: a 0-d operand (`both arguments to matmul need to be at
+    ///   least 1D, but they are 0D and 2D`); inner dims that differ, with the message of
+    ///   the PyTorch kernel that would run (`mat1 and mat2 shapes cannot be multiplied
+    ///   (2x3 and 4x5)`, `inconsistent tensor size, expected tensor [3] and src [4] ...`,
+    ///   `size mismatch, got input (2), mat (2x3), vec (4)`,
+    ///   `Expected size for first two dimensions of batch2 tensor to be: ...`);
+    /// - [`Error::Broadcast`]: batch dims that do not broadcast;
+    /// - [`Error::InvalidArgument`]: different dtypes (`expected m1 and m2 to have the
+    ///   same dtype, but got: float != double`; for two vectors `dot : expected both
+    ///   vectors to have same dtype, but found Float and Double`);
+    /// - [`Error::UnsupportedDType`]: bool operands (`"addmm_impl_cpu_" not implemented
+    ///   for 'Bool'`);
+    /// - [`Error::NumelOverflow`] when the result would be too large.
+    pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        let (d1, d2) = (self.dim(), other.dim());
+        if d1 == 0 || d2 == 0 {
+            return Err(Error::MatmulShape {
+                message: format!(
+                    "both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D"
+                ),
+            });
+        }
+        if d1 == 1 && d2 == 1 && self.dtype() != other.dtype() {
+            return Err(Error::InvalidArgument {
+                op: "dot",
+                message: format!(
+                    "dot : expected both vectors to have same dtype, but found {} and {}",
+                    self.dtype().scalar_type_name(),
+                    other.dtype().scalar_type_name()
+                ),
+            });
+        }
+        let plan = plan(self, other)?;
+        if self.dtype() != other.dtype() {
+            return Err(Error::InvalidArgument {
+                op: "matmul",
+                message: format!(
+                    "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                    self.dtype().type_meta_name(),
+                    other.dtype().type_meta_name()
+                ),
+            });
+        }
+        if self.dtype() == DType::Bool {
+            let kernel = if d1 == 1 && d2 == 1 {
+                "dot"
+            } else {
+                "addmm_impl_cpu_"
+            };
+            return Err(Error::UnsupportedDType {
+                message: format!("\"{kernel}\" not implemented for 'Bool'"),
+            });
+        }
+        checked_numel(&plan.out_sizes, "matmul")?;
+        dispatch_dtype!(self.dtype(), T, run::<T>(self, other, &plan))
+    }
+}
+
+/// Runs the plan for element type `T`, producing a contiguous tensor.
+fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> {
+    let Plan { m, k, n, .. } = *plan;
+    let overflow = || Error::NumelOverflow { op: "matmul" };
+    let nbatch = checked_product(&plan.batch).ok_or_else(overflow)?;
+    let mn = m.checked_mul(n).ok_or_else(overflow)?;
+    let total = nbatch.checked_mul(mn).ok_or_else(overflow)?;
+    let mut out = try_vec(total, T::ZERO)?;
+    if total == 0 || k == 0 {
+        return Tensor::from_vec(out, &plan.out_sizes);
+    }
+    // Lock each distinct storage once, in `Storage::id` order (the order storage.rs
+    // promises every kernel keeps, so that two operations never wait on each other).
+    let (s1, s2) = (t1.storage(), t2.storage());
+    let (guard1, guard2);
+    if s1.same(s2) {
+        guard1 = s1.read();
+        guard2 = None;
+    } else if s1.id() < s2.id() {
+        guard1 = s1.read();
+        guard2 = Some(s2.read());
+    } else {
+        guard2 = Some(s2.read());
+        guard1 = s1.read();
+    }
+    let a_data = guard1.as_slice::<T>();
+    let b_data = guard2.as_ref().map_or(a_data, |g| g.as_slice::<T>());
+    let a_ok = in_bounds(&plan.a, &plan.batch, m, k, a_data.len());
+    let b_ok = in_bounds(&plan.b, &plan.batch, k, n, b_data.len());
+    if !(a_ok && b_ok) {
+        return Err(Error::InvalidArgument {
+            op: "matmul",
+            message: "an operand's layout reaches outside its storage".into(),
+        });
+    }
+    let one = |(index, c): (usize, &mut [T])| {
+        let a = Strided {
+            data: a_data,
+            offset: batch_offset(&plan.a, &plan.batch, index),
+            rs: plan.a.rs,
+            cs: plan.a.cs,
+        };
+        let b = Strided {
+            data: b_data,
+            offset: batch_offset(&plan.b, &plan.batch, index),
+            rs: plan.b.rs,
+            cs: plan.b.cs,
+        };
+        T::gemm(m, k, n, a, b, c);
+    };
+    // m·n·k may exceed usize only for a product far too long to run; treat it as large.
+    let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
+    if nbatch > 1 && small {
+        out.par_chunks_mut(mn).enumerate().for_each(one);
+    } else {
+        out.chunks_mut(mn).enumerate().for_each(one);
+    }
+    Tensor::from_vec(out, &plan.out_sizes)
+}
