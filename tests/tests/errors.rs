@@ -185,7 +185,7 @@ fn output_shape_mismatch() {
 fn matmul_inner_dims() {
     assert_msg(
         f32s(&[2, 3]).matmul(&f32s(&[4, 5])),
-        "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)",
+        "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)",
     );
 }
 

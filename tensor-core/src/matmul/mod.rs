@@ -47,7 +47,7 @@ impl Tensor {
     /// # Errors
     /// - [`Error::MatmulShape`]: a 0-d operand (`both arguments to matmul need to be at
     ///   least 1D, but they are 0D and 2D`); inner dims that differ, with the message of
-    ///   the PyTorch kernel that would run (`mat1 and mat2 shapes cannot be multiplied
+    ///   the PyTorch kernel that would run (`mm: mat1 and mat2 shapes cannot be multiplied
     ///   (2x3 and 4x5)`, `inconsistent tensor size, expected tensor [3] and src [4] ...`,
     ///   `size mismatch, got input (2), mat (2x3), vec (4)`,
     ///   `Expected size for first two dimensions of batch2 tensor to be: ...`);

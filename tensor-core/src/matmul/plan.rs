@@ -140,7 +140,7 @@ fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
     let (d1, d2) = (t1.dim(), t2.dim());
     let (s1, s2) = (t1.sizes(), t2.sizes());
     let mm = |r1: usize, c1: usize, r2: usize, c2: usize| {
-        format!("mat1 and mat2 shapes cannot be multiplied ({r1}x{c1} and {r2}x{c2})")
+        format!("mm: mat1 and mat2 shapes cannot be multiplied ({r1}x{c1} and {r2}x{c2})")
     };
     let mv = |rows: usize, cols: usize, vec: usize| {
         format!("size mismatch, got input ({rows}), mat ({rows}x{cols}), vec ({vec})")
