@@ -1,5 +1,5 @@
 //! Trains a small MLP on the digits data set with typed tensors and a hand-written
-//! backward pass; the Rust counterpart of `shared/bench/digits_torch.py`.
+//! backward pass; the Rust counterpart of `benches/digits_torch.py`.
 //!
 //! ```sh
 //! cargo run --release -p tensor-typed --example digits -- [--epochs 30] [--lr 0.1]
@@ -14,6 +14,9 @@ mod data;
 mod model;
 mod rng;
 mod train;
+
+#[cfg(test)]
+mod tests;
 
 use model::Images;
 use std::process::ExitCode;

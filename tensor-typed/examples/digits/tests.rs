@@ -1,29 +1,21 @@
-//! The digits example: a short training run on the shipped file, and the data errors.
+//! The digits example's tests: a short training run on the shipped file, the data
+//! errors and the flags (run by `cargo test`: the example is built with `test = true`).
 
-#[path = "../examples/digits/cli.rs"]
-#[allow(dead_code)]
-mod cli;
-#[path = "../examples/digits/data.rs"]
-#[allow(dead_code)]
-mod data;
-#[path = "../examples/digits/model.rs"]
-#[allow(dead_code)]
-mod model;
-#[path = "../examples/digits/rng.rs"]
-#[allow(dead_code)]
-mod rng;
-#[path = "../examples/digits/train.rs"]
-#[allow(dead_code)]
-mod train;
-
+use super::{cli, data, train};
 use flate2::{write::GzEncoder, Compression};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// A gzip file under the target's temp dir holding `text`.
+/// A directory of this test process's own under the system's temp dir.
+fn tmp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tensor-typed-digits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A gzip file under [`tmp_dir`] holding `text`.
 fn gz_file(name: &str, text: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(name);
+    let path = tmp_dir().join(name);
     let mut enc = GzEncoder::new(std::fs::File::create(&path).unwrap(), Compression::fast());
     enc.write_all(text.as_bytes()).unwrap();
     enc.finish().unwrap();
@@ -94,7 +86,7 @@ fn label_out_of_range_is_malformed() {
 
 #[test]
 fn missing_file_names_the_file() {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_digits.csv.gz");
+    let path = tmp_dir().join("no_such_digits.csv.gz");
     let e = data::load(&path).unwrap_err().to_string();
     assert!(e.starts_with("cannot open data file"), "{e}");
     assert!(e.contains("no_such_digits.csv.gz"), "{e}");
@@ -102,7 +94,7 @@ fn missing_file_names_the_file() {
 
 #[test]
 fn plain_text_instead_of_gzip_is_a_read_error() {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("plain.csv.gz");
+    let path = tmp_dir().join("plain.csv.gz");
     std::fs::write(&path, row("0", "0")).unwrap();
     let e = data::load(&path).unwrap_err().to_string();
     assert!(
