@@ -16,6 +16,12 @@ pub(crate) fn strided<T: Element>(
         .expect("the layout fits the data")
 }
 
+/// A contiguous f32 tensor of `sizes` holding `0, 1, 2, ...`.
+pub(crate) fn arange(sizes: &[usize]) -> Tensor {
+    let n: usize = sizes.iter().product();
+    Tensor::from_vec((0..n).map(|i| i as f32).collect(), sizes).unwrap()
+}
+
 /// A strided f32 view, offset 0, over a fresh storage just long enough for it, holding
 /// `0, 1, 2, ...`.
 pub(crate) fn arange_strided(sizes: &[usize], strides: &[isize]) -> Tensor {

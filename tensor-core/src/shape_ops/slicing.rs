@@ -148,12 +148,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn arange(sizes: &[usize]) -> Tensor {
-        let n: usize = sizes.iter().product();
-        let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
-        Tensor::from_vec(data, sizes).unwrap()
-    }
+    use crate::test_util::arange;
 
     #[test]
     fn slice_with_step_rounds_up() {

@@ -247,13 +247,8 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::arange;
     use crate::DType;
-
-    fn arange(sizes: &[usize]) -> Tensor {
-        let n: usize = sizes.iter().product();
-        let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
-        Tensor::from_vec(data, sizes).unwrap()
-    }
 
     /// The naive reference: element `i` of the result in row-major order.
     fn values(t: &Tensor) -> Vec<f64> {
