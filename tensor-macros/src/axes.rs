@@ -11,7 +11,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Token};
 
-/// The largest axis literal the type level knows (`tensor_typed::peano::AxisPos`).
+/// The largest axis literal the type level knows (`tensor_typed::typelevel::peano::AxisPos`).
 const MAX_TYPE_LEVEL_AXIS: usize = 63;
 
 fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
@@ -73,7 +73,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         Ok(ts) => ts,
         Err(e) => {
             let error = e.to_compile_error();
-            quote!(::tensor_typed::axes::AxesError<#error>)
+            quote!(::tensor_typed::shape::axes::AxesError<#error>)
         }
     }
 }

@@ -20,8 +20,8 @@
 mod checks;
 mod recipe;
 
-pub use crate::dim::{Dim, DimMul, Dyn, Prod, D};
 pub use crate::shape::Shape;
+pub use crate::typelevel::dim::{Dim, DimMul, Dyn, Prod, D};
 pub use checks::{rearrange, reduce, repeat, Check};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 

@@ -161,7 +161,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Errors: `InvalidArgument` naming the expected shape and the sizes.
     pub fn check_shape<S2: Shape>(&self) -> Result<Tensor<T, S2>>
     where
-        S: crate::ops_view::SameShape<S2>,
+        S: crate::shape::same::SameShape<S2>,
     {
         if !S2::matches(self.inner.sizes()) {
             return Err(shape_error(
@@ -178,7 +178,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// time like [`Tensor::check_shape`] (never fails for a valid widening).
     pub fn widen<S2: Shape>(self) -> Tensor<T, S2>
     where
-        S: crate::ops_view::SameShape<S2>,
+        S: crate::shape::same::SameShape<S2>,
     {
         self.check_shape()
             .expect("widen to a shape that does not fit")

@@ -9,8 +9,8 @@
 //!   `D<A>` must be `D<B>` (no typenum: equal const generics); `Dyn` is checked at run
 //!   time.
 //! * `Split<I, Rhs>` for dim `I` split into a group with one unknown axis:
-//!   `Out = D<A / B>` when `B` divides `A` (by factorisation, [`crate::factor`], so `A`
-//!   and `B` must lie in the dim table of [`crate::dim`]); `Dyn` if either is `Dyn`. `Chunks<I, X, B>` is its
+//!   `Out = D<A / B>` when `B` divides `A` (by factorisation, [`crate::typelevel::factor`], so `A`
+//!   and `B` must lie in the dim table of [`crate::typelevel::dim`]); `Dyn` if either is `Dyn`. `Chunks<I, X, B>` is its
 //!   output.
 
 /// The receiver of the const-generic check traits.
@@ -21,8 +21,8 @@ macro_rules! op_checks {
         #[doc = concat!("The static checks of `layout!` as einops' ", $name, ".")]
         pub mod $op {
             use super::Check;
-            use crate::dim::{Dim, Dyn, D};
-            use crate::factor::ExactDiv;
+            use crate::typelevel::dim::{Dim, Dyn, D};
+            use crate::typelevel::factor::ExactDiv;
             use typenum::B1;
 
             /// Holds when `A == B`.

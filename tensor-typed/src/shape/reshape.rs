@@ -4,9 +4,9 @@
 //! error otherwise); when either has a `Dyn` dim the run time checks it
 //! (`shape '[4, 5]' is invalid for input of size 15`).
 
-use crate::checks::ReshapeOk;
-use crate::dim::{DimNum, Dyn, NumOf};
 use crate::shape::{Cons, ListOf, Nil, Shape};
+use crate::typelevel::checks::ReshapeOk;
+use crate::typelevel::dim::{DimNum, Dyn, NumOf};
 use std::ops::Mul;
 use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
 

@@ -300,10 +300,10 @@ pub trait DimDiv<Rhs> {
 }
 impl<const A: usize, const B: usize> DimDiv<D<B>> for D<A>
 where
-    D<A>: crate::factor::ExactDiv<D<B>, Out: Dim>,
-    <D<A> as crate::factor::ExactDiv<D<B>>>::Ok: DivisibleOk<A, B>,
+    D<A>: crate::typelevel::factor::ExactDiv<D<B>, Out: Dim>,
+    <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Ok: DivisibleOk<A, B>,
 {
-    type Out = <D<A> as crate::factor::ExactDiv<D<B>>>::Out;
+    type Out = <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Out;
 }
 impl<const A: usize> DimDiv<Dyn> for D<A> {
     type Out = Dyn;

@@ -6,11 +6,11 @@
 //! all static; output dim = dim × count (`Dyn` stays `Dyn`); extra leading counts become
 //! new dims. (repeat is lowered to the runtime's reshape → expand → reshape.)
 
-use crate::checks::ExpandOk;
-use crate::dim::{DimEq, DimMul, Dyn, IsOne, Or, D};
-use crate::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::peano::ToDim;
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::typelevel::checks::ExpandOk;
+use crate::typelevel::dim::{DimEq, DimMul, Dyn, IsOne, Or, D};
+use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::typelevel::peano::ToDim;
 
 /// One dim of an expand: tensor dim `Self` to target dim `T` at target index `P`.
 pub trait ExpandAt<T, S, Tgt, P> {}

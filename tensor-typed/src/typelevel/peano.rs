@@ -3,10 +3,10 @@
 //!
 //! Ranks are at most 8, so a Peano number is a few nested types and each operation a few
 //! impl selections, much cheaper for the compiler than typenum's binary arithmetic (and
-//! exact division of dims uses Peano exponents, see [`crate::factor`]). Where a message
+//! exact division of dims uses Peano exponents, see [`crate::typelevel::factor`]). Where a message
 //! needs the number in decimal it is mapped to `D<n>` by [`ToDim`].
 
-use crate::dim::{Ax, D};
+use crate::typelevel::dim::{Ax, D};
 use std::marker::PhantomData;
 use typenum::{Bit, B0, B1};
 
@@ -160,7 +160,7 @@ impl FromDim for D<8> {
 #[cfg(test)]
 mod tests {
     use super::{AxisPos, FromDim, PEq, PLt, PMax, ToDim, S, Z};
-    use crate::dim::{Ax, Dim, D};
+    use crate::typelevel::dim::{Ax, Dim, D};
     use typenum::Bit;
 
     type P2 = S<S<Z>>;

@@ -1,7 +1,7 @@
 //! The ops as they are named in compile errors: the `Op` parameter of
-//! [`BroadcastShape`](crate::broadcast::BroadcastShape),
-//! [`InplaceBroadcast`](crate::inplace::InplaceBroadcast) and
-//! [`ReduceOver`](crate::axes::ReduceOver), printed first in the message
+//! [`BroadcastShape`](crate::shape::broadcast::BroadcastShape),
+//! [`InplaceBroadcast`](crate::ops::inplace::InplaceBroadcast) and
+//! [`ReduceOver`](crate::shape::axes::ReduceOver), printed first in the message
 //! (`add: cannot broadcast (D<2>, D<3>) with (D<2>,): dim 1 is 3 vs 2`).
 #![allow(non_camel_case_types)]
 

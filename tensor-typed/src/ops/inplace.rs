@@ -8,13 +8,13 @@
 //! (`in-place sub_: output with shape (D<2>, D<3>) doesn't match the broadcast shape
 //! (D<3>, D<2>, D<3>)`). A `Dyn` dim is checked at run time.
 
-use crate::broadcast::{Broadcast, BroadcastShape};
-use crate::dim::{And, DimEq};
+use crate::shape::broadcast::{Broadcast, BroadcastShape};
 use crate::shape::{Cons, ListOf, Nil, Shape};
+use crate::typelevel::dim::{And, DimEq};
 use typenum::{Bit, B0, B1};
 
 /// The in-place ops, as they are named in messages (the `Op` of [`InplaceBroadcast`]).
-pub use crate::op;
+pub use crate::typelevel::op;
 
 /// `ListEq<Rhs>`: `B1` when two dim lists have the same length and each pair of dims
 /// may be equal ([`DimEq`]: a `Dyn` is checked at run time).

@@ -5,12 +5,12 @@
 //! dim `A[j]`. reduce: each axis in range and not repeated; the reduced dims are removed
 //! (or set to `D<1>` with keepdim).
 
-use crate::checks::{AxisInRange, AxisUnique, PermuteRankOk};
-use crate::dim::{Ax, If, Select, D};
-use crate::list::{ContainsAxis, GetAt, Len, LenOf};
-use crate::op;
-use crate::peano::{AxisPos, FromDim, PEq, PLt, ToDim, S as Succ, Z};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::typelevel::checks::{AxisInRange, AxisUnique, PermuteRankOk};
+use crate::typelevel::dim::{Ax, If, Select, D};
+use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
+use crate::typelevel::op;
+use crate::typelevel::peano::{AxisPos, FromDim, PEq, PLt, ToDim, S as Succ, Z};
 use std::marker::PhantomData;
 use typenum::B1;
 
@@ -58,8 +58,8 @@ where
     Pos<K>: PLt<R::P>,
     <Pos<K> as PLt<R::P>>::Out: AxisInRange<Op, S, K>,
     T: ContainsAxis<Pos<K>> + AxesValid<S, A, R, Op>,
-    <T as ContainsAxis<Pos<K>>>::Out: crate::dim::Not,
-    <<T as ContainsAxis<Pos<K>>>::Out as crate::dim::Not>::Out: AxisUnique<Op, A, K>,
+    <T as ContainsAxis<Pos<K>>>::Out: crate::typelevel::dim::Not,
+    <<T as ContainsAxis<Pos<K>>>::Out as crate::typelevel::dim::Not>::Out: AxisUnique<Op, A, K>,
 {
 }
 
@@ -197,7 +197,7 @@ impl<S: Shape, A, Keep, Op, E> ReduceList<S, A, Keep, Op> for AxesError<E> {
 }
 
 /// `ReduceOver<A, Keep, Op>`: the shape of the reduction `Op` (a marker of
-/// [`crate::op`], named in errors) over the axis list `A` (`Keep` is typenum `B1` for
+/// [`crate::typelevel::op`], named in errors) over the axis list `A` (`Keep` is typenum `B1` for
 /// keepdim, `B0` otherwise).
 pub trait ReduceOver<A: AxisList, Keep, Op = op::sum>: Shape {
     /// The reduced shape.

@@ -7,13 +7,13 @@
 //! bool. Each has a `try_` form returning the run-time error (`amax`/`argmax` over an
 //! empty `Dyn` axis) instead of panicking.
 
-use crate::axes::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
-use crate::dim::Ax;
-use crate::dtype_rules::ArgReduce;
-use crate::op;
-use crate::ops_view::or_panic;
+use crate::ops::or_panic;
+use crate::shape::axes::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
+use crate::typelevel::dim::Ax;
+use crate::typelevel::dtype_rules::ArgReduce;
+use crate::typelevel::op;
 use tensor_core::half::{bf16, f16};
 use tensor_core::{Element, Result};
 use typenum::{B0, B1};

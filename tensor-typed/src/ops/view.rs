@@ -1,82 +1,25 @@
 //! Typed view and shape ops: expand, repeat, reshape, permute, t, matmul, check_shape.
 //!
 //! Each lowers to the tensor-core op of the same name. Static mistakes are compile errors
-//! (see `expand.rs`, `reshape.rs`, `axes.rs`, `matmul_shape.rs`); mistakes that
+//! (see the rules in `shape/`); mistakes that
 //! involve a `Dyn` dim are run-time errors with PyTorch's message: the plain method
 //! panics with it, the `try_` method returns it.
 
-use crate::axes::{AxisList, PermuteBy, Permuted};
-use crate::checks::{MatmulRankOk, SameDimOk, SameRankOk, TransposeOk};
-use crate::dim::{DimEq, Dyn, D};
-use crate::dtype_rules::MatmulElement;
-use crate::expand::{ExpandTo, RepeatBy, Repeated};
-use crate::list::{Len, LenOf, Next};
-use crate::matmul_shape::{MatmulOut, MatmulWith};
-use crate::peano::PEq;
-use crate::reshape::ReshapeTo;
-use crate::shape::{Cons, ListOf, Nil, Shape};
+use super::or_panic;
+use crate::shape::axes::{AxisList, PermuteBy, Permuted};
+use crate::shape::expand::{ExpandTo, RepeatBy, Repeated};
+use crate::shape::matmul::{MatmulOut, MatmulWith};
+use crate::shape::reshape::ReshapeTo;
+use crate::shape::transpose::Transpose;
+use crate::shape::Shape;
 use crate::tensor::Tensor;
+use crate::typelevel::checks::{MatmulRankOk, TransposeOk};
+use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Error, Result};
-use typenum::{B0, B1};
-
-/// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
-pub trait SameAt<Y, S, T, P> {}
-impl<const A: usize, const B: usize, S, T, const I: usize> SameAt<D<B>, S, T, D<I>> for D<A>
-where
-    D<A>: DimEq<D<B>>,
-    <D<A> as DimEq<D<B>>>::Out: SameDimOk<S, T, I, A, B>,
-{
-}
-impl<const A: usize, S, T, P> SameAt<Dyn, S, T, P> for D<A> {}
-impl<Y, S, T, P> SameAt<Y, S, T, P> for Dyn {}
-
-/// Zips two dim lists of the same length for `check_shape`; `J` is the index of the
-/// heads (a `D<j>`).
-pub trait SameZip<Y, S, T, J> {}
-impl<S, T, J> SameZip<Nil, S, T, J> for Nil {}
-impl<H1, T1, H2, T2, S, T, const J: usize> SameZip<Cons<H2, T2>, S, T, D<J>> for Cons<H1, T1>
-where
-    D<J>: Next,
-    H1: SameAt<H2, S, T, D<J>>,
-    T1: SameZip<T2, S, T, <D<J> as Next>::Out>,
-{
-}
-
-/// `check_shape` after comparing the ranks (`Self` is `B1` when they are equal): the
-/// dims are compared only when the ranks agree, so a rank mismatch is one error.
-pub trait SameDims<S, T> {}
-impl<S: Shape, T: Shape> SameDims<S, T> for B1 where ListOf<S>: SameZip<ListOf<T>, S, T, D<0>> {}
-impl<S, T> SameDims<S, T> for B0 where B0: SameRankOk<S, T> {}
-
-/// `SameShape<T>`: shapes `Self` and `T` have the same rank and agree on every dim that
-/// is static in both (so a run-time check can turn one into the other).
-pub trait SameShape<T: Shape>: Shape {}
-impl<S: Shape, T: Shape> SameShape<T> for S
-where
-    ListOf<S>: Len,
-    ListOf<T>: Len,
-    LenOf<ListOf<S>>: PEq<LenOf<ListOf<T>>>,
-    <LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Out: SameDims<S, T>,
-{
-}
 
 /// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
 fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
     dims.iter().map(|d| d.map_or(-1, |n| n as i64)).collect()
-}
-
-pub(crate) fn or_panic<X>(r: Result<X>) -> X {
-    match r {
-        Ok(x) => x,
-        Err(e) => fail(e),
-    }
-}
-
-/// The panic of [`or_panic`], outside the generic code.
-#[cold]
-#[inline(never)]
-fn fail(e: tensor_core::Error) -> ! {
-    panic!("{e}")
 }
 
 /// `reshape` to the dims of a shape type (a `Dyn` dim is `-1`), outside the generic
@@ -200,41 +143,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     {
         Tensor::try_from_dyn(self.inner.matmul(&other.inner)?)
     }
-}
-
-/// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped;
-/// for more dims `Ok` is `B0`, reported by the method's `TransposeOk` bound (so that
-/// the error is ours, not "the method `t` exists but its trait bounds were not
-/// satisfied").
-pub trait Transpose: Shape {
-    /// The transposed shape (the shape itself when there are more than 2 dims).
-    type Output: Shape;
-    /// `B1` for at most 2 dims, else `B0`.
-    type Ok;
-}
-impl Transpose for () {
-    type Output = ();
-    type Ok = B1;
-}
-impl<X: crate::Dim> Transpose for (X,) {
-    type Output = (X,);
-    type Ok = B1;
-}
-impl<X: crate::Dim, Y: crate::Dim> Transpose for (X, Y) {
-    type Output = (Y, X);
-    type Ok = B1;
-}
-macro_rules! no_transpose {
-    ($(($($d:ident),*))*) => {$(
-        impl<$($d: crate::Dim),*> Transpose for ($($d,)*) {
-            type Output = Self;
-            type Ok = B0;
-        }
-    )*};
-}
-no_transpose! {
-    (A, B, C) (A, B, C, E) (A, B, C, E, F) (A, B, C, E, F, G) (A, B, C, E, F, G, H)
-    (A, B, C, E, F, G, H, I)
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {

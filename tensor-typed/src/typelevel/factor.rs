@@ -1,18 +1,18 @@
 //! Exact division of static dims by prime factorisation: cheap for the compiler.
 //!
-//! `layout!`'s split (`"(h d) -> h d", h = 8`) and [`DimDiv`](crate::dim::DimDiv) need
+//! `layout!`'s split (`"(h d) -> h d", h = 8`) and [`DimDiv`](crate::typelevel::dim::DimDiv) need
 //! `A / B` for static `A` and `B`, with a compile error when `B` does not divide `A`.
 //! typenum's binary long division costs the trait solver hundreds of obligations per
 //! division (a `layout!` with a split took about twice as long to compile as one
-//! without). Here a dim of the table in [`crate::dim`] is mapped ([`DimFactors`]) to its
+//! without). Here a dim of the table in [`crate::typelevel::dim`] is mapped ([`DimFactors`]) to its
 //! factorisation [`F`]: the exponents of the primes 2 to 31 as Peano numbers, and the
 //! leftover ([`Left`]: 1 or one prime above 31, a typenum unsigned; every number of the
 //! table has at most one). Dividing subtracts exponents ([`PSub`], a few steps each) and
 //! compares leftovers ([`LeftDiv`]); the quotient's factorisation maps back to `D<Q>`
 //! ([`FactorsDim`]).
 
-use crate::dim::{And, D};
-use crate::peano::{S, Z};
+use crate::typelevel::dim::{And, D};
+use crate::typelevel::peano::{S, Z};
 use std::marker::PhantomData;
 use typenum::{Bit, IsEqual, UInt, UTerm, B0, B1};
 
@@ -142,7 +142,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::ExactDiv;
-    use crate::dim::{Dim, D};
+    use crate::typelevel::dim::{Dim, D};
     use typenum::Bit;
 
     /// `(A / B, whether exact)` as the trait solver computes them.

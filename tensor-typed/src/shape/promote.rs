@@ -42,13 +42,13 @@ promote_table! {
 
 /// `CastsTo<To, Op>`: values of the result type `Self` may be written into a `To` tensor
 /// (`torch.can_cast`: no float into an integer, nothing but bool into bool) by the
-/// in-place op `Op` (a marker of [`crate::op`], named in the message).
+/// in-place op `Op` (a marker of [`crate::typelevel::op`], named in the message).
 #[diagnostic::on_unimplemented(
     message = "{Op}: result type {Self} can't be cast to the desired output type {To}",
     label = "an in-place op writes its result into this tensor's dtype",
     note = "PyTorch's can_cast: a float can't be written into an integer tensor, a number can't be written into a bool tensor"
 )]
-pub trait CastsTo<To: Element, Op = crate::op::broadcast>: Element {}
+pub trait CastsTo<To: Element, Op = crate::typelevel::op::broadcast>: Element {}
 
 macro_rules! cast_table {
     ($($from:ident => $($to:ident)*;)*) => {

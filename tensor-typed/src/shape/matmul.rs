@@ -5,13 +5,13 @@
 //! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are 3 vs 4`);
 //! a `Dyn` inner dim is checked at run time.
 
-use crate::broadcast::{BroadcastZip, MaxRank};
-use crate::checks::MatmulOk;
-use crate::dim::{DimEq, Dyn, D};
-use crate::list::{Len, LenOf, Rev, ReverseAcc};
-use crate::op;
-use crate::peano::{PMax, ToDim};
+use crate::shape::broadcast::{BroadcastZip, MaxRank};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::typelevel::checks::MatmulOk;
+use crate::typelevel::dim::{DimEq, Dyn, D};
+use crate::typelevel::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::typelevel::op;
+use crate::typelevel::peano::{PMax, ToDim};
 use typenum::{B0, B1};
 
 /// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.

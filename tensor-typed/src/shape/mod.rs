@@ -15,10 +15,10 @@
 //!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
 //!   operator is one recursive trait instead of one impl per rank.
 //! * **Arithmetic** on dims maps a static dim to a typenum unsigned only inside bounds
-//!   ([`DimNum`](crate::dim::DimNum): `D<N>` → `typenum::U<N>`, `Dyn` → `Dyn`); a computed
-//!   dim is mapped back to `D<N>` by a generated table ([`NumDim`](crate::dim::NumDim)).
-//!   Exact division (layout!'s split, [`DimDiv`](crate::dim::DimDiv)) maps a dim to its
-//!   prime factorisation instead ([`crate::factor`]), which costs the compiler far less
+//!   ([`DimNum`](crate::typelevel::dim::DimNum): `D<N>` → `typenum::U<N>`, `Dyn` → `Dyn`); a computed
+//!   dim is mapped back to `D<N>` by a generated table ([`NumDim`](crate::typelevel::dim::NumDim)).
+//!   Exact division (layout!'s split, [`DimDiv`](crate::typelevel::dim::DimDiv)) maps a dim to its
+//!   prime factorisation instead ([`crate::typelevel::factor`]), which costs the compiler far less
 //!   than typenum's long division. The tables cover 0..=1024, multiples of 64 up to
 //!   65536 and the powers of 2 and of 10, so a dim taking part in *arithmetic*
 //!   (reshape's element count, repeat's product, layout!'s split) must lie there;
@@ -27,19 +27,19 @@
 //! # Type-level operators (each a trait with `type Output`, plus a noun alias)
 //!
 //! Dims (`dim.rs`):
-//! * [`BroadcastDim<Rhs>`](crate::dim::BroadcastDim) (checked form used by broadcasting):
+//! * [`BroadcastDim<Rhs>`](crate::typelevel::dim::BroadcastDim) (checked form used by broadcasting):
 //!   `D<N>,D<N>` → `D<N>`; `D<1>,X` → `X`; `X,D<1>` → `X`; `Dyn,D<N>` → `D<N>` for `N>1`
 //!   (the run time checks that the `Dyn` is 1 or N); `Dyn,D<1>` / `Dyn,Dyn` → `Dyn`.
-//! * [`DimEq<Rhs>`](crate::dim::DimEq): a typenum bit, `B1` for equal static dims or
-//!   when either is `Dyn`; [`Unify<Rhs>`](crate::dim::Unify): the static one of two dims
-//!   that must be equal. [`IsOne`](crate::dim::IsOne), [`CanBroadcast`](crate::dim::CanBroadcast).
-//! * [`DimMul<Rhs>`](crate::dim::DimMul) / [`Prod`](crate::dim::Prod): product, `Dyn`
+//! * [`DimEq<Rhs>`](crate::typelevel::dim::DimEq): a typenum bit, `B1` for equal static dims or
+//!   when either is `Dyn`; [`Unify<Rhs>`](crate::typelevel::dim::Unify): the static one of two dims
+//!   that must be equal. [`IsOne`](crate::typelevel::dim::IsOne), [`CanBroadcast`](crate::typelevel::dim::CanBroadcast).
+//! * [`DimMul<Rhs>`](crate::typelevel::dim::DimMul) / [`Prod`](crate::typelevel::dim::Prod): product, `Dyn`
 //!   if either is `Dyn`.
-//! * [`DimDiv<Rhs>`](crate::dim::DimDiv) / [`Quot`](crate::dim::Quot): exact division,
+//! * [`DimDiv<Rhs>`](crate::typelevel::dim::DimDiv) / [`Quot`](crate::typelevel::dim::Quot): exact division,
 //!   a compile error (`cannot split dim 10 by 3: 10 is not divisible by 3`) when static
 //!   and not divisible; `Dyn` if either is `Dyn`.
 //!
-//! Shapes (one file each): [`BroadcastShape`](crate::broadcast::BroadcastShape) /
+//! Shapes (one file each): [`BroadcastShape`](crate::shape::broadcast::BroadcastShape) /
 //! `Broadcast<A, B>`; `ExpandTo`, `RepeatBy` / `Repeated` (expand.rs), `ReshapeTo` and
 //! `Numel` (product of all dims, `Dyn` if any is `Dyn`; reshape.rs), `PermuteBy` /
 //! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (axes.rs, axes
@@ -62,7 +62,16 @@
 //! An axis list (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types
 //! (`(Ax<1>, Ax<0>)`), turned into a cons list the same way.
 
-use crate::dim::{Dim, D};
+pub mod axes;
+pub mod broadcast;
+pub mod expand;
+pub mod matmul;
+pub mod promote;
+pub mod reshape;
+pub mod same;
+pub mod transpose;
+
+use crate::typelevel::dim::{Dim, D};
 use std::marker::PhantomData;
 
 /// The empty type-level list (end of a shape or an axis list).

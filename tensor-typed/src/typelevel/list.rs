@@ -1,12 +1,12 @@
 //! Type-level list helpers over [`Cons`]/[`Nil`]: reverse, length, indexing, membership.
 //!
-//! Lengths and indices are Peano numbers ([`crate::peano`], only inside bounds). They
-//! are mapped to [`D<N>`](crate::D) with [`ToDim`](crate::peano::ToDim) when a message
+//! Lengths and indices are Peano numbers ([`crate::typelevel::peano`], only inside bounds). They
+//! are mapped to [`D<N>`](crate::D) with [`ToDim`](crate::typelevel::peano::ToDim) when a message
 //! needs them.
 
-use crate::dim::{Ax, Or};
-use crate::peano::{AxisPos, PEq, S, Z};
 use crate::shape::{Cons, Nil};
+use crate::typelevel::dim::{Ax, Or};
+use crate::typelevel::peano::{AxisPos, PEq, S, Z};
 use typenum::{Bit, B0};
 
 /// Reverses a list onto the accumulator `Acc`.
@@ -23,7 +23,7 @@ impl<H, T: ReverseAcc<Cons<H, Acc>>, Acc> ReverseAcc<Acc> for Cons<H, T> {
 /// The list `L` reversed.
 pub type Rev<L> = <L as ReverseAcc<Nil>>::Out;
 
-/// The length of a list as a Peano number ([`crate::peano`]).
+/// The length of a list as a Peano number ([`crate::typelevel::peano`]).
 pub trait Len {
     /// The length.
     type N;
@@ -45,7 +45,7 @@ pub trait GetAt<K> {
 // Out of range: callers report the range error (`AxisInRange`); this impl only keeps
 // rustc from reporting a second, less helpful error.
 impl<K> GetAt<K> for Nil {
-    type Out = crate::dim::Dyn;
+    type Out = crate::typelevel::dim::Dyn;
 }
 impl<H, T> GetAt<Z> for Cons<H, T> {
     type Out = H;
@@ -87,11 +87,11 @@ pub trait Next {
 /// `Next` for `D<i>` and `Pred` for `D<i + 1>`, for each listed pair.
 macro_rules! step_table {
     ($($i:literal => $n:literal),*) => {$(
-        impl Next for crate::dim::D<$i> {
-            type Out = crate::dim::D<$n>;
+        impl Next for crate::typelevel::dim::D<$i> {
+            type Out = crate::typelevel::dim::D<$n>;
         }
-        impl Pred for crate::dim::D<$n> {
-            type Out = crate::dim::D<$i>;
+        impl Pred for crate::typelevel::dim::D<$n> {
+            type Out = crate::typelevel::dim::D<$i>;
         }
     )*};
 }

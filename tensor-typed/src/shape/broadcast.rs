@@ -7,12 +7,12 @@
 //! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
 //! error.
 
-use crate::checks::BroadcastOk;
-use crate::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, D};
-use crate::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::op;
-use crate::peano::{PMax, ToDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::typelevel::checks::BroadcastOk;
+use crate::typelevel::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, D};
+use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::typelevel::op;
+use crate::typelevel::peano::{PMax, ToDim};
 use typenum::{B0, B1};
 
 /// One dim pair of a broadcast: `Self` with `Rhs`.
@@ -113,7 +113,7 @@ where
 }
 
 /// `BroadcastShape<R, Op>`: the shape of the elementwise op `Op` (a marker of
-/// [`crate::op`], named in the error) between shapes `Self` and `R`.
+/// [`crate::typelevel::op`], named in the error) between shapes `Self` and `R`.
 pub trait BroadcastShape<R: Shape, Op = op::broadcast>: Shape {
     /// The broadcast shape.
     type Output: Shape;

@@ -3,11 +3,11 @@
 //! In-place variants (`exp_`) exist where the result type is `T` itself. `neg` and `relu`
 //! of a bool tensor do not compile (PyTorch refuses them).
 
-use crate::dtype_rules::{Negate, Relu};
-use crate::ops_view::or_panic;
-use crate::promote::FloatOf;
+use crate::ops::or_panic;
+use crate::shape::promote::FloatOf;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
+use crate::typelevel::dtype_rules::{Negate, Relu};
 use tensor_core::Element;
 
 macro_rules! same_type_unary {

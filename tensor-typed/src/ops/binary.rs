@@ -11,14 +11,14 @@
 // carry the op's rules, so each reads on its own.
 #![allow(clippy::multiple_bound_locations)]
 
-use crate::broadcast::{Broadcast, BroadcastShape};
-use crate::dtype_rules::{Power, Subtract};
-use crate::inplace::InplaceBroadcast;
-use crate::op;
-use crate::ops_view::or_panic;
-use crate::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
+use crate::ops::inplace::InplaceBroadcast;
+use crate::ops::or_panic;
+use crate::shape::broadcast::{Broadcast, BroadcastShape};
+use crate::shape::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
+use crate::typelevel::dtype_rules::{Power, Subtract};
+use crate::typelevel::op;
 use std::ops;
 use tensor_core::{Element, Result, Scalar};
 

@@ -1,0 +1,39 @@
+//! The shape of `t()`: 0-d and 1-d shapes unchanged, 2-d swapped, more dims refused.
+
+use crate::shape::Shape;
+use typenum::{B0, B1};
+
+/// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped;
+/// for more dims `Ok` is `B0`, reported by the method's `TransposeOk` bound (so that
+/// the error is ours, not "the method `t` exists but its trait bounds were not
+/// satisfied").
+pub trait Transpose: Shape {
+    /// The transposed shape (the shape itself when there are more than 2 dims).
+    type Output: Shape;
+    /// `B1` for at most 2 dims, else `B0`.
+    type Ok;
+}
+impl Transpose for () {
+    type Output = ();
+    type Ok = B1;
+}
+impl<X: crate::Dim> Transpose for (X,) {
+    type Output = (X,);
+    type Ok = B1;
+}
+impl<X: crate::Dim, Y: crate::Dim> Transpose for (X, Y) {
+    type Output = (Y, X);
+    type Ok = B1;
+}
+macro_rules! no_transpose {
+    ($(($($d:ident),*))*) => {$(
+        impl<$($d: crate::Dim),*> Transpose for ($($d,)*) {
+            type Output = Self;
+            type Ok = B0;
+        }
+    )*};
+}
+no_transpose! {
+    (A, B, C) (A, B, C, E) (A, B, C, E, F) (A, B, C, E, F, G) (A, B, C, E, F, G, H)
+    (A, B, C, E, F, G, H, I)
+}

@@ -1,0 +1,15 @@
+//! The type-level machinery behind the typed shape rules: dims as types ([`dim`]),
+//! Peano numbers for lengths and axis positions ([`peano`]), prime factorisations for
+//! exact division ([`factor`]), cons lists ([`list`]), the checks that turn a failed
+//! rule into a readable error ([`checks`]), op markers naming the op in those errors
+//! ([`op`]) and which ops each element type allows ([`dtype_rules`]).
+//!
+//! Public only as far as signatures force it; hidden from the user's docs.
+
+pub mod checks;
+pub mod dim;
+pub mod dtype_rules;
+pub mod factor;
+pub mod list;
+pub mod op;
+pub mod peano;
