@@ -3,7 +3,8 @@
 //! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
 //! `(D<2>, Dyn, D<3>)`) and which shape rules exist; the user's methods are on
 //! [`Tensor`]. `typelevel` (dims as types, Peano numbers, prime factorisations, type
-//! lists, checks, op markers) is the machinery behind the bounds, hidden from the docs.
+//! lists, checks, op markers) is the machinery behind the bounds: public because error
+//! messages name its types, not an API to call.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -14,11 +15,11 @@ mod wrap;
 
 #[doc(hidden)]
 pub mod layout_support;
-#[doc(hidden)]
 pub mod ops;
 pub mod shape;
 pub mod tensor;
-#[doc(hidden)]
+// Not `#[doc(hidden)]`: rustc prints a type unqualified (`add:`, `D<3>`) only when its
+// path is visible, and error messages name op markers and dims from this module.
 pub mod typelevel;
 
 pub use shape::{Shape, StaticShape};

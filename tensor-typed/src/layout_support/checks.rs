@@ -9,7 +9,7 @@
 //!   `D<A>` must be `D<B>` (no typenum: equal const generics); `Dyn` is checked at run
 //!   time.
 //! * `Split<I, Rhs>` for dim `I` split into a group with one unknown axis:
-//!   `Out = D<A / B>` when `B` divides `A` (by factorisation, [`crate::typelevel::factor`], so `A`
+//!   `Output = D<A / B>` when `B` divides `A` (by factorisation, [`crate::typelevel::factor`], so `A`
 //!   and `B` must lie in the dim table of [`crate::typelevel::dim`]); `Dyn` if either is `Dyn`. `Chunks<I, X, B>` is its
 //!   output.
 
@@ -55,24 +55,24 @@ macro_rules! op_checks {
             /// error); `Dyn` if either is `Dyn` (checked at run time).
             pub trait Split<const I: usize, Rhs> {
                 /// The number of chunks.
-                type Out: Dim;
+                type Output: Dim;
             }
             impl<const I: usize, const A: usize, const B: usize> Split<I, D<B>> for D<A>
             where
-                D<A>: ExactDiv<D<B>, Out: Dim>,
+                D<A>: ExactDiv<D<B>, Output: Dim>,
                 <D<A> as ExactDiv<D<B>>>::Ok: SplitOk<I, A, B>,
             {
-                type Out = <D<A> as ExactDiv<D<B>>>::Out;
+                type Output = <D<A> as ExactDiv<D<B>>>::Output;
             }
             impl<const I: usize, const A: usize> Split<I, Dyn> for D<A> {
-                type Out = Dyn;
+                type Output = Dyn;
             }
             impl<const I: usize, X: Dim> Split<I, X> for Dyn {
-                type Out = Dyn;
+                type Output = Dyn;
             }
 
             /// The chunks of dim `I` (`X`) split by `B`.
-            pub type Chunks<const I: usize, X, B> = <X as Split<I, B>>::Out;
+            pub type Chunks<const I: usize, X, B> = <X as Split<I, B>>::Output;
         }
     };
 }

@@ -27,7 +27,7 @@ pub type BinaryOut<T1, S1, T2, S2, Op = op::broadcast> =
     Tensor<Promoted<T1, T2>, Broadcast<S1, S2, Op>>;
 /// The tensor type of a true division (float result).
 pub type DivOut<T1, S1, T2, S2> =
-    Tensor<<Promoted<T1, T2> as FloatOf>::Out, Broadcast<S1, S2, op::div>>;
+    Tensor<<Promoted<T1, T2> as FloatOf>::Output, Broadcast<S1, S2, op::div>>;
 /// The tensor type of a comparison (`bool` elements).
 pub type CmpOut<S1, S2, Op = op::broadcast> = Tensor<bool, Broadcast<S1, S2, Op>>;
 
@@ -147,7 +147,7 @@ macro_rules! scalar_methods {
     ($($name:ident $core:ident $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
-            pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Out, S>
+            pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Output, S>
             where
                 T: WithScalar<N> + $bound,
             {
@@ -165,10 +165,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn div_scalar<N: Into<Scalar> + Copy>(
         &self,
         value: N,
-    ) -> Tensor<<<T as WithScalar<N>>::Out as FloatOf>::Out, S>
+    ) -> Tensor<<<T as WithScalar<N>>::Output as FloatOf>::Output, S>
     where
         T: WithScalar<N>,
-        <T as WithScalar<N>>::Out: FloatOf,
+        <T as WithScalar<N>>::Output: FloatOf,
     {
         wrap!(or_panic(self.inner.div_scalar(value)))
     }
@@ -299,7 +299,7 @@ macro_rules! scalar_operator {
         where
             T: WithScalar<$n> + $bound,
         {
-            type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
+            type Output = Tensor<<T as WithScalar<$n>>::Output, S>;
             fn $method(self, rhs: $n) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -308,7 +308,7 @@ macro_rules! scalar_operator {
         where
             T: WithScalar<$n> + $bound,
         {
-            type Output = Tensor<<T as WithScalar<$n>>::Out, S>;
+            type Output = Tensor<<T as WithScalar<$n>>::Output, S>;
             fn $method(self, rhs: $n) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -324,9 +324,9 @@ macro_rules! div_scalar_operator {
         impl<T: Element, S: Shape> ops::Div<$n> for &Tensor<T, S>
         where
             T: WithScalar<$n>,
-            <T as WithScalar<$n>>::Out: FloatOf,
+            <T as WithScalar<$n>>::Output: FloatOf,
         {
-            type Output = Tensor<<<T as WithScalar<$n>>::Out as FloatOf>::Out, S>;
+            type Output = Tensor<<<T as WithScalar<$n>>::Output as FloatOf>::Output, S>;
             fn div(self, rhs: $n) -> Self::Output {
                 self.div_scalar(rhs)
             }

@@ -20,24 +20,24 @@ pub use crate::typelevel::op;
 /// may be equal ([`DimEq`]: a `Dyn` is checked at run time).
 pub trait ListEq<Rhs> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl ListEq<Nil> for Nil {
-    type Out = B1;
+    type Output = B1;
 }
 impl<H, T> ListEq<Cons<H, T>> for Nil {
-    type Out = B0;
+    type Output = B0;
 }
 impl<H, T> ListEq<Nil> for Cons<H, T> {
-    type Out = B0;
+    type Output = B0;
 }
 impl<H1, T1, H2, T2> ListEq<Cons<H2, T2>> for Cons<H1, T1>
 where
     H1: DimEq<H2>,
     T1: ListEq<T2>,
-    <H1 as DimEq<H2>>::Out: And<<T1 as ListEq<T2>>::Out>,
+    <H1 as DimEq<H2>>::Output: And<<T1 as ListEq<T2>>::Output>,
 {
-    type Out = <<H1 as DimEq<H2>>::Out as And<<T1 as ListEq<T2>>::Out>>::Out;
+    type Output = <<H1 as DimEq<H2>>::Output as And<<T1 as ListEq<T2>>::Output>>::Output;
 }
 
 /// The check behind [`InplaceBroadcast`]: implemented only for `B1` (the broadcast
@@ -59,7 +59,7 @@ impl<S: Shape, S2: Shape, Op> InplaceBroadcast<S2, Op> for S
 where
     S: BroadcastShape<S2, Op>,
     ListOf<S>: ListEq<ListOf<Broadcast<S, S2, Op>>>,
-    <ListOf<S> as ListEq<ListOf<Broadcast<S, S2, Op>>>>::Out:
+    <ListOf<S> as ListEq<ListOf<Broadcast<S, S2, Op>>>>::Output:
         InplaceOk<Op, S, Broadcast<S, S2, Op>>,
 {
 }

@@ -21,10 +21,10 @@ use typenum::{B0, B1};
 /// The element type of `sum`/`prod`: integers and bool accumulate in `i64`.
 pub trait SumOf: Element {
     /// The result element type.
-    type Out: Element;
+    type Output: Element;
 }
 macro_rules! sum_of {
-    ($($a:ty => $b:ty;)*) => {$( impl SumOf for $a { type Out = $b; } )*};
+    ($($a:ty => $b:ty;)*) => {$( impl SumOf for $a { type Output = $b; } )*};
 }
 sum_of! {
     bool => i64; u8 => i64; i8 => i64; i16 => i64; i32 => i64; i64 => i64;
@@ -84,7 +84,7 @@ macro_rules! reductions {
     };
 }
 reductions! {
-    sum sum_keepdim try_sum try_sum_keepdim <T as SumOf>::Out, SumOf;
+    sum sum_keepdim try_sum try_sum_keepdim <T as SumOf>::Output, SumOf;
     mean mean_keepdim try_mean try_mean_keepdim T, Float;
     amax amax_keepdim try_amax try_amax_keepdim T, Element;
     amin amin_keepdim try_amin try_amin_keepdim T, Element;
@@ -92,7 +92,7 @@ reductions! {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Sum of all elements, a 0-d tensor. Mirrors `torch.sum(t)`.
-    pub fn sum_all(&self) -> Tensor<<T as SumOf>::Out, ()>
+    pub fn sum_all(&self) -> Tensor<<T as SumOf>::Output, ()>
     where
         T: SumOf,
     {

@@ -40,12 +40,12 @@ macro_rules! float_unary {
     ($($name:ident $inplace:ident;)*) => {
         impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", stringify!($name), "`; integer inputs give `f32`. Mirrors `torch.", stringify!($name), "`.")]
-            pub fn $name(&self) -> Tensor<<T as FloatOf>::Out, S> {
+            pub fn $name(&self) -> Tensor<<T as FloatOf>::Output, S> {
                 wrap!(or_panic(self.inner.$name()))
             }
         )*}
 
-        impl<T: Element + FloatOf<Out = T>, S: Shape> Tensor<T, S> {$(
+        impl<T: Element + FloatOf<Output = T>, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("In-place `", stringify!($name), "` (float tensors only). Mirrors `Tensor.", stringify!($inplace), "`.")]
             pub fn $inplace(&self) -> &Self {
                 or_panic(self.inner.$inplace());

@@ -8,7 +8,7 @@
 use super::or_panic;
 use crate::shape::axes::{AxisList, PermuteBy, Permuted};
 use crate::shape::expand::{ExpandTo, RepeatBy, Repeated};
-use crate::shape::matmul::{MatmulOut, MatmulWith};
+use crate::shape::matmul_dims::{MatmulOut, MatmulWith};
 use crate::shape::reshape::ReshapeTo;
 use crate::shape::transpose::Transpose;
 use crate::shape::Shape;

@@ -56,10 +56,11 @@ where
     Ax<K>: AxisPos,
     R: FromDim,
     Pos<K>: PLt<R::P>,
-    <Pos<K> as PLt<R::P>>::Out: AxisInRange<Op, S, K>,
+    <Pos<K> as PLt<R::P>>::Output: AxisInRange<Op, S, K>,
     T: ContainsAxis<Pos<K>> + AxesValid<S, A, R, Op>,
-    <T as ContainsAxis<Pos<K>>>::Out: crate::typelevel::dim::Not,
-    <<T as ContainsAxis<Pos<K>>>::Out as crate::typelevel::dim::Not>::Out: AxisUnique<Op, A, K>,
+    <T as ContainsAxis<Pos<K>>>::Output: crate::typelevel::dim::Not,
+    <<T as ContainsAxis<Pos<K>>>::Output as crate::typelevel::dim::Not>::Output:
+        AxisUnique<Op, A, K>,
 {
 }
 
@@ -72,17 +73,17 @@ type Rank<S> = <LenOf<ListOf<S>> as ToDim>::Dim;
 /// Picks the dims of list `L` at the axes of the list `Self`.
 pub trait PickAxes<L> {
     /// The picked dims.
-    type Out;
+    type Output;
 }
 impl<L> PickAxes<L> for Nil {
-    type Out = Nil;
+    type Output = Nil;
 }
 impl<const K: usize, T: PickAxes<L>, L> PickAxes<L> for Cons<Ax<K>, T>
 where
     Ax<K>: AxisPos,
     L: GetAt<Pos<K>>,
 {
-    type Out = Cons<<L as GetAt<Pos<K>>>::Out, T::Out>;
+    type Output = Cons<<L as GetAt<Pos<K>>>::Output, T::Output>;
 }
 
 /// A well-formed axis list (`Nil` or `Cons`), as opposed to [`AxesError`].
@@ -106,23 +107,23 @@ impl<E: 'static> AxisList for AxesError<E> {
 /// The shape of `S` permuted by the axis list `Self` (`A` is the tuple, for messages).
 pub trait PermuteList<S, A> {
     /// The permuted shape.
-    type Out: Shape;
+    type Output: Shape;
 }
 impl<L: AxisCons, S: Shape, A> PermuteList<S, A> for L
 where
     ListOf<S>: Len,
     L: Len,
     LenOf<L>: PEq<LenOf<ListOf<S>>>,
-    <LenOf<L> as PEq<LenOf<ListOf<S>>>>::Out: PermuteRankOk<S, A>,
+    <LenOf<L> as PEq<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
     LenOf<ListOf<S>>: ToDim,
     L: AxesValid<S, A, Rank<S>, op::permute> + PickAxes<ListOf<S>>,
-    <L as PickAxes<ListOf<S>>>::Out: IntoShape,
+    <L as PickAxes<ListOf<S>>>::Output: IntoShape,
 {
-    type Out = ShapeOf<<L as PickAxes<ListOf<S>>>::Out>;
+    type Output = ShapeOf<<L as PickAxes<ListOf<S>>>::Output>;
 }
 #[diagnostic::do_not_recommend]
 impl<S: Shape, A, E> PermuteList<S, A> for AxesError<E> {
-    type Out = S;
+    type Output = S;
 }
 
 /// `PermuteBy<A>`: the shape of `permute` by the axis list `A`.
@@ -134,7 +135,7 @@ impl<S: Shape, A: AxisList> PermuteBy<A> for S
 where
     A::List: PermuteList<S, A>,
 {
-    type Output = <A::List as PermuteList<S, A>>::Out;
+    type Output = <A::List as PermuteList<S, A>>::Output;
 }
 /// The shape `S` permuted by the axes `A` (`Permuted<Shape![2, 3], Axes![1, 0]>` is
 /// `Shape![3, 2]`).
@@ -144,56 +145,56 @@ pub type Permuted<S, A> = <S as PermuteBy<A>>::Output;
 /// (starting at Peano `J`) is in the axis list `A`.
 pub trait DropAxes<A, J, Keep> {
     /// The remaining dims.
-    type Out;
+    type Output;
 }
 impl<A, J, Keep> DropAxes<A, J, Keep> for Nil {
-    type Out = Nil;
+    type Output = Nil;
 }
 impl<H, T, A, J, Keep> DropAxes<A, J, Keep> for Cons<H, T>
 where
     A: ContainsAxis<J>,
     T: DropAxes<A, Succ<J>, Keep>,
     Keep: Select<
-        Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
-        <T as DropAxes<A, Succ<J>, Keep>>::Out,
+        Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
+        <T as DropAxes<A, Succ<J>, Keep>>::Output,
     >,
-    <A as ContainsAxis<J>>::Out: Select<
+    <A as ContainsAxis<J>>::Output: Select<
         If<
             Keep,
-            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
-            <T as DropAxes<A, Succ<J>, Keep>>::Out,
+            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
+            <T as DropAxes<A, Succ<J>, Keep>>::Output,
         >,
-        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
+        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
     >,
 {
-    type Out = If<
-        <A as ContainsAxis<J>>::Out,
+    type Output = If<
+        <A as ContainsAxis<J>>::Output,
         If<
             Keep,
-            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
-            <T as DropAxes<A, Succ<J>, Keep>>::Out,
+            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
+            <T as DropAxes<A, Succ<J>, Keep>>::Output,
         >,
-        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Out>,
+        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
     >;
 }
 
 /// The shape of `S` reduced over the axis list `Self` (`A` is the tuple, for messages).
 pub trait ReduceList<S, A, Keep, Op> {
     /// The reduced shape.
-    type Out: Shape;
+    type Output: Shape;
 }
 impl<L: AxisCons, S: Shape, A, Keep, Op> ReduceList<S, A, Keep, Op> for L
 where
     ListOf<S>: Len + DropAxes<L, Z, Keep>,
     LenOf<ListOf<S>>: ToDim,
     L: AxesValid<S, A, Rank<S>, Op>,
-    <ListOf<S> as DropAxes<L, Z, Keep>>::Out: IntoShape,
+    <ListOf<S> as DropAxes<L, Z, Keep>>::Output: IntoShape,
 {
-    type Out = ShapeOf<<ListOf<S> as DropAxes<L, Z, Keep>>::Out>;
+    type Output = ShapeOf<<ListOf<S> as DropAxes<L, Z, Keep>>::Output>;
 }
 #[diagnostic::do_not_recommend]
 impl<S: Shape, A, Keep, Op, E> ReduceList<S, A, Keep, Op> for AxesError<E> {
-    type Out = S;
+    type Output = S;
 }
 
 /// `ReduceOver<A, Keep, Op>`: the shape of the reduction `Op` (a marker of
@@ -207,7 +208,7 @@ impl<S: Shape, A: AxisList, Keep, Op> ReduceOver<A, Keep, Op> for S
 where
     A::List: ReduceList<S, A, Keep, Op>,
 {
-    type Output = <A::List as ReduceList<S, A, Keep, Op>>::Out;
+    type Output = <A::List as ReduceList<S, A, Keep, Op>>::Output;
 }
 /// The shape of `S` reduced over `A` (`Reduced<Shape![2, 3], Axes![1]>` is
 /// `Shape![2]`).

@@ -18,7 +18,7 @@ use typenum::{B0, B1};
 /// One dim pair of a broadcast: `Self` with `Rhs`.
 pub trait BroadcastAt<Rhs> {
     /// The broadcast dim (meaningful when `Ok` is `B1`).
-    type Out: Dim;
+    type Output: Dim;
     /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
     type Ok;
 }
@@ -26,21 +26,21 @@ impl<const A: usize, const B: usize> BroadcastAt<D<B>> for D<A>
 where
     D<A>: CanBroadcast<D<B>> + BroadcastDim<D<B>>,
 {
-    type Out = <D<A> as BroadcastDim<D<B>>>::Out;
-    type Ok = <D<A> as CanBroadcast<D<B>>>::Out;
+    type Output = <D<A> as BroadcastDim<D<B>>>::Output;
+    type Ok = <D<A> as CanBroadcast<D<B>>>::Output;
 }
 impl<const A: usize> BroadcastAt<Dyn> for D<A>
 where
     D<A>: BroadcastDim<Dyn>,
 {
-    type Out = <D<A> as BroadcastDim<Dyn>>::Out;
+    type Output = <D<A> as BroadcastDim<Dyn>>::Output;
     type Ok = B1;
 }
 impl<Y> BroadcastAt<Y> for Dyn
 where
     Dyn: BroadcastDim<Y>,
 {
-    type Out = <Dyn as BroadcastDim<Y>>::Out;
+    type Output = <Dyn as BroadcastDim<Y>>::Output;
     type Ok = B1;
 }
 
@@ -50,66 +50,67 @@ where
 /// `infer_size`, which walks from the last dim).
 pub trait BroadcastStep<H1, H2, T1, T2, L, R, P, Op> {
     /// The reversed broadcast list from these heads on.
-    type Out;
+    type Output;
 }
 impl<H1, H2, T1, T2, L, R, P, Op> BroadcastStep<H1, H2, T1, T2, L, R, P, Op> for B1
 where
     H1: BroadcastAt<H2>,
     T1: BroadcastZip<T2, L, R, P, Op>,
 {
-    type Out = Cons<<H1 as BroadcastAt<H2>>::Out, <T1 as BroadcastZip<T2, L, R, P, Op>>::Out>;
+    type Output =
+        Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, L, R, P, Op>>::Output>;
 }
 impl<const A: usize, const B: usize, T1, T2, L, R, const I: usize, Op>
     BroadcastStep<D<A>, D<B>, T1, T2, L, R, D<I>, Op> for B0
 where
     B0: BroadcastOk<Op, L, R, I, A, B>,
 {
-    type Out = Nil;
+    type Output = Nil;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
 /// `D<i>`).
 pub trait BroadcastZip<Rhs, L, R, I, Op> {
     /// The reversed broadcast list.
-    type Out;
+    type Output;
 }
 impl<L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Nil {
-    type Out = Nil;
+    type Output = Nil;
 }
 impl<H, T, L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Cons<H, T> {
-    type Out = Cons<H, T>;
+    type Output = Cons<H, T>;
 }
 impl<H, T, L, R, I, Op> BroadcastZip<Cons<H, T>, L, R, I, Op> for Nil {
-    type Out = Cons<H, T>;
+    type Output = Cons<H, T>;
 }
 impl<H1, T1, H2, T2, L, R, I, Op> BroadcastZip<Cons<H2, T2>, L, R, I, Op> for Cons<H1, T1>
 where
     I: Pred,
     H1: BroadcastAt<H2>,
-    <H1 as BroadcastAt<H2>>::Ok: BroadcastStep<H1, H2, T1, T2, L, R, I::Out, Op>,
+    <H1 as BroadcastAt<H2>>::Ok: BroadcastStep<H1, H2, T1, T2, L, R, I::Output, Op>,
 {
-    type Out =
-        <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, L, R, I::Out, Op>>::Out;
+    type Output =
+        <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, L, R, I::Output, Op>>::Output;
 }
 
 /// The larger rank of the dim lists `X` and `Y`, as `D<r>`.
-pub type MaxRank<X, Y> = <<LenOf<X> as PMax<LenOf<Y>>>::Out as ToDim>::Dim;
+pub type MaxRank<X, Y> = <<LenOf<X> as PMax<LenOf<Y>>>::Output as ToDim>::Dim;
 
 /// The broadcast of the dim lists `Self` and `Rhs`, with the tuple shapes `L`, `R` for
 /// messages.
 pub trait BroadcastList<Rhs, L, R, Op> {
     /// The broadcast list.
-    type Out;
+    type Output;
 }
 impl<X, Y, L, R, Op> BroadcastList<Y, L, R, Op> for X
 where
     X: Len + ReverseAcc<Nil>,
     Y: Len + ReverseAcc<Nil>,
-    LenOf<X>: PMax<LenOf<Y>, Out: ToDim>,
+    LenOf<X>: PMax<LenOf<Y>, Output: ToDim>,
     Rev<X>: BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>,
-    <Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Out: ReverseAcc<Nil>,
+    <Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Output: ReverseAcc<Nil>,
 {
-    type Out = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Out>;
+    type Output = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Output>;
 }
 
 /// `BroadcastShape<R, Op>`: the shape of the elementwise op `Op` (a marker of
@@ -121,9 +122,9 @@ pub trait BroadcastShape<R: Shape, Op = op::broadcast>: Shape {
 impl<S: Shape, R: Shape, Op> BroadcastShape<R, Op> for S
 where
     ListOf<S>: BroadcastList<ListOf<R>, S, R, Op>,
-    <ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Out: IntoShape,
+    <ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Output: IntoShape,
 {
-    type Output = ShapeOf<<ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Out>;
+    type Output = ShapeOf<<ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Output>;
 }
 /// The broadcast of shapes `S` and `R` (`Broadcast<Shape![2, 3], Shape![3]>` is
 /// `Shape![2, 3]`), checked for the op `Op`.

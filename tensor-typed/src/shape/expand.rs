@@ -17,8 +17,9 @@ pub trait ExpandAt<T, S, Tgt, P> {}
 impl<const A: usize, const B: usize, S, Tgt, const I: usize> ExpandAt<D<B>, S, Tgt, D<I>> for D<A>
 where
     D<A>: DimEq<D<B>> + IsOne,
-    <D<A> as DimEq<D<B>>>::Out: Or<<D<A> as IsOne>::Out>,
-    <<D<A> as DimEq<D<B>>>::Out as Or<<D<A> as IsOne>::Out>>::Out: ExpandOk<S, Tgt, I, A, B>,
+    <D<A> as DimEq<D<B>>>::Output: Or<<D<A> as IsOne>::Output>,
+    <<D<A> as DimEq<D<B>>>::Output as Or<<D<A> as IsOne>::Output>>::Output:
+        ExpandOk<S, Tgt, I, A, B>,
 {
 }
 impl<const A: usize, S, Tgt, P> ExpandAt<Dyn, S, Tgt, P> for D<A> {}
@@ -47,8 +48,8 @@ impl<H, T, S, Tgt, I> ExpandZip<Cons<H, T>, S, Tgt, I> for Nil where
 impl<H1, T1, H2, T2, S, Tgt, I> ExpandZip<Cons<H2, T2>, S, Tgt, I> for Cons<H1, T1>
 where
     I: Pred,
-    H1: ExpandAt<H2, S, Tgt, I::Out>,
-    T1: ExpandZip<T2, S, Tgt, I::Out>,
+    H1: ExpandAt<H2, S, Tgt, I::Output>,
+    T1: ExpandZip<T2, S, Tgt, I::Output>,
 {
 }
 
@@ -70,10 +71,10 @@ where
 )]
 pub trait RepeatAt<R> {
     /// The repeated dim.
-    type Out;
+    type Output;
 }
 impl<X: DimMul<D<B>>, const B: usize> RepeatAt<D<B>> for X {
-    type Out = <X as DimMul<D<B>>>::Out;
+    type Output = <X as DimMul<D<B>>>::Output;
 }
 
 /// Repeat over reversed lists.
@@ -83,24 +84,24 @@ impl<X: DimMul<D<B>>, const B: usize> RepeatAt<D<B>> for X {
 )]
 pub trait RepeatZip<R, S, Rep> {
     /// The reversed output list.
-    type Out;
+    type Output;
 }
 impl<S, Rep> RepeatZip<Nil, S, Rep> for Nil {
-    type Out = Nil;
+    type Output = Nil;
 }
 impl<H, T, S, Rep> RepeatZip<Cons<H, T>, S, Rep> for Nil
 where
     D<1>: RepeatAt<H>,
     Nil: RepeatZip<T, S, Rep>,
 {
-    type Out = Cons<<D<1> as RepeatAt<H>>::Out, <Nil as RepeatZip<T, S, Rep>>::Out>;
+    type Output = Cons<<D<1> as RepeatAt<H>>::Output, <Nil as RepeatZip<T, S, Rep>>::Output>;
 }
 impl<H1, T1, H2, T2, S, Rep> RepeatZip<Cons<H2, T2>, S, Rep> for Cons<H1, T1>
 where
     H1: RepeatAt<H2>,
     T1: RepeatZip<T2, S, Rep>,
 {
-    type Out = Cons<H1::Out, T1::Out>;
+    type Output = Cons<H1::Output, T1::Output>;
 }
 
 /// `RepeatBy<R>`: the shape of `repeat` by the counts `R` (PyTorch's `repeat`).
@@ -113,10 +114,10 @@ where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<R>: ReverseAcc<Nil>,
     Rev<ListOf<S>>: RepeatZip<Rev<ListOf<R>>, S, R>,
-    <Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Out: ReverseAcc<Nil>,
-    Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Out>: IntoShape,
+    <Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output: ReverseAcc<Nil>,
+    Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output>: IntoShape,
 {
-    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Out>>;
+    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output>>;
 }
 /// The shape of `S` repeated by `R` (`Repeated<Shape![2, 3], Shape![2, 1, 2]>` is
 /// `Shape![2, 2, 6]`).

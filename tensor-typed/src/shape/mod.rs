@@ -65,7 +65,7 @@
 pub mod axes;
 pub mod broadcast;
 pub mod expand;
-pub mod matmul;
+pub mod matmul_dims;
 pub mod promote;
 pub mod reshape;
 pub mod same;

@@ -15,15 +15,15 @@ use tensor_core::Element;
 #[diagnostic::on_unimplemented(message = "no type promotion between {Self} and {Rhs}")]
 pub trait Promote<Rhs: Element>: Element {
     /// The promoted element type.
-    type Out: Element;
+    type Output: Element;
 }
 /// The promoted element type of `A` and `B` (`Promoted<i32, f32>` is `f32`).
-pub type Promoted<A, B> = <A as Promote<B>>::Out;
+pub type Promoted<A, B> = <A as Promote<B>>::Output;
 
 macro_rules! promote_table {
     ($($a:ident $b:ident => $c:ident;)*) => {$(
         impl Promote<$b> for $a {
-            type Out = $c;
+            type Output = $c;
         }
     )*};
 }
@@ -75,12 +75,12 @@ cast_table! {
 /// their type, integers and bool become `f32` (PyTorch's default dtype).
 pub trait FloatOf: Element {
     /// The float element type.
-    type Out: Element;
+    type Output: Element;
 }
 macro_rules! float_of {
     ($($a:ident => $b:ident;)*) => {$(
         impl FloatOf for $a {
-            type Out = $b;
+            type Output = $b;
         }
     )*};
 }
@@ -94,14 +94,14 @@ float_of! {
 /// a float is `f32`; a bool tensor plus an int is `i64`).
 pub trait WithScalar<N>: Element {
     /// The result element type.
-    type Out: Element;
+    type Output: Element;
 }
 macro_rules! with_scalar {
     ($($a:ident: int => $i:ident, float => $f:ident;)*) => {$(
-        impl WithScalar<i64> for $a { type Out = $i; }
-        impl WithScalar<i32> for $a { type Out = $i; }
-        impl WithScalar<f64> for $a { type Out = $f; }
-        impl WithScalar<f32> for $a { type Out = $f; }
+        impl WithScalar<i64> for $a { type Output = $i; }
+        impl WithScalar<i32> for $a { type Output = $i; }
+        impl WithScalar<f64> for $a { type Output = $f; }
+        impl WithScalar<f32> for $a { type Output = $f; }
     )*};
 }
 with_scalar! {

@@ -13,25 +13,25 @@ use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
 /// Product of two element counts, where `Dyn` absorbs.
 pub trait MulNum<Rhs> {
     /// The product (typenum or `Dyn`).
-    type Out;
+    type Output;
 }
 impl<R> MulNum<R> for Dyn {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 impl MulNum<Dyn> for UTerm {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 impl<U, B> MulNum<Dyn> for UInt<U, B> {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 impl<R: Unsigned> MulNum<R> for UTerm {
-    type Out = UTerm;
+    type Output = UTerm;
 }
 impl<U, B, R: Unsigned> MulNum<R> for UInt<U, B>
 where
     UInt<U, B>: Mul<R>,
 {
-    type Out = <UInt<U, B> as Mul<R>>::Output;
+    type Output = <UInt<U, B> as Mul<R>>::Output;
 }
 
 /// The element count of a dim list: a typenum unsigned, or `Dyn` if any dim is `Dyn`.
@@ -46,35 +46,35 @@ impl<H: DimNum, T: Numel> Numel for Cons<H, T>
 where
     NumOf<H>: MulNum<T::N>,
 {
-    type N = <NumOf<H> as MulNum<T::N>>::Out;
+    type N = <NumOf<H> as MulNum<T::N>>::Output;
 }
 
 /// Compares two element counts: `B1` when equal or when either is `Dyn` (checked at
 /// run time), else `B0`.
 pub trait NumelEq<Rhs> {
     /// `B1` or `B0`.
-    type Out;
+    type Output;
 }
 impl<R> NumelEq<R> for Dyn {
-    type Out = B1;
+    type Output = B1;
 }
 impl NumelEq<Dyn> for UTerm {
-    type Out = B1;
+    type Output = B1;
 }
 impl<U, B> NumelEq<Dyn> for UInt<U, B> {
-    type Out = B1;
+    type Output = B1;
 }
 impl<R: Unsigned> NumelEq<R> for UTerm
 where
     UTerm: IsEqual<R>,
 {
-    type Out = <UTerm as IsEqual<R>>::Output;
+    type Output = <UTerm as IsEqual<R>>::Output;
 }
 impl<U, B, R: Unsigned> NumelEq<R> for UInt<U, B>
 where
     UInt<U, B>: IsEqual<R>,
 {
-    type Out = <UInt<U, B> as IsEqual<R>>::Output;
+    type Output = <UInt<U, B> as IsEqual<R>>::Output;
 }
 
 /// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
@@ -85,6 +85,6 @@ where
     ListOf<S>: Numel,
     ListOf<T>: Numel,
     <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N>,
-    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Out: ReshapeOk<S, T>,
+    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output: ReshapeOk<S, T>,
 {
 }

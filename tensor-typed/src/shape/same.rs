@@ -13,7 +13,7 @@ pub trait SameAt<Y, S, T, P> {}
 impl<const A: usize, const B: usize, S, T, const I: usize> SameAt<D<B>, S, T, D<I>> for D<A>
 where
     D<A>: DimEq<D<B>>,
-    <D<A> as DimEq<D<B>>>::Out: SameDimOk<S, T, I, A, B>,
+    <D<A> as DimEq<D<B>>>::Output: SameDimOk<S, T, I, A, B>,
 {
 }
 impl<const A: usize, S, T, P> SameAt<Dyn, S, T, P> for D<A> {}
@@ -27,7 +27,7 @@ impl<H1, T1, H2, T2, S, T, const J: usize> SameZip<Cons<H2, T2>, S, T, D<J>> for
 where
     D<J>: Next,
     H1: SameAt<H2, S, T, D<J>>,
-    T1: SameZip<T2, S, T, <D<J> as Next>::Out>,
+    T1: SameZip<T2, S, T, <D<J> as Next>::Output>,
 {
 }
 
@@ -45,6 +45,6 @@ where
     ListOf<S>: Len,
     ListOf<T>: Len,
     LenOf<ListOf<S>>: PEq<LenOf<ListOf<T>>>,
-    <LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Out: SameDims<S, T>,
+    <LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Output: SameDims<S, T>,
 {
 }

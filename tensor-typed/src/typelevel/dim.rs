@@ -113,49 +113,51 @@ pub type DimOf<N> = <N as NumDim>::Dim;
 /// `If<C, T, F>`: `T` when the typenum bit `C` is `B1`, else `F`.
 pub trait Select<T, F> {
     /// The chosen type.
-    type Out;
+    type Output;
 }
 impl<T, F> Select<T, F> for B1 {
-    type Out = T;
+    type Output = T;
 }
 impl<T, F> Select<T, F> for B0 {
-    type Out = F;
+    type Output = F;
 }
 /// `T` if `C` is `B1`, else `F`.
-pub type If<C, T, F> = <C as Select<T, F>>::Out;
+pub type If<C, T, F> = <C as Select<T, F>>::Output;
 
-/// Boolean or of two typenum bits.
+/// Boolean or of two typenum bits. typenum's `BitOr`/`BitAnd`/`Not` impls compute the
+/// same, but their `Output` carries no `Bit` bound, so every rule using them would need
+/// extra where-clauses (more trait solving); these three promise `Output: Bit`.
 pub trait Or<Rhs> {
     /// `Self | Rhs`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<R: Bit> Or<R> for B1 {
-    type Out = B1;
+    type Output = B1;
 }
 impl<R: Bit> Or<R> for B0 {
-    type Out = R;
+    type Output = R;
 }
 /// Boolean and of two typenum bits.
 pub trait And<Rhs> {
     /// `Self & Rhs`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<R: Bit> And<R> for B1 {
-    type Out = R;
+    type Output = R;
 }
 impl<R: Bit> And<R> for B0 {
-    type Out = B0;
+    type Output = B0;
 }
 /// Boolean not of a typenum bit.
 pub trait Not {
     /// `!Self`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl Not for B1 {
-    type Out = B0;
+    type Output = B0;
 }
 impl Not for B0 {
-    type Out = B1;
+    type Output = B1;
 }
 
 // ---- dim operators ----------------------------------------------------------------
@@ -164,7 +166,7 @@ impl Not for B0 {
 /// (decided at run time); `B0` for two different static dims.
 pub trait DimEq<Rhs> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
@@ -172,45 +174,47 @@ where
     D<B>: DimNum,
     NumOf<D<A>>: IsEqual<NumOf<D<B>>>,
 {
-    type Out = <NumOf<D<A>> as IsEqual<NumOf<D<B>>>>::Output;
+    type Output = <NumOf<D<A>> as IsEqual<NumOf<D<B>>>>::Output;
 }
 impl<const A: usize> DimEq<Dyn> for D<A> {
-    type Out = B1;
+    type Output = B1;
 }
 impl<X: Dim> DimEq<X> for Dyn {
-    type Out = B1;
+    type Output = B1;
 }
 
 /// `IsOne`: `B1` for `D<1>`, `B0` for any other static dim and for `Dyn`.
 pub trait IsOne {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<const A: usize> IsOne for D<A>
 where
     D<A>: DimNum,
     NumOf<D<A>>: IsEqual<U1>,
 {
-    type Out = <NumOf<D<A>> as IsEqual<U1>>::Output;
+    type Output = <NumOf<D<A>> as IsEqual<U1>>::Output;
 }
 impl IsOne for Dyn {
-    type Out = B0;
+    type Output = B0;
 }
 
 /// `CanBroadcast<Rhs>`: `B1` when the two dims broadcast statically: equal, either is 1,
 /// or either is `Dyn` (checked at run time).
 pub trait CanBroadcast<Rhs> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<X, Y> CanBroadcast<Y> for X
 where
     X: DimEq<Y> + IsOne,
     Y: IsOne,
-    <X as DimEq<Y>>::Out: Or<<X as IsOne>::Out>,
-    <<X as DimEq<Y>>::Out as Or<<X as IsOne>::Out>>::Out: Or<<Y as IsOne>::Out>,
+    <X as DimEq<Y>>::Output: Or<<X as IsOne>::Output>,
+    <<X as DimEq<Y>>::Output as Or<<X as IsOne>::Output>>::Output: Or<<Y as IsOne>::Output>,
 {
-    type Out = <<<X as DimEq<Y>>::Out as Or<<X as IsOne>::Out>>::Out as Or<<Y as IsOne>::Out>>::Out;
+    type Output = <<<X as DimEq<Y>>::Output as Or<<X as IsOne>::Output>>::Output as Or<
+        <Y as IsOne>::Output,
+    >>::Output;
 }
 
 /// `BroadcastDim<Rhs>`: the broadcast of two dims (valid pairs only, see
@@ -218,53 +222,53 @@ where
 /// `N > 1` (run time checks the `Dyn` is 1 or N); `Dyn,1` → `Dyn`; `Dyn,Dyn` → `Dyn`.
 pub trait BroadcastDim<Rhs> {
     /// The broadcast dim.
-    type Out: Dim;
+    type Output: Dim;
 }
 impl<const A: usize, const B: usize> BroadcastDim<D<B>> for D<A>
 where
     D<A>: IsOne,
-    <D<A> as IsOne>::Out: Select<D<B>, D<A>, Out: Dim>,
+    <D<A> as IsOne>::Output: Select<D<B>, D<A>, Output: Dim>,
 {
-    type Out = If<<D<A> as IsOne>::Out, D<B>, D<A>>;
+    type Output = If<<D<A> as IsOne>::Output, D<B>, D<A>>;
 }
 impl<const A: usize> BroadcastDim<Dyn> for D<A>
 where
     D<A>: IsOne,
-    <D<A> as IsOne>::Out: Select<Dyn, D<A>, Out: Dim>,
+    <D<A> as IsOne>::Output: Select<Dyn, D<A>, Output: Dim>,
 {
-    type Out = If<<D<A> as IsOne>::Out, Dyn, D<A>>;
+    type Output = If<<D<A> as IsOne>::Output, Dyn, D<A>>;
 }
 impl<const B: usize> BroadcastDim<D<B>> for Dyn
 where
     D<B>: IsOne,
-    <D<B> as IsOne>::Out: Select<Dyn, D<B>, Out: Dim>,
+    <D<B> as IsOne>::Output: Select<Dyn, D<B>, Output: Dim>,
 {
-    type Out = If<<D<B> as IsOne>::Out, Dyn, D<B>>;
+    type Output = If<<D<B> as IsOne>::Output, Dyn, D<B>>;
 }
 impl BroadcastDim<Dyn> for Dyn {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 
 /// `Unify<Rhs>`: the more precise of two dims that must be equal: the static one, or
 /// `Dyn` if both are `Dyn` (matmul inner dims, `check_shape`).
 pub trait Unify<Rhs> {
     /// The unified dim.
-    type Out: Dim;
+    type Output: Dim;
 }
 impl<const A: usize, Y: Dim> Unify<Y> for D<A> {
-    type Out = D<A>;
+    type Output = D<A>;
 }
 impl<const B: usize> Unify<D<B>> for Dyn {
-    type Out = D<B>;
+    type Output = D<B>;
 }
 impl Unify<Dyn> for Dyn {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 
 /// `DimMul<Rhs>`: the product of two dims; `Dyn` if either is `Dyn`.
 pub trait DimMul<Rhs> {
     /// The product.
-    type Out: Dim;
+    type Output: Dim;
 }
 impl<const A: usize, const B: usize> DimMul<D<B>> for D<A>
 where
@@ -273,16 +277,16 @@ where
     NumOf<D<A>>: Mul<NumOf<D<B>>>,
     <NumOf<D<A>> as Mul<NumOf<D<B>>>>::Output: NumDim<Dim: Dim>,
 {
-    type Out = DimOf<<NumOf<D<A>> as Mul<NumOf<D<B>>>>::Output>;
+    type Output = DimOf<<NumOf<D<A>> as Mul<NumOf<D<B>>>>::Output>;
 }
 impl<const A: usize> DimMul<Dyn> for D<A> {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 impl<X: Dim> DimMul<X> for Dyn {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 /// The product of dims `A` and `B`.
-pub type Prod<A, B> = <A as DimMul<B>>::Out;
+pub type Prod<A, B> = <A as DimMul<B>>::Output;
 
 /// The check behind [`DimDiv`]: implemented only for `B1` (divisible).
 #[diagnostic::on_unimplemented(
@@ -296,20 +300,20 @@ impl<const A: usize, const B: usize> DivisibleOk<A, B> for B1 {}
 /// `Rhs` does not divide `Self`); `Dyn` if either is `Dyn`.
 pub trait DimDiv<Rhs> {
     /// The quotient.
-    type Out: Dim;
+    type Output: Dim;
 }
 impl<const A: usize, const B: usize> DimDiv<D<B>> for D<A>
 where
-    D<A>: crate::typelevel::factor::ExactDiv<D<B>, Out: Dim>,
+    D<A>: crate::typelevel::factor::ExactDiv<D<B>, Output: Dim>,
     <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Ok: DivisibleOk<A, B>,
 {
-    type Out = <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Out;
+    type Output = <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Output;
 }
 impl<const A: usize> DimDiv<Dyn> for D<A> {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 impl<X: Dim> DimDiv<X> for Dyn {
-    type Out = Dyn;
+    type Output = Dyn;
 }
 /// The exact quotient of dims `A` and `B`.
-pub type Quot<A, B> = <A as DimDiv<B>>::Out;
+pub type Quot<A, B> = <A as DimDiv<B>>::Output;

@@ -52,24 +52,24 @@ pub trait FactorsDim {
 
 include!(concat!(env!("OUT_DIR"), "/factor_table.rs"));
 
-/// Peano subtraction that reports whether it was exact: `Out = Self - Rhs` and `Ok = B1`
+/// Peano subtraction that reports whether it was exact: `Output = Self - Rhs` and `Ok = B1`
 /// when `Self >= Rhs`, else `Ok = B0`.
 pub trait PSub<Rhs> {
     /// The difference (unspecified when `Ok` is `B0`).
-    type Out;
+    type Output;
     /// Whether `Self >= Rhs`.
     type Ok: Bit;
 }
 impl<X> PSub<Z> for X {
-    type Out = X;
+    type Output = X;
     type Ok = B1;
 }
 impl<Y> PSub<S<Y>> for Z {
-    type Out = Z;
+    type Output = Z;
     type Ok = B0;
 }
 impl<X: PSub<Y>, Y> PSub<S<Y>> for S<X> {
-    type Out = X::Out;
+    type Output = X::Output;
     type Ok = X::Ok;
 }
 
@@ -77,36 +77,36 @@ impl<X: PSub<Y>, Y> PSub<S<Y>> for S<X> {
 /// not exact.
 pub trait LeftDiv<Rhs> {
     /// The quotient (unspecified when `Ok` is `B0`).
-    type Out;
+    type Output;
     /// Whether the division is exact.
     type Ok: Bit;
 }
 impl<L> LeftDiv<UInt<UTerm, B1>> for L {
-    type Out = L;
+    type Output = L;
     type Ok = B1;
 }
 impl<L, U, B> LeftDiv<UInt<UInt<U, B>, B1>> for L
 where
     L: IsEqual<UInt<UInt<U, B>, B1>>,
 {
-    type Out = UInt<UTerm, B1>;
+    type Output = UInt<UTerm, B1>;
     type Ok = <L as IsEqual<UInt<UInt<U, B>, B1>>>::Output;
 }
 
-/// Exact division of factorisations: `Out = Self / Rhs`, and `Ok = B1` when `Rhs`
+/// Exact division of factorisations: `Output = Self / Rhs`, and `Ok = B1` when `Rhs`
 /// divides `Self`.
 pub trait FDiv<Rhs> {
     /// The quotient when `Ok` is `B1`; else a divisor of `Self`.
-    type Out;
+    type Output;
     /// Whether `Rhs` divides `Self`.
     type Ok: Bit;
 }
 impl<R> FDiv<R> for Zero {
-    type Out = Zero;
+    type Output = Zero;
     type Ok = B1;
 }
 impl<L: LeftDiv<R>, R> FDiv<Left<R>> for Left<L> {
-    type Out = Left<L::Out>;
+    type Output = Left<L::Output>;
     type Ok = L::Ok;
 }
 impl<E, T, RE, RT> FDiv<F<RE, RT>> for F<E, T>
@@ -115,16 +115,16 @@ where
     T: FDiv<RT>,
     E::Ok: And<T::Ok>,
 {
-    type Out = F<E::Out, T::Out>;
-    type Ok = <E::Ok as And<T::Ok>>::Out;
+    type Output = F<E::Output, T::Output>;
+    type Ok = <E::Ok as And<T::Ok>>::Output;
 }
 
 /// Exact division of static dims `D<A> / D<B>`: `Ok = B1` when `B` divides `A`, and
-/// then `Out = D<A / B>`.
+/// then `Output = D<A / B>`.
 pub trait ExactDiv<Rhs> {
     /// The quotient (when `Ok` is `B0`, a divisor of `A` that the caller's failed check
     /// on `Ok` makes irrelevant).
-    type Out;
+    type Output;
     /// `B1` when the division is exact.
     type Ok: Bit;
 }
@@ -133,9 +133,10 @@ where
     D<A>: DimFactors,
     D<B>: DimFactors,
     <D<A> as DimFactors>::F: FDiv<<D<B> as DimFactors>::F>,
-    <<D<A> as DimFactors>::F as FDiv<<D<B> as DimFactors>::F>>::Out: FactorsDim,
+    <<D<A> as DimFactors>::F as FDiv<<D<B> as DimFactors>::F>>::Output: FactorsDim,
 {
-    type Out = <<<D<A> as DimFactors>::F as FDiv<<D<B> as DimFactors>::F>>::Out as FactorsDim>::Dim;
+    type Output =
+        <<<D<A> as DimFactors>::F as FDiv<<D<B> as DimFactors>::F>>::Output as FactorsDim>::Dim;
     type Ok = <<D<A> as DimFactors>::F as FDiv<<D<B> as DimFactors>::F>>::Ok;
 }
 
@@ -148,10 +149,10 @@ mod tests {
     /// `(A / B, whether exact)` as the trait solver computes them.
     fn exact_div<const A: usize, const B: usize>() -> (Option<usize>, bool)
     where
-        D<A>: ExactDiv<D<B>, Out: Dim>,
+        D<A>: ExactDiv<D<B>, Output: Dim>,
     {
         (
-            <<D<A> as ExactDiv<D<B>>>::Out as Dim>::STATIC,
+            <<D<A> as ExactDiv<D<B>>>::Output as Dim>::STATIC,
             <<D<A> as ExactDiv<D<B>>>::Ok as Bit>::BOOL,
         )
     }

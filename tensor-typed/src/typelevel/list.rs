@@ -12,16 +12,16 @@ use typenum::{Bit, B0};
 /// Reverses a list onto the accumulator `Acc`.
 pub trait ReverseAcc<Acc> {
     /// `reverse(Self) ++ Acc`.
-    type Out;
+    type Output;
 }
 impl<Acc> ReverseAcc<Acc> for Nil {
-    type Out = Acc;
+    type Output = Acc;
 }
 impl<H, T: ReverseAcc<Cons<H, Acc>>, Acc> ReverseAcc<Acc> for Cons<H, T> {
-    type Out = T::Out;
+    type Output = T::Output;
 }
 /// The list `L` reversed.
-pub type Rev<L> = <L as ReverseAcc<Nil>>::Out;
+pub type Rev<L> = <L as ReverseAcc<Nil>>::Output;
 
 /// The length of a list as a Peano number ([`crate::typelevel::peano`]).
 pub trait Len {
@@ -40,58 +40,59 @@ pub type LenOf<L> = <L as Len>::N;
 /// The element at Peano index `K` (callers check `K < len` first).
 pub trait GetAt<K> {
     /// The element.
-    type Out;
+    type Output;
 }
 // Out of range: callers report the range error (`AxisInRange`); this impl only keeps
 // rustc from reporting a second, less helpful error.
 impl<K> GetAt<K> for Nil {
-    type Out = crate::typelevel::dim::Dyn;
+    type Output = crate::typelevel::dim::Dyn;
 }
 impl<H, T> GetAt<Z> for Cons<H, T> {
-    type Out = H;
+    type Output = H;
 }
 impl<H, T: GetAt<K>, K> GetAt<S<K>> for Cons<H, T> {
-    type Out = T::Out;
+    type Output = T::Output;
 }
 
 /// `B1` when the axis list contains the axis with Peano index `K`.
 pub trait ContainsAxis<K> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<K> ContainsAxis<K> for Nil {
-    type Out = B0;
+    type Output = B0;
 }
 impl<const J: usize, T, K> ContainsAxis<K> for Cons<Ax<J>, T>
 where
     Ax<J>: AxisPos,
     <Ax<J> as AxisPos>::P: PEq<K>,
     T: ContainsAxis<K>,
-    <<Ax<J> as AxisPos>::P as PEq<K>>::Out: Or<<T as ContainsAxis<K>>::Out>,
+    <<Ax<J> as AxisPos>::P as PEq<K>>::Output: Or<<T as ContainsAxis<K>>::Output>,
 {
-    type Out = <<<Ax<J> as AxisPos>::P as PEq<K>>::Out as Or<<T as ContainsAxis<K>>::Out>>::Out;
+    type Output =
+        <<<Ax<J> as AxisPos>::P as PEq<K>>::Output as Or<<T as ContainsAxis<K>>::Output>>::Output;
 }
 
 /// A small index (a dim position, at most 8) minus one: `D<i>` → `D<i - 1>`.
 pub trait Pred {
     /// `D<i - 1>`.
-    type Out;
+    type Output;
 }
 
 /// A small index (a dim position, less than 8) plus one: `D<i>` → `D<i + 1>`.
 pub trait Next {
     /// `D<i + 1>`.
-    type Out;
+    type Output;
 }
 
 /// `Next` for `D<i>` and `Pred` for `D<i + 1>`, for each listed pair.
 macro_rules! step_table {
     ($($i:literal => $n:literal),*) => {$(
         impl Next for crate::typelevel::dim::D<$i> {
-            type Out = crate::typelevel::dim::D<$n>;
+            type Output = crate::typelevel::dim::D<$n>;
         }
         impl Pred for crate::typelevel::dim::D<$n> {
-            type Out = crate::typelevel::dim::D<$i>;
+            type Output = crate::typelevel::dim::D<$i>;
         }
     )*};
 }

@@ -4,7 +4,9 @@
 //! rule into a readable error ([`checks`]), op markers naming the op in those errors
 //! ([`op`]) and which ops each element type allows ([`dtype_rules`]).
 //!
-//! Public only as far as signatures force it; hidden from the user's docs.
+//! Public only as far as signatures and error messages force it: rustc prints a type
+//! unqualified (`add: cannot broadcast ...`) only when its path is visible, so this module
+//! is not `#[doc(hidden)]`; it is not an API to call.
 
 pub mod checks;
 pub mod dim;

@@ -18,49 +18,49 @@ pub struct S<X>(PhantomData<X>);
 /// `Self < Rhs` as a typenum bit.
 pub trait PLt<Rhs> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl<X> PLt<Z> for X {
-    type Out = B0;
+    type Output = B0;
 }
 impl<Y> PLt<S<Y>> for Z {
-    type Out = B1;
+    type Output = B1;
 }
 impl<X: PLt<Y>, Y> PLt<S<Y>> for S<X> {
-    type Out = X::Out;
+    type Output = X::Output;
 }
 
 /// `Self == Rhs` as a typenum bit.
 pub trait PEq<Rhs> {
     /// `B1` or `B0`.
-    type Out: Bit;
+    type Output: Bit;
 }
 impl PEq<Z> for Z {
-    type Out = B1;
+    type Output = B1;
 }
 impl<Y> PEq<S<Y>> for Z {
-    type Out = B0;
+    type Output = B0;
 }
 impl<X> PEq<Z> for S<X> {
-    type Out = B0;
+    type Output = B0;
 }
 impl<X: PEq<Y>, Y> PEq<S<Y>> for S<X> {
-    type Out = X::Out;
+    type Output = X::Output;
 }
 
 /// The larger of `Self` and `Rhs`.
 pub trait PMax<Rhs> {
     /// `max(Self, Rhs)`.
-    type Out;
+    type Output;
 }
 impl<X> PMax<Z> for X {
-    type Out = X;
+    type Output = X;
 }
 impl<Y> PMax<S<Y>> for Z {
-    type Out = S<Y>;
+    type Output = S<Y>;
 }
 impl<X: PMax<Y>, Y> PMax<S<Y>> for S<X> {
-    type Out = S<X::Out>;
+    type Output = S<X::Output>;
 }
 
 /// A Peano number up to 8 (a rank or a dim position) as `D<n>`, for messages.
@@ -176,15 +176,15 @@ mod tests {
 
     #[test]
     fn less_equal_and_max_on_small_numbers() {
-        assert!(bit::<<P2 as PLt<P3>>::Out>());
-        assert!(!bit::<<P3 as PLt<P2>>::Out>());
-        assert!(!bit::<<P2 as PLt<P2>>::Out>());
-        assert!(!bit::<<Z as PLt<Z>>::Out>());
-        assert!(bit::<<P3 as PEq<P3>>::Out>());
-        assert!(!bit::<<P3 as PEq<P2>>::Out>());
-        assert!(!bit::<<Z as PEq<P2>>::Out>());
-        assert_eq!(dim::<<<P2 as PMax<P3>>::Out as ToDim>::Dim>(), Some(3));
-        assert_eq!(dim::<<<P3 as PMax<Z>>::Out as ToDim>::Dim>(), Some(3));
+        assert!(bit::<<P2 as PLt<P3>>::Output>());
+        assert!(!bit::<<P3 as PLt<P2>>::Output>());
+        assert!(!bit::<<P2 as PLt<P2>>::Output>());
+        assert!(!bit::<<Z as PLt<Z>>::Output>());
+        assert!(bit::<<P3 as PEq<P3>>::Output>());
+        assert!(!bit::<<P3 as PEq<P2>>::Output>());
+        assert!(!bit::<<Z as PEq<P2>>::Output>());
+        assert_eq!(dim::<<<P2 as PMax<P3>>::Output as ToDim>::Dim>(), Some(3));
+        assert_eq!(dim::<<<P3 as PMax<Z>>::Output as ToDim>::Dim>(), Some(3));
     }
 
     #[test]
@@ -193,13 +193,13 @@ mod tests {
         assert_eq!(dim::<<<Ax<0> as AxisPos>::P as ToDim>::Dim>(), Some(0));
         assert_eq!(dim::<<<D<8> as FromDim>::P as ToDim>::Dim>(), Some(8));
         assert!(bit::<
-            <<Ax<63> as AxisPos>::P as PEq<<Ax<63> as AxisPos>::P>>::Out,
+            <<Ax<63> as AxisPos>::P as PEq<<Ax<63> as AxisPos>::P>>::Output,
         >());
         assert!(bit::<
-            <<Ax<7> as AxisPos>::P as PLt<<D<8> as FromDim>::P>>::Out,
+            <<Ax<7> as AxisPos>::P as PLt<<D<8> as FromDim>::P>>::Output,
         >());
         assert!(!bit::<
-            <<Ax<8> as AxisPos>::P as PLt<<D<8> as FromDim>::P>>::Out,
+            <<Ax<8> as AxisPos>::P as PLt<<D<8> as FromDim>::P>>::Output,
         >());
     }
 }

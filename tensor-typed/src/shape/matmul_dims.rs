@@ -19,7 +19,7 @@ pub trait InnerDim<K, L, R> {}
 impl<const A: usize, const B: usize, L, R> InnerDim<D<B>, L, R> for D<A>
 where
     D<A>: DimEq<D<B>>,
-    <D<A> as DimEq<D<B>>>::Out: MatmulOk<L, R, A, B>,
+    <D<A> as DimEq<D<B>>>::Output: MatmulOk<L, R, A, B>,
 {
 }
 impl<const A: usize, L, R> InnerDim<Dyn, L, R> for D<A> {}
@@ -28,7 +28,7 @@ impl<K, L, R> InnerDim<K, L, R> for Dyn {}
 /// Matmul over reversed dim lists.
 pub trait MatmulRev<Rhs, L, R> {
     /// The reversed output list.
-    type Out;
+    type Output;
     /// `B1`, or `B0` when an operand is 0-d (reported by the method's
     /// `MatmulRankOk` bound, so that the error reads as ours and not as a missing method).
     type Ok;
@@ -36,34 +36,34 @@ pub trait MatmulRev<Rhs, L, R> {
 // [] · x and x · []: an error (both must be at least 1-d). One impl per form of `x`, so
 // that the check waits until the right operand's shape is known.
 impl<L, R> MatmulRev<Nil, L, R> for Nil {
-    type Out = Nil;
+    type Output = Nil;
     type Ok = B0;
 }
 impl<H, T, L, R> MatmulRev<Cons<H, T>, L, R> for Nil {
-    type Out = Nil;
+    type Output = Nil;
     type Ok = B0;
 }
 impl<H, T, L, R> MatmulRev<Nil, L, R> for Cons<H, T> {
-    type Out = Nil;
+    type Output = Nil;
     type Ok = B0;
 }
 // [K] · [K] → []
 impl<K1: InnerDim<K2, L, R>, K2, L, R> MatmulRev<Cons<K2, Nil>, L, R> for Cons<K1, Nil> {
-    type Out = Nil;
+    type Output = Nil;
     type Ok = B1;
 }
 // [K] · [.., K, M] → [.., M]
 impl<K1: InnerDim<K2, L, R>, K2, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R>
     for Cons<K1, Nil>
 {
-    type Out = Cons<M, Rb>;
+    type Output = Cons<M, Rb>;
     type Ok = B1;
 }
 // [.., N, K] · [K] → [.., N]
 impl<K1: InnerDim<K2, L, R>, K2, N, Lb, L, R> MatmulRev<Cons<K2, Nil>, L, R>
     for Cons<K1, Cons<N, Lb>>
 {
-    type Out = Cons<N, Lb>;
+    type Output = Cons<N, Lb>;
     type Ok = B1;
 }
 // [.., N, K] · [.., K, M] → [b, N, M]
@@ -72,10 +72,11 @@ where
     K1: InnerDim<K2, L, R>,
     Lb: Len,
     Rb: Len,
-    LenOf<Lb>: PMax<LenOf<Rb>, Out: ToDim>,
+    LenOf<Lb>: PMax<LenOf<Rb>, Output: ToDim>,
     Lb: BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>,
 {
-    type Out = Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>>::Out>>;
+    type Output =
+        Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>>::Output>>;
     type Ok = B1;
 }
 
@@ -94,10 +95,10 @@ where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<R>: ReverseAcc<Nil>,
     Rev<ListOf<S>>: MatmulRev<Rev<ListOf<R>>, S, R>,
-    <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out: ReverseAcc<Nil>,
-    Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>: IntoShape,
+    <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output: ReverseAcc<Nil>,
+    Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output>: IntoShape,
 {
-    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Out>>;
+    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output>>;
     type Ok = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Ok;
 }
 /// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
