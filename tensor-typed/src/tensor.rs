@@ -185,17 +185,34 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
-    /// `torch.contiguous_format`.
+    /// `torch.contiguous_format`. Panics when memory runs out; see
+    /// [`try_contiguous_copy`](Self::try_contiguous_copy).
     pub fn contiguous_copy(&self) -> Self {
-        wrap!(self
-            .inner
-            .clone(tensor_core::MemoryFormat::Contiguous)
-            .expect("clone never fails"),)
+        crate::ops::or_panic(self.try_contiguous_copy())
     }
 
-    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
+    /// [`contiguous_copy`](Self::contiguous_copy), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the copy cannot be allocated.
+    pub fn try_contiguous_copy(&self) -> Result<Self> {
+        Ok(wrap!(self
+            .inner
+            .clone(tensor_core::MemoryFormat::Contiguous)?))
+    }
+
+    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`. Panics when memory runs
+    /// out; see [`try_cast`](Self::try_cast).
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
-        wrap!(self.inner.to_dtype(U::DTYPE).expect("cast never fails"))
+        crate::ops::or_panic(self.try_cast())
+    }
+
+    /// [`cast`](Self::cast), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the copy cannot be allocated.
+    pub fn try_cast<U: Element>(&self) -> Result<Tensor<U, S>> {
+        Ok(wrap!(self.inner.to_dtype(U::DTYPE)?))
     }
 
     /// `tensor!` support: a tensor of static shape from its elements in row-major order.
