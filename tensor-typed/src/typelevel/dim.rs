@@ -124,40 +124,31 @@ impl<T, F> Select<T, F> for B0 {
 /// `T` if `C` is `B1`, else `F`.
 pub type If<C, T, F> = <C as Select<T, F>>::Output;
 
-/// Boolean or of two typenum bits. typenum's `BitOr`/`BitAnd`/`Not` impls compute the
-/// same, but their `Output` carries no `Bit` bound, so every rule using them would need
-/// extra where-clauses (more trait solving); these three promise `Output: Bit`.
+/// Boolean or of two typenum bits: typenum's own `BitOr`, with the `Output: Bit` bound
+/// the rules rely on (typenum's operator traits do not state it, so using them directly
+/// would add a where-clause to every rule).
 pub trait Or<Rhs> {
     /// `Self | Rhs`.
     type Output: Bit;
 }
-impl<R: Bit> Or<R> for B1 {
-    type Output = B1;
+impl<L: std::ops::BitOr<R, Output: Bit>, R> Or<R> for L {
+    type Output = <L as std::ops::BitOr<R>>::Output;
 }
-impl<R: Bit> Or<R> for B0 {
-    type Output = R;
-}
-/// Boolean and of two typenum bits.
+/// Boolean and of two typenum bits: typenum's `BitAnd` with `Output: Bit` (as [`Or`]).
 pub trait And<Rhs> {
     /// `Self & Rhs`.
     type Output: Bit;
 }
-impl<R: Bit> And<R> for B1 {
-    type Output = R;
+impl<L: std::ops::BitAnd<R, Output: Bit>, R> And<R> for L {
+    type Output = <L as std::ops::BitAnd<R>>::Output;
 }
-impl<R: Bit> And<R> for B0 {
-    type Output = B0;
-}
-/// Boolean not of a typenum bit.
+/// Boolean not of a typenum bit: typenum's `Not` with `Output: Bit` (as [`Or`]).
 pub trait Not {
     /// `!Self`.
     type Output: Bit;
 }
-impl Not for B1 {
-    type Output = B0;
-}
-impl Not for B0 {
-    type Output = B1;
+impl<X: std::ops::Not<Output: Bit>> Not for X {
+    type Output = <X as std::ops::Not>::Output;
 }
 
 // ---- dim operators ----------------------------------------------------------------
