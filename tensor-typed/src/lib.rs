@@ -3,8 +3,7 @@
 //! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
 //! `(D<2>, Dyn, D<3>)`) and which shape rules exist; the user's methods are on
 //! [`Tensor`]. `typelevel` (dims as types, Peano numbers, prime factorisations, type
-//! lists, checks, op markers) is the machinery behind the bounds: public because error
-//! messages name its types, not an API to call.
+//! lists, checks, op markers) is the machinery behind the bounds, hidden from the docs.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -18,9 +17,14 @@ pub mod layout_support;
 pub mod ops;
 pub mod shape;
 pub mod tensor;
-// Not `#[doc(hidden)]`: rustc prints a type unqualified (`add:`, `D<3>`) only when its
-// path is visible, and error messages name op markers and dims from this module.
+#[doc(hidden)]
 pub mod typelevel;
+
+// rustc prints a type by its bare name (`add:`, `D<3>`, `Cons<..>`) only when a path to it
+// avoids `#[doc(hidden)]` modules; these hidden re-exports give the machinery such a path
+// while keeping it out of the user's docs.
+#[doc(hidden)]
+pub use typelevel::{checks, dim, dtype_rules, factor, list, op, peano};
 
 pub use shape::{Shape, StaticShape};
 pub use tensor::Tensor;

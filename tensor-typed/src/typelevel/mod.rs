@@ -4,9 +4,8 @@
 //! rule into a readable error ([`checks`]), op markers naming the op in those errors
 //! ([`op`]) and which ops each element type allows ([`dtype_rules`]).
 //!
-//! Public only as far as signatures and error messages force it: rustc prints a type
-//! unqualified (`add: cannot broadcast ...`) only when its path is visible, so this module
-//! is not `#[doc(hidden)]`; it is not an API to call.
+//! Public only as far as signatures force it, and hidden from the user's docs; the crate
+//! root re-exports its modules (hidden too) so that errors print its types by bare name.
 
 pub mod checks;
 pub mod dim;
