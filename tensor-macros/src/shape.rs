@@ -79,11 +79,24 @@ fn validate(input: &ShapeInput) -> syn::Result<()> {
 pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
     match d {
         DimArgRef::Static(n, span) => {
-            let lit = proc_macro2::Literal::usize_unsuffixed(*n);
-            quote_spanned!(*span=> ::tensor_typed::D<#lit>)
+            let dim = static_dim(&quote!(::tensor_typed), *n);
+            quote_spanned!(*span=> #dim)
         }
         DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
         DimArgRef::Expr(e) => quote_spanned!(e.span()=> ::tensor_typed::D<{ #e }>),
+    }
+}
+
+/// The type of static dim `n` under `path` (`::tensor_typed` or its `layout_support`):
+/// `D<n>` below 1000, else `K<hi, D<n % 1000>>` with `hi` the dim of `n / 1000` (three
+/// decimal digits per group, so every size has exactly one form).
+pub(crate) fn static_dim(path: &TokenStream, n: usize) -> TokenStream {
+    let lo = proc_macro2::Literal::usize_unsuffixed(n % 1000);
+    if n < 1000 {
+        quote!(#path::D<#lo>)
+    } else {
+        let hi = static_dim(path, n / 1000);
+        quote!(#path::K<#hi, #path::D<#lo>>)
     }
 }
 

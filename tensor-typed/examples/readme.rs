@@ -17,7 +17,13 @@ fn main() -> Result<(), tensor_core::Error> {
     let y = &x + &b; // Tensor<f32, Shape![Dyn, 3]>
     let z: Tensor<f32, Shape![5, 3]> = x.check_shape()?; // run-time check of the Dyn dims
     let w = layout!(a, "h w -> w h"); // Tensor<f32, Shape![3, 2]>
-    let q = layout!(x, "b (h d) -> b h d", h = 3)?; // Tensor<f32, Shape![Dyn, 3, 1]>
+    let q = layout!(x, "b (h d) -> b h d", h = 3); // Tensor<f32, Shape![Dyn, 3, 1]>
+    let v = layout!(x, "(g b) d -> g b d", g = 5)?; // Result: splits the Dyn dim
+    let logits = Tensor::<f32, Shape![Dyn, 50257]>::zeros_with(&[4, 50257])?;
+    let bias: Tensor<f32, Shape![50257]> = Tensor::zeros();
+    let out = &logits + &bias; // Tensor<f32, Shape![Dyn, 50257]>
+    let _: Tensor<f32, Shape![5, Dyn, 3]> = v;
+    let _: Tensor<f32, Shape![Dyn, 50257]> = out;
     let _: Tensor<f32, Shape![2, 2, 6]> = r;
     let _: Tensor<f32, Shape![3, 2]> = w;
     let _: Tensor<f32, Shape![Dyn, 3, 1]> = q;

@@ -17,15 +17,14 @@
 //! `Result`, and what does not fit (rank, divisibility, a given size) is found by
 //! [`Recipe::plan`] with einops' message.
 
-mod checks;
 mod recipe;
 
 pub use crate::shape::Shape;
-pub use crate::typelevel::dim::{Dim, DimMul, Dyn, Prod, D};
-pub use checks::{rearrange, reduce, repeat, Check};
+pub use crate::typelevel::arith::{DimMul, Prod};
+pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};
+pub use crate::typelevel::layout_rules::{Chunks, DimIs, SplitDim};
+pub use crate::typelevel::op::{rearrange, reduce, repeat};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
-
-use crate::shape::{Cons, Nil};
 
 pub use crate::Tensor;
 pub use tensor_core::Element;
@@ -105,23 +104,21 @@ fn fits(
     Ok(t)
 }
 
-/// The failure mode of an input shape (as a cons list): [`MayFail`] if a dim is `Dyn`.
-pub trait ModeOf {
-    /// [`Infallible`] or [`MayFail`].
-    type Mode: Mode;
+/// The failure mode of one input dim that the pattern checks, joined with the mode `M`
+/// of the other checked dims: [`MayFail`] for `Dyn`, `M` for a static dim.
+pub trait ModeOfDim {
+    /// `M` joined with this dim's mode.
+    type Then<M: Mode>: Mode;
 }
-impl ModeOf for Nil {
-    type Mode = Infallible;
+impl<const N: usize> ModeOfDim for D<N> {
+    type Then<M: Mode> = M;
 }
-impl<const N: usize, T: ModeOf> ModeOf for Cons<D<N>, T> {
-    type Mode = T::Mode;
+impl<H, L> ModeOfDim for K<H, L> {
+    type Then<M: Mode> = M;
 }
-impl<T> ModeOf for Cons<Dyn, T> {
-    type Mode = MayFail;
+impl ModeOfDim for Dyn {
+    type Then<M: Mode> = MayFail;
 }
-
-/// The failure mode of input shape `S`.
-pub type ModeOfShape<S> = <<S as Shape>::List as ModeOf>::Mode;
 
 /// `reduce = mean` needs floating-point elements (as PyTorch's `mean`).
 #[diagnostic::on_unimplemented(

@@ -2,7 +2,7 @@
 //!
 //! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
 //! `(D<2>, Dyn, D<3>)`) and which shape rules exist; the user's methods are on
-//! [`Tensor`]. `typelevel` (dims as types, Peano numbers, prime factorisations, type
+//! [`Tensor`]. `typelevel` (dims as types, Peano numbers, type
 //! lists, checks, op markers) is the machinery behind the bounds, hidden from the docs.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -24,18 +24,22 @@ pub mod typelevel;
 // avoids `#[doc(hidden)]` modules; these hidden re-exports give the machinery such a path
 // while keeping it out of the user's docs.
 #[doc(hidden)]
-pub use typelevel::{checks, dim, dtype_rules, factor, list, op, peano};
+pub use typelevel::{checks, dim, dtype_rules, layout_rules, list, op, peano};
+
+/// Type-level arithmetic on dims (product, sum, difference, exact quotient, conv/pool
+/// output size) for rules and layers of your own; see the module's items.
+pub use typelevel::arith;
 
 pub use shape::{Shape, StaticShape};
 pub use tensor::Tensor;
 pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Shape};
-pub use typelevel::dim::{Ax, Dim, Dyn, D};
+pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 
 /// Everything a user needs: `use tensor_typed::prelude::*;`.
 pub mod prelude {
     pub use crate::tensor::Tensor;
-    pub use crate::typelevel::dim::{Ax, Dyn, D};
+    pub use crate::typelevel::dim::{Ax, Dyn, D, K};
     pub use crate::{layout, tensor, Axes, Shape};
     pub use tensor_core::{Element, Error, Result};
 }

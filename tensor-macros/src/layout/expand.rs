@@ -35,11 +35,12 @@ pub(crate) fn expand(
     let x = Ident::new("__x", span);
     let call = quote_spanned! {span=> __layout(#x, &__given) };
     // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
-    // or (decided by the types) a `Dyn` dim.
+    // or (decided by the types) a `Dyn` input dim that the pattern checks (a split or a
+    // given size); a `Dyn` dim that only moves or merges needs no check.
     let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
         quote!(#ls::MayFail)
     } else {
-        quote!(#ls::ModeOfShape<S>)
+        quote!(<S as __LayoutShape>::Mode)
     };
     let elem_bound = match c.op {
         Op::Reduce(Reduction::Mean) => quote!(T: #ls::MeanElement,),
@@ -50,6 +51,7 @@ pub(crate) fn expand(
         #[diagnostic::on_unimplemented(message = #message, label = #label)]
         trait __LayoutShape {
             type Out: #ls::Shape;
+            type Mode: #ls::Mode;
         }
         #impls
         const __RECIPE: #ls::Recipe = #recipe;
@@ -58,7 +60,6 @@ pub(crate) fn expand(
             given: &[::core::option::Option<usize>],
         ) -> #ls::Output<T, <S as __LayoutShape>::Out, #mode>
         where
-            <S as #ls::Shape>::List: #ls::ModeOf,
             #elem_bound
         {
             <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape>::Out>(x, &__RECIPE, given)
@@ -287,6 +288,8 @@ fn shape_impl(
     };
     let mut bounds: Vec<TokenStream> = Vec::new();
     let mut ellipsis: Vec<Ty> = Vec::new();
+    // The input dims whose size the pattern checks (a `Dyn` one makes the call fallible).
+    let mut checked: Vec<String> = Vec::new();
 
     // The left side: each dim is one param (or `...` several).
     let mut at = 0;
@@ -302,6 +305,7 @@ fn shape_impl(
         }
         let input = Ty::Param(params[at].clone());
         let input_dim = at;
+        let param = params[at].clone();
         at += 1;
         let span = spans.span(&dim.range);
         let mut known = Ty::Static(1);
@@ -319,6 +323,9 @@ fn shape_impl(
                 TermKind::Ellipsis => {}
             }
         }
+        if unknown.is_none() || known != Ty::Static(1) {
+            checked.push(param);
+        }
         match unknown {
             Some(i) => {
                 let ty = input.split(op_marker(c.op), input_dim, known);
@@ -328,10 +335,10 @@ fn shape_impl(
             None => {
                 if let Ty::Static(k) = known {
                     let t = input.tokens();
-                    let k = Literal::usize_unsuffixed(k);
                     let op = Ident::new(op_marker(c.op), Span::call_site());
                     let i = Literal::usize_unsuffixed(input_dim);
-                    bounds.push(quote_spanned!(span=> #t: #ls::#op::DimIs<#i, #ls::D<#k>>));
+                    let k = crate::shape::static_dim(&quote!(#ls), k);
+                    bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
                 }
             }
         }
@@ -367,12 +374,21 @@ fn shape_impl(
         .map(|p| Ident::new(p, Span::call_site()))
         .collect();
     let out = out.iter().map(Ty::tokens);
+    let mode = checked
+        .iter()
+        .rev()
+        .fold(quote!(#ls::Infallible), |rest, p| {
+            let p = Ident::new(p, Span::call_site());
+            bounds.push(quote!(#p: #ls::ModeOfDim));
+            quote!(<#p as #ls::ModeOfDim>::Then<#rest>)
+        });
     Some(quote! {
         impl<#(#params: #ls::Dim),*> __LayoutShape for (#(#params,)*)
         where
             #(#bounds,)*
         {
             type Out = (#(#out,)*);
+            type Mode = #mode;
         }
     })
 }

@@ -79,7 +79,14 @@ mod tests {
     fn static_sizes_fold_into_the_output_type() {
         let out = super::expand(quote!(x, "b (h d) -> b h d", h = 3)).to_string();
         assert_eq!(errors(&quote!(#out)), 0);
-        let want = "type Out = (__A0 , :: tensor_typed :: layout_support :: D < 3 > , :: tensor_typed :: layout_support :: rearrange :: Chunks < 1 , __A1 , :: tensor_typed :: layout_support :: D < 3 > > ,)";
+        let want = "type Out = (__A0 , :: tensor_typed :: layout_support :: D < 3 > , :: tensor_typed :: layout_support :: Chunks < :: tensor_typed :: layout_support :: rearrange , 1 , __A1 , :: tensor_typed :: layout_support :: D < 3 > > ,)";
+        assert!(out.contains(want), "{out}");
+    }
+
+    #[test]
+    fn sizes_of_a_thousand_and_more_are_written_in_groups_of_three_digits() {
+        let out = super::expand(quote!(x, "(v e) -> v e", v = 50257)).to_string();
+        let want = ":: tensor_typed :: layout_support :: K < :: tensor_typed :: layout_support :: D < 50 > , :: tensor_typed :: layout_support :: D < 257 >>";
         assert!(out.contains(want), "{out}");
     }
 }

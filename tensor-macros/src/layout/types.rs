@@ -74,10 +74,7 @@ impl Ty {
                 let p = Ident::new(p, Span::call_site());
                 quote!(#p)
             }
-            Ty::Static(n) => {
-                let n = Literal::usize_unsuffixed(*n);
-                quote!(#ls::D<#n>)
-            }
+            Ty::Static(n) => crate::shape::static_dim(&ls, *n),
             Ty::Dyn => quote!(#ls::Dyn),
             Ty::Prod(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());
@@ -87,7 +84,7 @@ impl Ty {
                 let op = Ident::new(op, Span::call_site());
                 let dim = Literal::usize_unsuffixed(*dim);
                 let (a, b) = (input.tokens(), by.tokens());
-                quote!(#ls::#op::Chunks<#dim, #a, #b>)
+                quote!(#ls::Chunks<#ls::#op, #dim, #a, #b>)
             }
         }
     }
@@ -110,7 +107,7 @@ impl Ty {
                 let op = Ident::new(op, Span::call_site());
                 let dim = Literal::usize_unsuffixed(*dim);
                 let (ta, tb) = (input.tokens(), by.tokens());
-                quote_spanned!(span=> #ta: #ls::#op::Split<#dim, #tb>)
+                quote_spanned!(span=> #ta: #ls::SplitDim<#ls::#op, #dim, #tb>)
             }
         };
         if !out.iter().any(|b| b.to_string() == bound.to_string()) {

@@ -188,15 +188,17 @@ fn reduction(word: &Ident) -> syn::Result<Op> {
 }
 
 /// Without `reduce = ..`, `rearrange` or `repeat`: a pattern that creates an axis (a name
-/// only on the right, or a number other than 1 on the right) is a repeat, any other a
-/// rearrange.
+/// only on the right, or a number other than 1 on the right) and keeps every axis of the
+/// left side is a repeat, any other a rearrange. (A name only on the right *and* one only
+/// on the left is most likely a typo on the right: as a rearrange, the error names it.)
 fn infer_op(p: &Pattern) -> Op {
     let creates = p.right.terms().any(|(_, t)| match &t.kind {
         TermKind::Name(n) => !p.left.has_name(n),
         TermKind::Anon(n) => *n != 1,
         TermKind::Ellipsis => false,
     });
-    if creates {
+    let drops = p.left.names().any(|(n, _)| !p.right.has_name(n));
+    if creates && !drops {
         Op::Repeat
     } else {
         Op::Rearrange
@@ -315,6 +317,17 @@ impl Rules<'_> {
     /// rearrange keeps every axis: each name (and `...`) is on both sides.
     fn rearrange_axes_on_both_sides(&self) -> syn::Result<()> {
         let p = self.pattern;
+        // A name on each side that the other lacks: a typo on the right, most likely.
+        let left_only = p.left.names().find(|(n, _)| !p.right.has_name(n));
+        let right_only = p.right.names().find(|(n, _)| !p.left.has_name(n));
+        if let (Some((l, _)), Some((r, t))) = (left_only, right_only) {
+            return Err(self.fail(
+                &t.range,
+                format!(
+                    "axis `{r}` is not on the left side (and `{l}` of the left side is not on the right side: a typo for `{l}`?)"
+                ),
+            ));
+        }
         for (side, other, which, hint) in [
             (
                 &p.left,

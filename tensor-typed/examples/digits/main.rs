@@ -41,7 +41,7 @@ fn show_mistakes(
     let (pixels, labels) = train::gather(&split.test, &idx);
     let x = Images::from_vec(pixels, &[idx.len(), data::PIXELS])?;
     // One text row per image row: h outermost, then each digit's 8 pixels.
-    let rows: Tensor<f32, Shape![8, Dyn, 8]> = layout!(x, "n (h w) -> h n w", h = 8)?;
+    let rows: Tensor<f32, Shape![8, Dyn, 8]> = layout!(x, "n (h w) -> h n w", h = 8);
     let captions: Vec<String> = labels
         .iter()
         .zip(shown)

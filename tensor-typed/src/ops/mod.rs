@@ -3,7 +3,7 @@
 
 pub mod binary;
 pub mod inplace;
-pub mod reduce;
+pub mod reduction;
 pub mod unary;
 pub mod view;
 

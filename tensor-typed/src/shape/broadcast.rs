@@ -2,14 +2,14 @@
 //!
 //! Both shapes are aligned at the right. Each pair of dims goes through
 //! [`BroadcastAt`]: two static dims must be equal or one of them 1 (else
-//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`); a `Dyn` takes the
+//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is D<3> vs D<4>`); a `Dyn` takes the
 //! other side's dim when that is static and not 1, and the run time checks it. The walk
 //! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
 //! error.
 
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::checks::BroadcastOk;
-use crate::typelevel::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, D};
+use crate::typelevel::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -22,18 +22,18 @@ pub trait BroadcastAt<Rhs> {
     /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
     type Ok;
 }
-impl<const A: usize, const B: usize> BroadcastAt<D<B>> for D<A>
+impl<A: StaticDim, B: StaticDim> BroadcastAt<B> for A
 where
-    D<A>: CanBroadcast<D<B>> + BroadcastDim<D<B>>,
+    A: CanBroadcast<B> + BroadcastDim<B>,
 {
-    type Output = <D<A> as BroadcastDim<D<B>>>::Output;
-    type Ok = <D<A> as CanBroadcast<D<B>>>::Output;
+    type Output = <A as BroadcastDim<B>>::Output;
+    type Ok = <A as CanBroadcast<B>>::Output;
 }
-impl<const A: usize> BroadcastAt<Dyn> for D<A>
+impl<A: StaticDim> BroadcastAt<Dyn> for A
 where
-    D<A>: BroadcastDim<Dyn>,
+    A: BroadcastDim<Dyn>,
 {
-    type Output = <D<A> as BroadcastDim<Dyn>>::Output;
+    type Output = <A as BroadcastDim<Dyn>>::Output;
     type Ok = B1;
 }
 impl<Y> BroadcastAt<Y> for Dyn
@@ -60,12 +60,13 @@ where
     type Output =
         Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, L, R, P, Op>>::Output>;
 }
-impl<const A: usize, const B: usize, T1, T2, L, R, const I: usize, Op>
-    BroadcastStep<D<A>, D<B>, T1, T2, L, R, D<I>, Op> for B0
+impl<A, B, T1, T2, L, R, const I: usize, Op> BroadcastStep<A, B, T1, T2, L, R, D<I>, Op> for B0
 where
-    B0: BroadcastOk<Op, L, R, I, A, B>,
+    B0: BroadcastOk<Op, L, R, A, B, I>,
 {
-    type Output = Nil;
+    // Never normalizes (the check fails): the broadcast has no made-up shape, so code
+    // that uses the result adds no second error.
+    type Output = <B0 as BroadcastOk<Op, L, R, A, B, I>>::Then<Nil>;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a

@@ -7,22 +7,22 @@
 //! new dims. (repeat is lowered to the runtime's reshape → expand → reshape.)
 
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::typelevel::arith::DimMul;
 use crate::typelevel::checks::ExpandOk;
-use crate::typelevel::dim::{DimEq, DimMul, Dyn, IsOne, Or, D};
+use crate::typelevel::dim::{DimEq, Dyn, IsOne, Or, StaticDim, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::peano::ToDim;
 
 /// One dim of an expand: tensor dim `Self` to target dim `T` at target index `P`.
 pub trait ExpandAt<T, S, Tgt, P> {}
-impl<const A: usize, const B: usize, S, Tgt, const I: usize> ExpandAt<D<B>, S, Tgt, D<I>> for D<A>
+impl<A: StaticDim, B: StaticDim, S, Tgt, const I: usize> ExpandAt<B, S, Tgt, D<I>> for A
 where
-    D<A>: DimEq<D<B>> + IsOne,
-    <D<A> as DimEq<D<B>>>::Output: Or<<D<A> as IsOne>::Output>,
-    <<D<A> as DimEq<D<B>>>::Output as Or<<D<A> as IsOne>::Output>>::Output:
-        ExpandOk<S, Tgt, I, A, B>,
+    A: DimEq<B> + IsOne,
+    <A as DimEq<B>>::Output: Or<<A as IsOne>::Output>,
+    <<A as DimEq<B>>::Output as Or<<A as IsOne>::Output>>::Output: ExpandOk<S, Tgt, A, B, I>,
 {
 }
-impl<const A: usize, S, Tgt, P> ExpandAt<Dyn, S, Tgt, P> for D<A> {}
+impl<A: StaticDim, S, Tgt, P> ExpandAt<Dyn, S, Tgt, P> for A {}
 impl<T, S, Tgt, P> ExpandAt<T, S, Tgt, P> for Dyn {}
 
 /// A new leading dim of an expand target must be static.
@@ -32,7 +32,10 @@ impl<T, S, Tgt, P> ExpandAt<T, S, Tgt, P> for Dyn {}
 )]
 pub trait StaticLeading<S, Tgt> {}
 impl<S, Tgt> StaticLeading<S, Tgt> for Nil {}
+// One impl per static form (not a blanket over `StaticDim`), so that a `Dyn` finds no
+// impl and the error is this trait's message.
 impl<const N: usize, T: StaticLeading<S, Tgt>, S, Tgt> StaticLeading<S, Tgt> for Cons<D<N>, T> {}
+impl<H, L, T: StaticLeading<S, Tgt>, S, Tgt> StaticLeading<S, Tgt> for Cons<K<H, L>, T> {}
 
 /// Expand over reversed lists; `I` is 1 + the target index of the heads (a `D<i>`).
 #[diagnostic::on_unimplemented(
@@ -75,6 +78,9 @@ pub trait RepeatAt<R> {
 }
 impl<X: DimMul<D<B>>, const B: usize> RepeatAt<D<B>> for X {
     type Output = <X as DimMul<D<B>>>::Output;
+}
+impl<X: DimMul<K<H, L>>, H, L> RepeatAt<K<H, L>> for X {
+    type Output = <X as DimMul<K<H, L>>>::Output;
 }
 
 /// Repeat over reversed lists.

@@ -2,13 +2,13 @@
 //!
 //! `[K]·[K]` → `[]`; `[K]·[.., K, M]` → `[.., M]`; `[.., N, K]·[K]` → `[.., N]`;
 //! `[.., N, K]·[.., K, M]` → `[broadcast(..), N, M]`. The inner dims must be equal when
-//! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are 3 vs 4`);
+//! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are D<3> vs D<4>`);
 //! a `Dyn` inner dim is checked at run time.
 
 use crate::shape::broadcast::{BroadcastZip, MaxRank};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::checks::MatmulOk;
-use crate::typelevel::dim::{DimEq, Dyn, D};
+use crate::typelevel::dim::{DimEq, Dyn, StaticDim};
 use crate::typelevel::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -16,13 +16,13 @@ use typenum::{B0, B1};
 
 /// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.
 pub trait InnerDim<K, L, R> {}
-impl<const A: usize, const B: usize, L, R> InnerDim<D<B>, L, R> for D<A>
+impl<A: StaticDim, B: StaticDim, L, R> InnerDim<B, L, R> for A
 where
-    D<A>: DimEq<D<B>>,
-    <D<A> as DimEq<D<B>>>::Output: MatmulOk<L, R, A, B>,
+    A: DimEq<B>,
+    <A as DimEq<B>>::Output: MatmulOk<L, R, A, B>,
 {
 }
-impl<const A: usize, L, R> InnerDim<Dyn, L, R> for D<A> {}
+impl<A: StaticDim, L, R> InnerDim<Dyn, L, R> for A {}
 impl<K, L, R> InnerDim<K, L, R> for Dyn {}
 
 /// Matmul over reversed dim lists.

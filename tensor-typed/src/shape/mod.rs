@@ -3,8 +3,10 @@
 //!
 //! # Representation (settled; helper "layout" builds on it)
 //!
-//! * A **static dim** is the nominal type [`D<N>`](crate::D) (`pub struct D<const N: usize>`),
-//!   so rustc prints it as `D<3>`, never as `UInt<UInt<UTerm, B1>, B1>`.
+//! * A **static dim** is written in decimal groups of three digits (see
+//!   [`crate::typelevel::dim`]): [`D<N>`](crate::D) for `N` in `0..=999`, and
+//!   [`K<Hi, Lo>`](crate::K) for `Hi·1000 + Lo` (`Shape![50257]` is `(K<D<50>, D<257>>,)`).
+//!   rustc prints them so, never as `UInt<UInt<UTerm, B1>, B1>`; every size has one form.
 //! * A **run-time dim** is the unit type [`Dyn`](crate::Dyn).
 //! * A **shape** is a tuple of dims, rank 0 to 8: `Shape![2, Dyn, 3]` expands to
 //!   `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`, `Shape![3]` to
@@ -14,15 +16,11 @@
 //! * Inside trait bounds a shape is turned into a **cons list** ([`Shape::List`]:
 //!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
 //!   operator is one recursive trait instead of one impl per rank.
-//! * **Arithmetic** on dims maps a static dim to a typenum unsigned only inside bounds
-//!   ([`DimNum`](crate::typelevel::dim::DimNum): `D<N>` → `typenum::U<N>`, `Dyn` → `Dyn`); a computed
-//!   dim is mapped back to `D<N>` by a generated table ([`NumDim`](crate::typelevel::dim::NumDim)).
-//!   Exact division (layout!'s split, [`DimDiv`](crate::typelevel::dim::DimDiv)) maps a dim to its
-//!   prime factorisation instead ([`crate::typelevel::factor`]), which costs the compiler far less
-//!   than typenum's long division. The tables cover 0..=1024, multiples of 64 up to
-//!   65536 and the powers of 2 and of 10, so a dim taking part in *arithmetic*
-//!   (reshape's element count, repeat's product, layout!'s split) must lie there;
-//!   equality and broadcasting work for any `N` (no typenum needed, see `dim.rs`).
+//! * **Arithmetic** on dims ([`crate::arith`]: product, sum, difference, exact quotient,
+//!   conv/pool size) maps static dims to typenum numbers inside bounds
+//!   ([`StaticDim::Num`](crate::typelevel::dim::StaticDim)) and the result back to its
+//!   decimal form ([`NumDim`](crate::typelevel::dim::NumDim)); it works for every size.
+//!   Equality and broadcasting compare the decimal forms group by group (no arithmetic).
 //!
 //! # Type-level operators (each a trait with `type Output`, plus a noun alias)
 //!
@@ -33,11 +31,12 @@
 //! * [`DimEq<Rhs>`](crate::typelevel::dim::DimEq): a typenum bit, `B1` for equal static dims or
 //!   when either is `Dyn`; [`Unify<Rhs>`](crate::typelevel::dim::Unify): the static one of two dims
 //!   that must be equal. [`IsOne`](crate::typelevel::dim::IsOne), [`CanBroadcast`](crate::typelevel::dim::CanBroadcast).
-//! * [`DimMul<Rhs>`](crate::typelevel::dim::DimMul) / [`Prod`](crate::typelevel::dim::Prod): product, `Dyn`
-//!   if either is `Dyn`.
-//! * [`DimDiv<Rhs>`](crate::typelevel::dim::DimDiv) / [`Quot`](crate::typelevel::dim::Quot): exact division,
-//!   a compile error (`cannot split dim 10 by 3: 10 is not divisible by 3`) when static
-//!   and not divisible; `Dyn` if either is `Dyn`.
+//! * [`DimMul<Rhs>`](crate::arith::DimMul) / [`Prod`](crate::arith::Prod): product, `Dyn`
+//!   if either is `Dyn`; [`DimAdd`](crate::arith::DimAdd), [`DimSub`](crate::arith::DimSub),
+//!   [`ConvOut`](crate::arith::ConvOut) alike.
+//! * [`DimDiv<Rhs>`](crate::arith::DimDiv) / [`Quot`](crate::arith::Quot): exact division
+//!   with an `Ok` bit, which layout!'s split turns into
+//!   `cannot split dim D<10> by D<3>: D<10> is not divisible by D<3>`.
 //!
 //! Shapes (one file each): [`BroadcastShape`](crate::shape::broadcast::BroadcastShape) /
 //! `Broadcast<A, B>`; `ExpandTo`, `RepeatBy` / `Repeated` (expand.rs), `ReshapeTo` and
@@ -57,7 +56,7 @@
 //! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
 //! that carry the values as const generics, so `#[diagnostic::on_unimplemented]`
 //! prints them in decimal, e.g.
-//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is 3 vs 4`.
+//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is D<3> vs D<4>`.
 //!
 //! An axis list (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types
 //! (`(Ax<1>, Ax<0>)`), turned into a cons list the same way.
@@ -71,7 +70,7 @@ pub mod reshape;
 pub mod same;
 pub mod transpose;
 
-use crate::typelevel::dim::{Dim, D};
+use crate::typelevel::dim::{Dim, D, K};
 use std::marker::PhantomData;
 
 /// The empty type-level list (end of a shape or an axis list).
@@ -208,4 +207,6 @@ impl<S: Shape> StaticShape for S where S::List: StaticList<S> {}
 )]
 pub trait StaticList<S> {}
 impl<S> StaticList<S> for Nil {}
+// One impl per static form, so that a `Dyn` reports this trait's message.
 impl<const N: usize, T: StaticList<S>, S> StaticList<S> for Cons<D<N>, T> {}
+impl<H, L, T: StaticList<S>, S> StaticList<S> for Cons<K<H, L>, T> {}

@@ -6,7 +6,7 @@
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::ReshapeOk;
-use crate::typelevel::dim::{DimNum, Dyn, NumOf};
+use crate::typelevel::dim::{Dyn, StaticDim};
 use std::ops::Mul;
 use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
 
@@ -34,6 +34,18 @@ where
     type Output = <UInt<U, B> as Mul<R>>::Output;
 }
 
+/// The size of one dim as an element count: its typenum number, or `Dyn`.
+pub trait DimCount {
+    /// The typenum unsigned (or `Dyn`).
+    type N;
+}
+impl<X: StaticDim> DimCount for X {
+    type N = X::Num;
+}
+impl DimCount for Dyn {
+    type N = Dyn;
+}
+
 /// The element count of a dim list: a typenum unsigned, or `Dyn` if any dim is `Dyn`.
 pub trait Numel {
     /// The element count.
@@ -42,11 +54,11 @@ pub trait Numel {
 impl Numel for Nil {
     type N = U1;
 }
-impl<H: DimNum, T: Numel> Numel for Cons<H, T>
+impl<H: DimCount, T: Numel> Numel for Cons<H, T>
 where
-    NumOf<H>: MulNum<T::N>,
+    H::N: MulNum<T::N>,
 {
-    type N = <NumOf<H> as MulNum<T::N>>::Output;
+    type N = <H::N as MulNum<T::N>>::Output;
 }
 
 /// Compares two element counts: `B1` when equal or when either is `Dyn` (checked at

@@ -3,20 +3,20 @@
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
-use crate::typelevel::dim::{DimEq, Dyn, D};
+use crate::typelevel::dim::{DimEq, Dyn, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf, Next};
 use crate::typelevel::peano::PEq;
 use typenum::{B0, B1};
 
 /// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
 pub trait SameAt<Y, S, T, P> {}
-impl<const A: usize, const B: usize, S, T, const I: usize> SameAt<D<B>, S, T, D<I>> for D<A>
+impl<A: StaticDim, B: StaticDim, S, T, const I: usize> SameAt<B, S, T, D<I>> for A
 where
-    D<A>: DimEq<D<B>>,
-    <D<A> as DimEq<D<B>>>::Output: SameDimOk<S, T, I, A, B>,
+    A: DimEq<B>,
+    <A as DimEq<B>>::Output: SameDimOk<S, T, A, B, I>,
 {
 }
-impl<const A: usize, S, T, P> SameAt<Dyn, S, T, P> for D<A> {}
+impl<A: StaticDim, S, T, P> SameAt<Dyn, S, T, P> for A {}
 impl<Y, S, T, P> SameAt<Y, S, T, P> for Dyn {}
 
 /// Zips two dim lists of the same length for `check_shape`; `J` is the index of the

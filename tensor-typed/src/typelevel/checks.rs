@@ -2,17 +2,25 @@
 //!
 //! Each is implemented only for typenum's `B1` (the condition holds). A bound
 //! `<condition> : XOk<..>` that fails is reported by rustc with this trait's
-//! `#[diagnostic::on_unimplemented]` message, where the values are const generics (so
-//! printed in decimal) and shapes are tuples of `D<N>` (so printed as `(D<2>, D<3>)`).
+//! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
+//! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
+//! shapes as tuples of them (`(D<2>, D<3>)`).
 
 use typenum::B1;
 
 macro_rules! check {
     ($(#[$m:meta])* $name:ident < $($p:ident),* ; $($c:ident),* >) => {
         $(#[$m])*
-        pub trait $name<$($p,)* $(const $c: usize),*> {}
+        pub trait $name<$($p,)* $(const $c: usize),*> {
+            /// `X` when the check holds; a rule whose result exists only when the check
+            /// holds is this projection, so a failed check leaves no made-up result
+            /// type behind (rustc reports the check once and stops there).
+            type Then<X>;
+        }
         #[diagnostic::do_not_recommend]
-        impl<$($p,)* $(const $c: usize),*> $name<$($p,)* $($c),*> for B1 {}
+        impl<$($p,)* $(const $c: usize),*> $name<$($p,)* $($c),*> for B1 {
+            type Then<X> = X;
+        }
     };
 }
 
@@ -23,7 +31,7 @@ check! {
         label = "these shapes do not broadcast",
         note = "two static dims broadcast when they are equal or one of them is 1"
     )]
-    BroadcastOk<Op, L, R; I, A, B>
+    BroadcastOk<Op, L, R, A, B; I>
 }
 
 check! {
@@ -33,7 +41,7 @@ check! {
         label = "expand can only change dims of size 1",
         note = "the expanded size must match the existing size at a non-singleton dimension"
     )]
-    ExpandOk<S, T; I, A, B>
+    ExpandOk<S, T, A, B; I>
 }
 
 check! {
@@ -79,7 +87,7 @@ check! {
         message = "cannot matmul {L} by {R}: inner dims are {A} vs {B}",
         label = "the last dim of the left operand must equal the second-to-last of the right"
     )]
-    MatmulOk<L, R; A, B>
+    MatmulOk<L, R, A, B;>
 }
 
 check! {
@@ -88,7 +96,7 @@ check! {
         message = "check_shape: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
     )]
-    SameDimOk<S, T; I, A, B>
+    SameDimOk<S, T, A, B; I>
 }
 
 check! {
@@ -117,4 +125,27 @@ check! {
         note = "use permute::<Axes![..]>() to reorder the dims of a tensor with more than 2 dims"
     )]
     TransposeOk<S;>
+}
+
+/// Holds (on `B1`) when dim `I` of the input, `A`, equals the pattern's `B`.
+#[diagnostic::on_unimplemented(
+    message = "layout!({Op}): Shape mismatch, {A} != {B}: dim {I} of the input has size {A}, but the pattern needs {B}",
+    label = "dim {I} is {A}, the pattern needs {B}"
+)]
+pub trait SizeEq<Op, A, B, const I: usize> {}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
+
+/// Holds (on `B1`) when `B` divides dim `I` of the input, `A`.
+#[diagnostic::on_unimplemented(
+    message = "layout!({Op}): Shape mismatch, can't divide axis of length {A} in chunks of {B} (dim {I} of the input)",
+    label = "dim {I} is {A}, not a multiple of {B}"
+)]
+pub trait SplitOk<Op, A, B, const I: usize> {
+    /// `X` when the split is exact (see `check!`).
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, const I: usize> SplitOk<Op, A, B, I> for B1 {
+    type Then<X> = X;
 }

@@ -1,18 +1,56 @@
-//! Dims as types: [`D<N>`] (static), [`Dyn`] (run time), axis indices [`Ax<I>`], and the
-//! dim-level operators (equality, broadcast, product, exact division).
+//! Dims as types: static dims ([`D<N>`] and [`K<Hi, Lo>`]), [`Dyn`] (run time), axis
+//! indices [`Ax<I>`], and the dim-level comparisons (equality, broadcast, unify).
+//! Arithmetic on dims (product, sum, difference, exact quotient, the conv/pool output
+//! size) is in [`crate::typelevel::arith`].
 //!
-//! Static dims are nominal (`D<3>` is printed as `D<3>`). Where a bound needs arithmetic,
-//! [`DimNum`] maps `D<N>` to the typenum unsigned of `N` and [`NumDim`] maps a computed
-//! typenum back to `D<N>`; both come from a generated table (`build.rs`) covering
-//! 0..=1024, multiples of 64 up to 65536, and powers of 2 (to 2^40) and 10 (to 10^12).
+//! # Every static dim, in decimal
+//!
+//! A static dim is written in decimal groups of three digits, as one writes `50,257`:
+//!
+//! * `D<N>` for `N` in `0..=999` (a *leaf*): `Shape![3, 64, 768]` is
+//!   `(D<3>, D<64>, D<768>)`;
+//! * `K<Hi, Lo>` for `Hi · 1000 + Lo`, where `Hi` is a static dim ≥ 1 and `Lo` a leaf:
+//!   `Shape![50257]` is `(K<D<50>, D<257>>,)`, 1024 is `K<D<1>, D<24>>` and
+//!   2^32 = 4,294,967,296 is `K<K<K<D<4>, D<294>>, D<967>>, D<296>>`.
+//!
+//! Each number has exactly one form (no leading zero group), so two static dims are equal
+//! exactly when their types are. `Shape![..]`, `tensor!` and `layout!` write the form for
+//! you; computed dims (products, sums, quotients, conv output sizes) come out in it too.
+//! There is no table of allowed sizes: the only table is the thousand leaves, mapped
+//! (`build.rs`) to typenum numbers where a rule needs arithmetic.
+//!
+//! # Names (a later extension)
+//!
+//! Rules match dims through the traits of this module ([`StaticDim`], [`DimEq`],
+//! [`IsOne`], ...), never through `D<N>` directly, so a named dim
+//! `Named<Seq, D<16>>` can join later as one more implementor: [`StaticDim`] by its
+//! size, [`DimEq`] by size *and* name (so `seq` and `head` of size 16 do not unify).
 
 use std::fmt;
-use std::ops::Mul;
-use typenum::{Bit, IsEqual, B0, B1, U1};
+use std::marker::PhantomData;
+use typenum::{Bit, IsEqual, IsLess, Unsigned, B0, B1, U1, U1000};
 
-/// A static dim of size `N` (elements). Written `N` inside `Shape![..]`.
+/// A static dim of size `N` (elements) for `N` in `0..=999`; written `N` inside
+/// `Shape![..]`. Larger sizes are [`K`]s of these.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct D<const N: usize>;
+
+/// A static dim of size `Hi · 1000 + Lo` (elements): `Hi` a static dim ≥ 1 (a [`D`] or a
+/// `K`), `Lo` a leaf `D<0>..D<999>`. Written as a plain number inside `Shape![..]`
+/// (`Shape![50257]` is `(K<D<50>, D<257>>,)`).
+pub struct K<Hi, Lo>(PhantomData<(Hi, Lo)>);
+
+impl<Hi, Lo> Clone for K<Hi, Lo> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<Hi, Lo> Copy for K<Hi, Lo> {}
+impl<Hi, Lo> Default for K<Hi, Lo> {
+    fn default() -> Self {
+        K(PhantomData)
+    }
+}
 
 /// A dim whose size is known only at run time. Written `Dyn` inside `Shape![..]`.
 ///
@@ -32,20 +70,33 @@ impl<const N: usize> fmt::Debug for D<N> {
     }
 }
 
+impl<Hi: Dim, Lo: Dim> fmt::Debug for K<Hi, Lo> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "K<{:?}, {:?}>", Hi::default(), Lo::default())
+    }
+}
+
 impl<const I: usize> fmt::Debug for Ax<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Ax<{I}>")
     }
 }
 
-/// A dim: [`D<N>`] or [`Dyn`].
+/// A dim: a static dim ([`D<N>`], [`K`]) or [`Dyn`].
 pub trait Dim: Copy + Default + Send + Sync + 'static + fmt::Debug {
-    /// `Some(N)` for `D<N>`, `None` for `Dyn`.
+    /// `Some(size)` for a static dim, `None` for `Dyn`.
     const STATIC: Option<usize>;
 }
 
 impl<const N: usize> Dim for D<N> {
     const STATIC: Option<usize> = Some(N);
+}
+
+impl<Hi: Dim, Lo: Dim> Dim for K<Hi, Lo> {
+    const STATIC: Option<usize> = match (Hi::STATIC, Lo::STATIC) {
+        (Some(h), Some(l)) => Some(h * 1000 + l),
+        _ => None,
+    };
 }
 
 impl Dim for Dyn {
@@ -62,51 +113,99 @@ impl<const I: usize> Axis for Ax<I> {
     const INDEX: usize = I;
 }
 
-/// Maps a dim to the number used in type-level arithmetic: `D<N>` → typenum `U<N>`,
-/// `Dyn` → `Dyn`.
+// ---- static dims and their numbers ------------------------------------------------
+
+/// A leaf: `D<N>` for `N` in `0..=999`, with its typenum number (the generated table).
 #[diagnostic::on_unimplemented(
-    message = "static dim {Self} is outside the type-level table of tensor-typed",
-    label = "this dim takes part in a compile-time check",
-    note = "the table covers 0..=1024, multiples of 64 up to 65536 and powers of 2 and 10; \
-            write this dim as `Dyn` to check it at run time instead"
+    message = "`{Self}` is not a static dim: `D<N>` holds sizes 0..=999",
+    label = "write larger sizes inside `Shape![..]`",
+    note = "`Shape![50257]` writes 50257 as `K<D<50>, D<257>>` (groups of three digits)"
 )]
-pub trait DimNum {
-    /// The typenum unsigned (or `Dyn`).
-    type Num;
+pub trait Leaf: Dim {
+    /// The typenum unsigned of `N`.
+    type Num: Unsigned;
 }
 
-/// Maps a computed typenum unsigned back to its dim `D<N>` (`Dyn` stays `Dyn`).
+/// The leaf of a typenum number below 1000 (the generated table, inverse of [`Leaf`]).
+pub trait NumLeaf {
+    /// `D<n>`.
+    type Dim: Leaf + StaticDim;
+}
+
+include!(concat!(env!("OUT_DIR"), "/leaf_table.rs"));
+
+/// A static dim ([`D<N>`] or [`K`]) with its size as a typenum unsigned, for the rules
+/// that need arithmetic ([`crate::typelevel::arith`]).
 #[diagnostic::on_unimplemented(
-    message = "a computed static dim is outside the type-level table of tensor-typed",
-    note = "the table covers 0..=1024, multiples of 64 up to 65536 and powers of 2 and 10; \
-            use `Dyn` for this dim"
+    message = "`{Self}` is not a static dim",
+    label = "a static dim is required here"
 )]
-pub trait NumDim {
-    /// The dim.
-    type Dim;
+pub trait StaticDim: Dim {
+    /// The size as a typenum unsigned.
+    type Num: Unsigned;
 }
 
-impl DimNum for Dyn {
-    type Num = Dyn;
-}
-
-impl NumDim for Dyn {
-    type Dim = Dyn;
-}
-
-impl<const I: usize> DimNum for Ax<I>
+impl<const N: usize> StaticDim for D<N>
 where
-    D<I>: DimNum,
+    D<N>: Leaf,
 {
-    type Num = <D<I> as DimNum>::Num;
+    type Num = <D<N> as Leaf>::Num;
 }
 
-include!(concat!(env!("OUT_DIR"), "/dim_table.rs"));
+impl<Hi: StaticDim, Lo: Leaf> StaticDim for K<Hi, Lo>
+where
+    Hi::Num: std::ops::Mul<U1000>,
+    <Hi::Num as std::ops::Mul<U1000>>::Output: std::ops::Add<Lo::Num>,
+    <<Hi::Num as std::ops::Mul<U1000>>::Output as std::ops::Add<Lo::Num>>::Output: Unsigned,
+{
+    type Num = <<Hi::Num as std::ops::Mul<U1000>>::Output as std::ops::Add<Lo::Num>>::Output;
+}
 
-/// The typenum number of dim `X`.
-pub type NumOf<X> = <X as DimNum>::Num;
-/// The dim of typenum number `N`.
-pub type DimOf<N> = <N as NumDim>::Dim;
+/// The typenum number of static dim `X`.
+pub type NumOf<X> = <X as StaticDim>::Num;
+
+/// The static dim of a typenum number (any size): a leaf below 1000, else a [`K`].
+pub trait NumDim {
+    /// The dim in its one decimal form.
+    type Output: StaticDim;
+}
+
+/// [`NumDim`] after comparing with 1000 (`B1`: below); the comparison is a type so that
+/// only the chosen branch is computed.
+pub trait NumDimSel<N> {
+    /// The dim.
+    type Output: StaticDim;
+}
+
+impl<N: Unsigned + IsLess<U1000>> NumDim for N
+where
+    <N as IsLess<U1000>>::Output: NumDimSel<N>,
+{
+    type Output = <<N as IsLess<U1000>>::Output as NumDimSel<N>>::Output;
+}
+
+impl<N: NumLeaf> NumDimSel<N> for B1 {
+    type Output = <N as NumLeaf>::Dim;
+}
+
+impl<N> NumDimSel<N> for B0
+where
+    N: std::ops::Div<U1000> + std::ops::Rem<U1000>,
+    <N as std::ops::Div<U1000>>::Output: NumDim,
+    <N as std::ops::Rem<U1000>>::Output: NumLeaf,
+    K<
+        DimOf<<N as std::ops::Div<U1000>>::Output>,
+        <<N as std::ops::Rem<U1000>>::Output as NumLeaf>::Dim,
+    >: StaticDim,
+{
+    type Output = K<
+        DimOf<<N as std::ops::Div<U1000>>::Output>,
+        <<N as std::ops::Rem<U1000>>::Output as NumLeaf>::Dim,
+    >;
+}
+
+/// The static dim of typenum number `N`.
+pub type DimOf<N> = <N as NumDim>::Output;
 
 // ---- type-level booleans ----------------------------------------------------------
 
@@ -151,23 +250,39 @@ impl<X: std::ops::Not<Output: Bit>> Not for X {
     type Output = <X as std::ops::Not>::Output;
 }
 
-// ---- dim operators ----------------------------------------------------------------
+// ---- dim comparisons --------------------------------------------------------------
 
 /// `DimEq<Rhs>`: `B1` when the dims may be equal: equal static dims, or either is `Dyn`
-/// (decided at run time); `B0` for two different static dims.
+/// (decided at run time); `B0` for two different static dims. Two leaves compare their
+/// numbers; a leaf never equals a `K` (which is ≥ 1000); two `K`s compare group by group.
 pub trait DimEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bit;
 }
 impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
-    D<A>: DimNum,
-    D<B>: DimNum,
+    D<A>: Leaf,
+    D<B>: Leaf,
     NumOf<D<A>>: IsEqual<NumOf<D<B>>>,
 {
     type Output = <NumOf<D<A>> as IsEqual<NumOf<D<B>>>>::Output;
 }
+impl<const A: usize, H, L> DimEq<K<H, L>> for D<A> {
+    type Output = B0;
+}
+impl<H, L, const B: usize> DimEq<D<B>> for K<H, L> {
+    type Output = B0;
+}
+impl<H1: DimEq<H2>, L1: DimEq<L2>, H2, L2> DimEq<K<H2, L2>> for K<H1, L1>
+where
+    <H1 as DimEq<H2>>::Output: And<<L1 as DimEq<L2>>::Output>,
+{
+    type Output = <<H1 as DimEq<H2>>::Output as And<<L1 as DimEq<L2>>::Output>>::Output;
+}
 impl<const A: usize> DimEq<Dyn> for D<A> {
+    type Output = B1;
+}
+impl<H, L> DimEq<Dyn> for K<H, L> {
     type Output = B1;
 }
 impl<X: Dim> DimEq<X> for Dyn {
@@ -181,10 +296,13 @@ pub trait IsOne {
 }
 impl<const A: usize> IsOne for D<A>
 where
-    D<A>: DimNum,
+    D<A>: Leaf,
     NumOf<D<A>>: IsEqual<U1>,
 {
     type Output = <NumOf<D<A>> as IsEqual<U1>>::Output;
+}
+impl<H, L> IsOne for K<H, L> {
+    type Output = B0;
 }
 impl IsOne for Dyn {
     type Output = B0;
@@ -215,29 +333,17 @@ pub trait BroadcastDim<Rhs> {
     /// The broadcast dim.
     type Output: Dim;
 }
-impl<const A: usize, const B: usize> BroadcastDim<D<B>> for D<A>
+impl<X: StaticDim + IsOne, Y: Dim> BroadcastDim<Y> for X
 where
-    D<A>: IsOne,
-    <D<A> as IsOne>::Output: Select<D<B>, D<A>, Output: Dim>,
+    <X as IsOne>::Output: Select<Y, X, Output: Dim>,
 {
-    type Output = If<<D<A> as IsOne>::Output, D<B>, D<A>>;
+    type Output = If<<X as IsOne>::Output, Y, X>;
 }
-impl<const A: usize> BroadcastDim<Dyn> for D<A>
+impl<Y: Dim + IsOne> BroadcastDim<Y> for Dyn
 where
-    D<A>: IsOne,
-    <D<A> as IsOne>::Output: Select<Dyn, D<A>, Output: Dim>,
+    <Y as IsOne>::Output: Select<Dyn, Y, Output: Dim>,
 {
-    type Output = If<<D<A> as IsOne>::Output, Dyn, D<A>>;
-}
-impl<const B: usize> BroadcastDim<D<B>> for Dyn
-where
-    D<B>: IsOne,
-    <D<B> as IsOne>::Output: Select<Dyn, D<B>, Output: Dim>,
-{
-    type Output = If<<D<B> as IsOne>::Output, Dyn, D<B>>;
-}
-impl BroadcastDim<Dyn> for Dyn {
-    type Output = Dyn;
+    type Output = If<<Y as IsOne>::Output, Dyn, Y>;
 }
 
 /// `Unify<Rhs>`: the more precise of two dims that must be equal: the static one, or
@@ -246,65 +352,59 @@ pub trait Unify<Rhs> {
     /// The unified dim.
     type Output: Dim;
 }
-impl<const A: usize, Y: Dim> Unify<Y> for D<A> {
-    type Output = D<A>;
+impl<X: StaticDim, Y: Dim> Unify<Y> for X {
+    type Output = X;
 }
-impl<const B: usize> Unify<D<B>> for Dyn {
-    type Output = D<B>;
-}
-impl Unify<Dyn> for Dyn {
-    type Output = Dyn;
+impl<Y: Dim> Unify<Y> for Dyn {
+    type Output = Y;
 }
 
-/// `DimMul<Rhs>`: the product of two dims; `Dyn` if either is `Dyn`.
-pub trait DimMul<Rhs> {
-    /// The product.
-    type Output: Dim;
-}
-impl<const A: usize, const B: usize> DimMul<D<B>> for D<A>
-where
-    D<A>: DimNum,
-    D<B>: DimNum,
-    NumOf<D<A>>: Mul<NumOf<D<B>>>,
-    <NumOf<D<A>> as Mul<NumOf<D<B>>>>::Output: NumDim<Dim: Dim>,
-{
-    type Output = DimOf<<NumOf<D<A>> as Mul<NumOf<D<B>>>>::Output>;
-}
-impl<const A: usize> DimMul<Dyn> for D<A> {
-    type Output = Dyn;
-}
-impl<X: Dim> DimMul<X> for Dyn {
-    type Output = Dyn;
-}
-/// The product of dims `A` and `B`.
-pub type Prod<A, B> = <A as DimMul<B>>::Output;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The check behind [`DimDiv`]: implemented only for `B1` (divisible).
-#[diagnostic::on_unimplemented(
-    message = "cannot split dim {A} by {B}: {A} is not divisible by {B}",
-    label = "dim {A} is not a multiple of {B}"
-)]
-pub trait DivisibleOk<const A: usize, const B: usize> {}
-impl<const A: usize, const B: usize> DivisibleOk<A, B> for B1 {}
+    fn value<N: NumDim>() -> Option<usize> {
+        <DimOf<N> as Dim>::STATIC
+    }
 
-/// `DimDiv<Rhs>`: exact division of two dims (a compile error when both are static and
-/// `Rhs` does not divide `Self`); `Dyn` if either is `Dyn`.
-pub trait DimDiv<Rhs> {
-    /// The quotient.
-    type Output: Dim;
+    #[test]
+    fn numbers_map_to_one_decimal_form() {
+        use typenum::{U0, U1000, U1024, U999};
+        assert_eq!(value::<U0>(), Some(0));
+        assert_eq!(value::<U999>(), Some(999));
+        assert_eq!(value::<U1000>(), Some(1000));
+        assert_eq!(value::<U1024>(), Some(1024));
+        type Big = typenum::U4294967296;
+        assert_eq!(value::<Big>(), Some(4_294_967_296));
+        assert_eq!(
+            format!("{:?}", <DimOf<Big>>::default()),
+            "K<K<K<D<4>, D<294>>, D<967>>, D<296>>"
+        );
+        assert_eq!(format!("{:?}", <DimOf<U1024>>::default()), "K<D<1>, D<24>>");
+    }
+
+    #[test]
+    fn static_dims_round_trip_through_typenum() {
+        fn round<X: StaticDim>() -> Option<usize>
+        where
+            X::Num: NumDim,
+        {
+            <DimOf<X::Num> as Dim>::STATIC
+        }
+        assert_eq!(round::<K<D<50>, D<257>>>(), Some(50257));
+        assert_eq!(round::<K<K<D<151>, D<936>>, D<0>>>(), Some(151_936_000));
+        assert_eq!(round::<D<7>>(), Some(7));
+    }
+
+    #[test]
+    fn equality_compares_group_by_group() {
+        fn eq<X: DimEq<Y>, Y>() -> bool {
+            <X::Output as Bit>::BOOL
+        }
+        assert!(eq::<K<D<50>, D<257>>, K<D<50>, D<257>>>());
+        assert!(!eq::<K<D<50>, D<257>>, K<D<50>, D<256>>>());
+        assert!(!eq::<K<D<1>, D<0>>, D<1>>());
+        assert!(!eq::<D<3>, D<4>>());
+        assert!(eq::<Dyn, K<D<1>, D<0>>>());
+    }
 }
-impl<const A: usize, const B: usize> DimDiv<D<B>> for D<A>
-where
-    D<A>: crate::typelevel::factor::ExactDiv<D<B>, Output: Dim>,
-    <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Ok: DivisibleOk<A, B>,
-{
-    type Output = <D<A> as crate::typelevel::factor::ExactDiv<D<B>>>::Output;
-}
-impl<const A: usize> DimDiv<Dyn> for D<A> {
-    type Output = Dyn;
-}
-impl<X: Dim> DimDiv<X> for Dyn {
-    type Output = Dyn;
-}
-/// The exact quotient of dims `A` and `B`.
-pub type Quot<A, B> = <A as DimDiv<B>>::Output;

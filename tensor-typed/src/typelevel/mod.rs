@@ -1,16 +1,17 @@
 //! The type-level machinery behind the typed shape rules: dims as types ([`dim`]),
-//! Peano numbers for lengths and axis positions ([`peano`]), prime factorisations for
-//! exact division ([`factor`]), cons lists ([`list`]), the checks that turn a failed
+//! arithmetic on dims ([`arith`]),
+//! Peano numbers for lengths and axis positions ([`peano`]), cons lists ([`list`]), the checks that turn a failed
 //! rule into a readable error ([`checks`]), op markers naming the op in those errors
 //! ([`op`]) and which ops each element type allows ([`dtype_rules`]).
 //!
 //! Public only as far as signatures force it, and hidden from the user's docs; the crate
 //! root re-exports its modules (hidden too) so that errors print its types by bare name.
 
+pub mod arith;
 pub mod checks;
 pub mod dim;
 pub mod dtype_rules;
-pub mod factor;
+pub mod layout_rules;
 pub mod list;
 pub mod op;
 pub mod peano;

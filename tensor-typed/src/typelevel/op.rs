@@ -40,4 +40,7 @@ ops! {
     sub_ "Tensor.sub_";
     mul_ "Tensor.mul_";
     div_ "Tensor.div_";
+    rearrange "layout! as einops.rearrange";
+    repeat "layout! as einops.repeat";
+    reduce "layout! as einops.reduce";
 }

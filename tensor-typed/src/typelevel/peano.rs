@@ -2,8 +2,7 @@
 //! indices inside trait bounds.
 //!
 //! Ranks are at most 8, so a Peano number is a few nested types and each operation a few
-//! impl selections, much cheaper for the compiler than typenum's binary arithmetic (and
-//! exact division of dims uses Peano exponents, see [`crate::typelevel::factor`]). Where a message
+//! impl selections, much cheaper for the compiler than typenum's binary arithmetic. Where a message
 //! needs the number in decimal it is mapped to `D<n>` by [`ToDim`].
 
 use crate::typelevel::dim::{Ax, D};
