@@ -4,7 +4,9 @@
 `tensor_core::Tensor`, and optionally times `cargo check` and `cargo build` of each.
 
 Usage (from the workspace root):
-    python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3]
+    python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3] [--big]
+
+--big makes every static dim larger than 65536 (issue: <= 2x untyped).
 
 Without --run it only writes DIR/typed and DIR/untyped (default DIR:
 target/compile_cost). With --run, for each crate and command, it runs the command once
@@ -23,11 +25,18 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
+BIG = 0  # set by --big: every dim is above 65536
+
+
 def dims(i):
-    """Distinct small static dims for op i, so the trait solver cannot reuse one answer."""
+    """Distinct static dims for op i, so the trait solver cannot reuse one answer (with
+    --big, each above 65536: multiples of the small ones plus 65536, so that splits stay
+    exact)."""
     a = 2 + i % 7
     b = 3 + (i * 5) % 11
     c = 2 + (i * 3) % 13
+    if BIG:
+        return a + 65536, b + 65536 * 3, c + 65536 * 2
     return a, b, c
 
 
@@ -181,7 +190,10 @@ def main():
     p.add_argument("--ops", type=int, default=200)
     p.add_argument("--run", action="store_true")
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--big", action="store_true", help="every static dim above 65536")
     a = p.parse_args()
+    global BIG
+    BIG = a.big
     write(a.out, a.ops)
     print(f"wrote {a.out}/typed and {a.out}/untyped ({a.ops} ops each)", file=sys.stderr)
     if a.run:

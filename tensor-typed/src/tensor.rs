@@ -257,6 +257,27 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
     }
 }
 
+impl<S: Shape> Tensor<f32, S> {
+    /// Uniform `[0, 1)` samples (seeded) with run-time sizes `dims` (`Dyn` dims
+    /// included). Mirrors `torch.rand(dims)`. Errors: `dims` does not fit `S`; the
+    /// runtime's size overflow or out-of-memory errors.
+    pub fn rand_with(dims: &[usize], seed: u64) -> Result<Self> {
+        if !S::matches(dims) {
+            return Err(shape_error("rand_with", S::describe(), dims));
+        }
+        Ok(wrap!(tensor_core::Tensor::rand(dims, seed)?))
+    }
+
+    /// Standard normal samples (seeded) with run-time sizes `dims`. Mirrors
+    /// `torch.randn(dims)`. Errors as [`Tensor::rand_with`].
+    pub fn randn_with(dims: &[usize], seed: u64) -> Result<Self> {
+        if !S::matches(dims) {
+            return Err(shape_error("randn_with", S::describe(), dims));
+        }
+        Ok(wrap!(tensor_core::Tensor::randn(dims, seed)?))
+    }
+}
+
 impl<S: StaticShape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`.
     pub fn rand(seed: u64) -> Self {

@@ -230,3 +230,32 @@ fn argmax_over_empty_dyn_axis_panics_with_the_core_message() {
         .unwrap_or_default();
     assert!(msg.contains("argmax"), "{msg}");
 }
+
+#[test]
+fn rand_with_and_randn_with_take_run_time_dims() {
+    let r: Tensor<f32, Shape![Dyn, 3]> = Tensor::rand_with(&[4, 3], 7).unwrap();
+    assert_eq!(r.dims(), [4, 3]);
+    assert!(r.to_vec().iter().all(|v| (0.0..1.0).contains(v)));
+    let n: Tensor<f32, Shape![Dyn, 3]> = Tensor::randn_with(&[4, 3], 7).unwrap();
+    assert_eq!(
+        n.to_vec(),
+        Tensor::<f32, Shape![Dyn, 3]>::randn_with(&[4, 3], 7)
+            .unwrap()
+            .to_vec()
+    );
+    let e = Tensor::<f32, Shape![Dyn, 3]>::rand_with(&[4, 5], 7)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("rand_with"), "{e}");
+}
+
+#[test]
+fn static_dims_beyond_a_thousand_compute_their_results() {
+    let a: Tensor<f32, Shape![Dyn, 50257]> = Tensor::zeros_with(&[2, 50257]).unwrap();
+    let b: Tensor<f32, Shape![50257]> = Tensor::ones();
+    let c: Tensor<f32, Shape![Dyn, 50257]> = &a + &b;
+    assert_eq!(c.dims(), [2, 50257]);
+    assert_eq!(c.to_vec().iter().sum::<f32>(), 2.0 * 50257.0);
+    let r: Tensor<f32, Shape![Dyn, 100514]> = c.repeat::<Shape![1, 2]>();
+    assert_eq!(r.dims(), [2, 100514]);
+}
