@@ -15,6 +15,32 @@ fn typenum_of(n: u64) -> String {
     s
 }
 
+fn peano(n: i64) -> String {
+    (0..n).fold("Z".to_string(), |s, _| format!("S<{s}>"))
+}
+
+/// `impl WrapDim<R> for SDim<D>` for ranks 0..=9 and dims -9..=9: PyTorch's
+/// `maybe_wrap_dim` (a 0-d tensor counts as rank 1): `Pos` is the Peano position and
+/// `Ok` whether `D` is in `[-R, R)`.
+fn signed_table() -> String {
+    let mut out = String::new();
+    for r in 0..=9i64 {
+        let eff = r.max(1);
+        for d in -9..=9i64 {
+            let ok = -eff <= d && d < eff;
+            let pos = if ok { d.rem_euclid(eff) } else { 0 };
+            let (p, b) = (peano(pos), if ok { "B1" } else { "B0" });
+            writeln!(
+                out,
+                "impl WrapDim<{}> for SDim<{d}> {{ type Pos = {p}; type Ok = {b}; }}",
+                peano(r)
+            )
+            .unwrap();
+        }
+    }
+    out
+}
+
 fn main() {
     let mut out = String::new();
     for n in 0..1000u64 {
@@ -33,5 +59,6 @@ fn main() {
     }
     let dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     std::fs::write(dir.join("leaf_table.rs"), out).unwrap();
+    std::fs::write(dir.join("signed_table.rs"), signed_table()).unwrap();
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -63,8 +63,10 @@
 
 pub mod axes;
 pub mod broadcast;
+pub mod dims;
 pub mod expand;
 pub mod matmul_dims;
+pub mod nn_rules;
 pub mod promote;
 pub mod reshape;
 pub mod same;

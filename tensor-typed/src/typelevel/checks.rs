@@ -15,11 +15,11 @@ macro_rules! check {
             /// `X` when the check holds; a rule whose result exists only when the check
             /// holds is this projection, so a failed check leaves no made-up result
             /// type behind (rustc reports the check once and stops there).
-            type Then<X>;
+            type Then<Out>;
         }
         #[diagnostic::do_not_recommend]
         impl<$($p,)* $(const $c: usize),*> $name<$($p,)* $($c),*> for B1 {
-            type Then<X> = X;
+            type Then<Out> = Out;
         }
     };
 }
@@ -148,4 +148,108 @@ pub trait SplitOk<Op, A, B, const I: usize> {
 #[diagnostic::do_not_recommend]
 impl<Op, A, B, const I: usize> SplitOk<Op, A, B, I> for B1 {
     type Then<X> = X;
+}
+
+/// A signed dim `D` of op `Op` is in range for shape `S` (PyTorch's `maybe_wrap_dim`).
+#[diagnostic::on_unimplemented(
+    message = "{Op}: dim {D} is out of range for shape {S}",
+    label = "Dimension out of range: a dim of a tensor of rank r lies in [-r, r)"
+)]
+pub trait DimInRange<Op, S, const D: isize> {
+    /// `X` when the dim is in range.
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, S, const D: isize> DimInRange<Op, S, D> for B1 {
+    type Then<X> = X;
+}
+
+check! {
+    /// `squeeze::<D>` of `S`: the dim `X` is 1 (or `Dyn`, checked at run time).
+    #[diagnostic::on_unimplemented(
+        message = "squeeze: dim of size {X} of shape {S} cannot be squeezed",
+        label = "only a dim of size 1 can be squeezed"
+    )]
+    SqueezeOk<S, X;>
+}
+
+check! {
+    /// `narrow` of `S`: `START + LEN` fits in the dim `X`.
+    #[diagnostic::on_unimplemented(
+        message = "narrow: start ({START}) + length ({LEN}) exceeds dimension size ({X}) of shape {S}",
+        label = "the narrowed range ends past the dim"
+    )]
+    NarrowOk<S, X; START, LEN>
+}
+
+check! {
+    /// `cat` of `L` and `R` along dim `D`: the other dims match (`A` vs `B` at dim `I`).
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})",
+        label = "shapes that cannot be concatenated"
+    )]
+    CatOk<L, R, A, B; I>
+}
+
+check! {
+    /// `cat`/`stack` of `L` and `R`: same rank.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: Tensors must have same number of dimensions: got {L} and {R}",
+        label = "shapes of different ranks"
+    )]
+    SameRankFor<Op, L, R;>
+}
+
+check! {
+    /// `tril`/`triu` of `S`: at least 2 dims.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: input tensor must have at least 2 dimensions, but has shape {S}",
+        label = "a matrix (or a batch of matrices) is needed"
+    )]
+    MatrixOk<Op, S;>
+}
+
+check! {
+    /// `layer_norm` of `S` with weight/bias `W`: `W` is the trailing dims of `S`.
+    #[diagnostic::on_unimplemented(
+        message = "layer_norm: Given normalized_shape={W}, expected input with shape [*, {W}], but got input of shape {S}",
+        label = "the weight's shape must be the trailing dims of the input"
+    )]
+    NormShapeOk<S, W;>
+}
+
+check! {
+    /// `cross_entropy` of logits `L` and targets `T`: the batch dims agree.
+    #[diagnostic::on_unimplemented(
+        message = "cross_entropy: Expected input batch_size ({A}) to match target batch_size ({B}) (logits {L}, targets {T})",
+        label = "logits [N, C] and targets [N] need the same N"
+    )]
+    BatchOk<L, T, A, B;>
+}
+
+check! {
+    /// `conv2d` of input `X` by weight `W`: input channels = weight channels × groups.
+    #[diagnostic::on_unimplemented(
+        message = "conv2d: Given groups={G}, weight of shape {W}, expected input {X} to have {E} channels, but got {C} channels instead",
+        label = "the input's channels must be the weight's dim 1 times groups"
+    )]
+    ConvChannelsOk<X, W, E, C; G>
+}
+
+check! {
+    /// `Op` (conv2d or a pooling) of input `X`: the output is not empty.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: input {X} is too small: the (padded) input is smaller than the (dilated) kernel, so the output would be empty",
+        label = "Kernel size can't be greater than actual input size"
+    )]
+    WindowOk<Op, X;>
+}
+
+check! {
+    /// A pooling of `X`: padding at most half the kernel.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: pad should be at most half of effective kernel size, but got pad={P}, kernel_size={K} and dilation=1",
+        label = "padding too large for the kernel"
+    )]
+    PoolPadOk<Op, X; K, P>
 }
