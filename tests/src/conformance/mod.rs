@@ -17,6 +17,7 @@ pub mod elementwise;
 pub mod expand;
 pub mod inplace_out;
 pub mod memory_format;
+pub mod nn_a;
 pub mod promotion;
 pub mod reduce;
 pub mod repeat;

@@ -1,0 +1,644 @@
+//! `F.conv2d` (Convolution.cpp: `conv2d`, `_convolution`, `check_shape_forward`).
+//!
+//! f32 and f64 lower to im2col + GEMM (`matrixmultiply`), image by image, images split
+//! across rayon threads. For a contiguous (NCHW) output each image and group is
+//! `out[Cout_g, P] = W_g[Cout_g, K] · col[K, P]` with `K = (c, ki, kj)` and
+//! `P = (oy, ox)`; for a channels_last output it is `out[P, Cout_g] = col[P, K] ·
+//! W_gᵀ[K, Cout_g]` with `K = (ki, kj, c)`, so that both the im2col reads and the
+//! output writes run along memory. A 1×1 kernel with stride 1 and no padding reads the
+//! input in place. f16/bf16 compute in f32 (one rounding at the end); integer dtypes
+//! use a direct loop with wrapping arithmetic, as PyTorch's `slow_conv2d`.
+
+use std::mem::MaybeUninit;
+
+use rayon::prelude::*;
+
+use super::index::fresh_output;
+use crate::alloc::try_vec;
+use crate::error::{list, Error, Result};
+use crate::layout::strides_for_format;
+use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
+
+/// The validated geometry of one call (input batchified to 4-d).
+#[derive(Clone, Copy, Debug)]
+struct Geo {
+    n: usize,
+    cin: usize,
+    h: usize,
+    w: usize,
+    cout: usize,
+    kh: usize,
+    kw: usize,
+    s: (usize, usize),
+    p: (usize, usize),
+    d: (usize, usize),
+    oh: usize,
+    ow: usize,
+    groups: usize,
+}
+
+fn conv_error(message: String) -> Error {
+    Error::InvalidArgument {
+        op: "conv2d",
+        message,
+    }
+}
+
+/// `F.conv2d(input, weight, bias, stride, padding, dilation, groups)`: 2-d convolution
+/// (cross-correlation, as PyTorch's).
+///
+/// - `input`: `[N, C_in, H, W]`, or `[C_in, H, W]` unbatched (then the output has no
+///   batch dim either); any strides;
+/// - `weight`: `[C_out, C_in / groups, kH, kW]`; `bias`: `[C_out]`, same dtype;
+/// - output: `[N, C_out, (H + 2·pH - dH·(kH - 1) - 1) / sH + 1, (W ...) / sW + 1]`,
+///   channels_last when the input or the weight suggests channels_last, else
+///   contiguous (PyTorch's CPU rule).
+///
+/// Float dtypes and the integer dtypes (wrapping arithmetic), not bool. An input with a
+/// zero batch or zero channels gives an empty output, as PyTorch's `Empty` backend.
+///
+/// # Errors
+/// PyTorch's, in its order: `Input type (float) and bias type (double) should be the
+/// same`; `Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of
+/// size: [5, 5]`; `weight should have at least three dimensions`; `non-positive groups
+/// is not supported`; `expected stride to be a single integer value or a list of 1
+/// values to match the convolution dimensions, but got stride=[1, 1]` (a weight that is
+/// not 4-d); `non-positive stride is not supported`; `non-positive dilation is not
+/// supported`; `Given groups=4, expected weight to be at least 4 at dimension 0, ...`;
+/// `... expected weight to be divisible by 4 at dimension 0, ...`; `Given groups=1,
+/// weight of size [6, 3, 3, 3], expected input[2, 4, 5, 5] to have 3 channels, but got
+/// 4 channels instead`; `Given weight of size [6, 4, 3, 3], expected bias to be
+/// 1-dimensional with 6 elements, but got bias of size [5] instead`; `Calculated padded
+/// input size per channel: (5 x 5). Kernel size: (6 x 3). Kernel size can't be greater
+/// than actual input size`; `Only zero batch or zero channel inputs are supported, but
+/// got input shape: [..]`; `Input type (torch.FloatTensor) and weight type
+/// (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight
+/// is a dense tensor`; `"slow_conv2d_cpu" not implemented for 'Bool'`;
+/// [`Error::NumelOverflow`]; [`Error::OutOfMemory`].
+pub fn conv2d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Tensor> {
+    if let Some(b) = bias {
+        if b.dtype() != input.dtype() {
+            return Err(conv_error(format!(
+                "Input type ({}) and bias type ({}) should be the same",
+                input.dtype().type_meta_name(),
+                b.dtype().type_meta_name()
+            )));
+        }
+    }
+    let batched = match input.dim() {
+        4 => true,
+        3 => false,
+        _ => {
+            return Err(conv_error(format!(
+            "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {}",
+            list(input.sizes())
+        )))
+        }
+    };
+    let x = if batched {
+        input.alias()
+    } else {
+        input.unsqueeze(0)?
+    };
+    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups)?;
+    if batched {
+        Ok(out)
+    } else {
+        out.squeeze_dim(0)
+    }
+}
+
+/// Checks of `_convolution` and `check_shape_forward`; returns the geometry.
+fn check(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Geo> {
+    let k = weight.dim();
+    if k < 3 {
+        return Err(conv_error(
+            "weight should have at least three dimensions".into(),
+        ));
+    }
+    if groups == 0 {
+        return Err(conv_error("non-positive groups is not supported".into()));
+    }
+    if k != 4 {
+        return Err(conv_error(format!(
+            "expected stride to be a single integer value or a list of {} values to match the convolution dimensions, but got stride={}",
+            k - 2,
+            list(&stride)
+        )));
+    }
+    if stride.contains(&0) {
+        return Err(conv_error("non-positive stride is not supported".into()));
+    }
+    if dilation.contains(&0) {
+        return Err(conv_error("non-positive dilation is not supported".into()));
+    }
+    let ws = weight.sizes();
+    if ws[0] < groups {
+        return Err(conv_error(format!(
+            "Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size {} instead",
+            list(ws)
+        )));
+    }
+    if !ws[0].is_multiple_of(groups) {
+        return Err(conv_error(format!(
+            "Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size [{}] instead",
+            list(ws)
+        )));
+    }
+    let overflow = || Error::NumelOverflow { op: "conv2d" };
+    let xs = x.sizes();
+    let cin_expected = ws[1].checked_mul(groups).ok_or_else(overflow)?;
+    if xs[1] != cin_expected {
+        return Err(conv_error(format!(
+            "Given groups={groups}, weight of size {}, expected input{} to have {cin_expected} channels, but got {} channels instead",
+            list(ws),
+            list(xs),
+            xs[1]
+        )));
+    }
+    if let Some(b) = bias {
+        if b.dim() != 1 || b.sizes()[0] != ws[0] {
+            return Err(conv_error(format!(
+                "Given weight of size {}, expected bias to be 1-dimensional with {} elements, but got bias of size {} instead",
+                list(ws),
+                ws[0],
+                list(b.sizes())
+            )));
+        }
+    }
+    let mut padded = [0usize; 2];
+    let mut eff = [0usize; 2];
+    for i in 0..2 {
+        padded[i] = padding[i]
+            .checked_mul(2)
+            .and_then(|p| p.checked_add(xs[2 + i]))
+            .ok_or_else(overflow)?;
+        // dilation · (k - 1) + 1; a kernel of size 0 has effective size 1 - dilation,
+        // which is never larger than the input.
+        eff[i] = match ws[2 + i] {
+            0 => 0,
+            kk => dilation[i]
+                .checked_mul(kk - 1)
+                .and_then(|e| e.checked_add(1))
+                .ok_or_else(overflow)?,
+        };
+    }
+    if padded[0] < eff[0] || padded[1] < eff[1] {
+        return Err(conv_error(format!(
+            "Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size",
+            padded[0], padded[1], eff[0], eff[1]
+        )));
+    }
+    let out_size = |i: usize| -> usize {
+        // With a kernel of size 0 the effective size is 1 - dilation (≤ 0).
+        let span = if ws[2 + i] == 0 {
+            padded[i] + dilation[i] - 1
+        } else {
+            padded[i] - eff[i]
+        };
+        span / stride[i] + 1
+    };
+    Ok(Geo {
+        n: xs[0],
+        cin: xs[1],
+        h: xs[2],
+        w: xs[3],
+        cout: ws[0],
+        kh: ws[2],
+        kw: ws[3],
+        s: (stride[0], stride[1]),
+        p: (padding[0], padding[1]),
+        d: (dilation[0], dilation[1]),
+        oh: out_size(0),
+        ow: out_size(1),
+        groups,
+    })
+}
+
+fn conv2d_batched(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Tensor> {
+    let g = check(x, weight, bias, stride, padding, dilation, groups)?;
+    if g.n == 0 || g.cin == 0 {
+        // PyTorch's `Empty` backend: `input * weight` viewed to the output size (zero
+        // channels when the input has none).
+        let c = if g.cin == 0 { 0 } else { g.cout };
+        return Tensor::empty(
+            &[g.n, c, g.oh, g.ow],
+            promote_types(x.dtype(), weight.dtype()),
+        );
+    }
+    if x.numel() == 0 {
+        return Err(conv_error(format!(
+            "Only zero batch or zero channel inputs are supported, but got input shape: {}",
+            list(x.sizes())
+        )));
+    }
+    if x.dtype() != weight.dtype() {
+        return Err(conv_error(format!(
+            "Input type ({}) and weight type ({}) should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
+            x.dtype().legacy_type_name(),
+            weight.dtype().legacy_type_name()
+        )));
+    }
+    let cl = x.suggest_memory_format(false) == MemoryFormat::ChannelsLast
+        || weight.suggest_memory_format(false) == MemoryFormat::ChannelsLast;
+    crate::checked_numel(&[g.n, g.cout, g.oh, g.ow], "conv2d")?;
+    match x.dtype() {
+        DType::Bool => Err(Error::UnsupportedDType {
+            message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),
+        }),
+        DType::F32 => conv_gemm::<f32>(x, weight, bias, &g, cl),
+        DType::F64 => conv_gemm::<f64>(x, weight, bias, &g, cl),
+        DType::F16 | DType::BF16 => {
+            let f = DType::F32;
+            let b = bias.map(|b| b.to_dtype(f)).transpose()?;
+            let (xf, wf) = (x.to_dtype(f)?, weight.to_dtype(f)?);
+            conv_gemm::<f32>(&xf, &wf, b.as_ref(), &g, cl)?.to_dtype(x.dtype())
+        }
+        other => dispatch_dtype!(other, T, conv_direct::<T>(x, weight, bias, &g, cl)),
+    }
+}
+
+/// `f32`/`f64` GEMM from `matrixmultiply`.
+trait Gemm: Element {
+    /// `C ← A·B + beta·C` with element strides.
+    ///
+    /// # Safety
+    /// As `matrixmultiply::sgemm`: every element of A (m×k), B (k×n) and C (m×n) under
+    /// the strides is in bounds; C's elements do not alias each other or A and B; C
+    /// needs to be initialised only when `beta` is not zero.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        beta: Self,
+        c: (*mut Self, isize, isize),
+    );
+}
+
+macro_rules! gemm_impl {
+    ($t:ty, $f:path) => {
+        impl Gemm for $t {
+            unsafe fn gemm(
+                m: usize,
+                k: usize,
+                n: usize,
+                a: (*const $t, isize, isize),
+                b: (*const $t, isize, isize),
+                beta: $t,
+                c: (*mut $t, isize, isize),
+            ) {
+                // SAFETY: the caller's contract is the GEMM's.
+                unsafe {
+                    $f(
+                        m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
+                    )
+                }
+            }
+        }
+    };
+}
+gemm_impl!(f32, matrixmultiply::sgemm);
+gemm_impl!(f64, matrixmultiply::dgemm);
+
+/// The input read in place: storage slice, storage offset, strides `[n, c, h, w]`.
+struct Src<'a, T> {
+    data: &'a [T],
+    offset: usize,
+    st: [isize; 4],
+}
+
+impl<T: Copy> Src<'_, T> {
+    #[inline(always)]
+    fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
+        let o = self.offset as isize
+            + n as isize * self.st[0]
+            + c as isize * self.st[1]
+            + y as isize * self.st[2]
+            + x as isize * self.st[3];
+        self.data[o as usize]
+    }
+}
+
+/// The input row `iy = oy·s - p + ki·d` of output row `oy`, or `None` in the padding.
+#[inline(always)]
+fn in_coord(o: usize, k: usize, s: usize, p: usize, d: usize, size: usize) -> Option<usize> {
+    (o * s + k * d).checked_sub(p).filter(|&i| i < size)
+}
+
+/// im2col for a contiguous output: `col[K, P]` row-major, `K = (c, ki, kj)` over the
+/// group's channels.
+fn im2col_nchw<T: Element>(src: &Src<'_, T>, g: &Geo, n: usize, c0: usize, col: &mut [T]) {
+    let (cing, p) = (g.cin / g.groups, g.oh * g.ow);
+    for c in 0..cing {
+        for ki in 0..g.kh {
+            for kj in 0..g.kw {
+                let row = ((c * g.kh + ki) * g.kw + kj) * p;
+                let dst = &mut col[row..row + p];
+                for oy in 0..g.oh {
+                    let out = &mut dst[oy * g.ow..(oy + 1) * g.ow];
+                    match in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) {
+                        None => out.fill(T::ZERO),
+                        Some(iy) => {
+                            for (ox, v) in out.iter_mut().enumerate() {
+                                *v = match in_coord(ox, kj, g.s.1, g.p.1, g.d.1, g.w) {
+                                    Some(ix) => src.at(n, c0 + c, iy, ix),
+                                    None => T::ZERO,
+                                };
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// im2col for a channels_last output: `col[P, K]` row-major, `K = (ki, kj, c)`.
+fn im2col_nhwc<T: Element>(src: &Src<'_, T>, g: &Geo, n: usize, c0: usize, col: &mut [T]) {
+    let cing = g.cin / g.groups;
+    let kk = g.kh * g.kw * cing;
+    for oy in 0..g.oh {
+        for ox in 0..g.ow {
+            let row = &mut col[(oy * g.ow + ox) * kk..(oy * g.ow + ox + 1) * kk];
+            for ki in 0..g.kh {
+                let iy = in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h);
+                for kj in 0..g.kw {
+                    let dst = &mut row[(ki * g.kw + kj) * cing..(ki * g.kw + kj + 1) * cing];
+                    let ix = in_coord(ox, kj, g.s.1, g.p.1, g.d.1, g.w);
+                    match (iy, ix) {
+                        (Some(iy), Some(ix)) => {
+                            for (c, v) in dst.iter_mut().enumerate() {
+                                *v = src.at(n, c0 + c, iy, ix);
+                            }
+                        }
+                        _ => dst.fill(T::ZERO),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// im2col + GEMM for `f32`/`f64`; output `[N, C_out, oh, ow]`, channels_last if `cl`.
+fn conv_gemm<T: Gemm>(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    g: &Geo,
+    cl: bool,
+) -> Result<Tensor> {
+    let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
+    let kk = cing * g.kh * g.kw;
+    let p = g.oh * g.ow;
+    // Packed weights `[C_out, K]`, K in the order of the im2col that will meet them.
+    let wlog = weight.to_vec::<T>()?; // [C_out, C_in_g, kH, kW] row-major
+    let wpack = if cl {
+        let mut v = try_vec(wlog.len(), T::ZERO)?;
+        for co in 0..g.cout {
+            for c in 0..cing {
+                for t in 0..g.kh * g.kw {
+                    v[co * kk + t * cing + c] = wlog[(co * cing + c) * g.kh * g.kw + t];
+                }
+            }
+        }
+        v
+    } else {
+        wlog
+    };
+    let bias = bias.map(|b| b.to_vec::<T>()).transpose()?;
+    let sizes = [g.n, g.cout, g.oh, g.ow];
+    let strides = strides_for_format(
+        &sizes,
+        if cl {
+            MemoryFormat::ChannelsLast
+        } else {
+            MemoryFormat::Contiguous
+        },
+    )?;
+    let block = g.cout * p;
+    let xs = x.strides();
+    let st = [xs[0], xs[1], xs[2], xs[3]];
+    // A 1×1 kernel, stride 1, no padding, over rows laid end to end: the input is its
+    // own im2col matrix (K = c, P = y·w + x with stride st[3]).
+    let direct = g.kh == 1
+        && g.kw == 1
+        && g.s == (1, 1)
+        && g.p == (0, 0)
+        && (g.h == 1 || st[2] == g.w as isize * st[3]);
+    let threads = rayon::current_num_threads().min(g.n).max(1);
+    let parallel = g.n > 1 && block * kk >= 1 << 16 && rayon::current_thread_index().is_none();
+    // One im2col buffer per thread (a 1-element stand-in when none is needed).
+    let col_len = if direct || kk == 0 { 1 } else { kk * p };
+    let mut cols = try_vec(if parallel { threads } else { 1 } * col_len, T::ZERO)?;
+    let buf = x.storage().read();
+    let src = Src {
+        data: buf.as_slice::<T>(),
+        offset: x.storage_offset(),
+        st,
+    };
+    // One image: `out` is its output block (C_out·P slots), `col` an im2col buffer.
+    let image = |n: usize, out: &mut [MaybeUninit<T>], col: &mut [T]| {
+        let beta = match &bias {
+            Some(b) => {
+                for (i, slot) in out.iter_mut().enumerate() {
+                    slot.write(b[if cl { i % g.cout } else { i / p }]);
+                }
+                T::ONE
+            }
+            None => T::ZERO,
+        };
+        if kk == 0 {
+            if beta == T::ZERO {
+                out.iter_mut().for_each(|s| {
+                    s.write(T::ZERO);
+                });
+            }
+            return;
+        }
+        let c = out.as_mut_ptr().cast::<T>();
+        for gi in 0..g.groups {
+            let (c0, w0) = (gi * cing, gi * coutg * kk);
+            let cols_op: (*const T, [isize; 2]) = if direct {
+                let base =
+                    (src.offset as isize + n as isize * st[0] + c0 as isize * st[1]) as usize;
+                // SAFETY-relevant bounds: every (c, p) read is an element of `x`.
+                (src.data[base..].as_ptr(), [st[1], st[3]])
+            } else if cl {
+                im2col_nhwc(&src, g, n, c0, col);
+                (col.as_ptr(), [kk as isize, 1])
+            } else {
+                im2col_nchw(&src, g, n, c0, col);
+                (col.as_ptr(), [p as isize, 1])
+            };
+            let w = wpack[w0..].as_ptr();
+            // SAFETY: A and B stay inside `wpack` (rows w0.., coutg·kk elements), the
+            // im2col buffer (kk·p elements) or, for `direct`, inside `x`'s elements
+            // (c < cing, p < h·w walk x's own strides from the image's first element);
+            // C is this image's block of C_out·P slots, written (beta 0) or
+            // initialised above (beta 1), its elements distinct under the strides used
+            // (rows·P + cols with cols < P, or rows·C_out + cols with cols < C_out); no
+            // operand aliases C (the output is a fresh storage).
+            unsafe {
+                if cl {
+                    // out[P, Cout_g] = col[P, K] · W_gᵀ[K, Cout_g]
+                    // col[P, K]: row stride first (st[3], st[1] when read in place).
+                    let a = if direct {
+                        (cols_op.0, cols_op.1[1], cols_op.1[0])
+                    } else {
+                        (cols_op.0, cols_op.1[0], cols_op.1[1])
+                    };
+                    T::gemm(
+                        p,
+                        kk,
+                        coutg,
+                        a,
+                        (w, 1, kk as isize),
+                        beta,
+                        (c.add(gi * coutg), g.cout as isize, 1),
+                    );
+                } else {
+                    // out[Cout_g, P] = W_g[Cout_g, K] · col[K, P]
+                    let b = (cols_op.0, cols_op.1[0], cols_op.1[1]);
+                    T::gemm(
+                        coutg,
+                        kk,
+                        p,
+                        (w, kk as isize, 1),
+                        b,
+                        beta,
+                        (c.add(gi * coutg * p), p as isize, 1),
+                    );
+                }
+            }
+        }
+    };
+    // SAFETY: every image block (N blocks of C_out·P slots tile the output) is fully
+    // written: with a bias by the prefill loop, else by the GEMMs (beta 0), whose C
+    // matrices over the groups cover the block (or by the zero fill when K = 0).
+    unsafe {
+        fresh_output::<T>(&sizes, &strides, |out| {
+            if parallel {
+                let per = g.n.div_ceil(threads);
+                out.par_chunks_mut(per * block)
+                    .zip(cols.par_chunks_mut(col_len))
+                    .enumerate()
+                    .for_each(|(t, (chunk, col))| {
+                        for (j, img) in chunk.chunks_mut(block).enumerate() {
+                            image(t * per + j, img, col);
+                        }
+                    });
+            } else {
+                for (nn, img) in out.chunks_mut(block).enumerate() {
+                    image(nn, img, &mut cols);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Direct convolution for integer dtypes: wrapping `i64` sums, cast back.
+fn conv_direct<T: Element>(
+    x: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    g: &Geo,
+    cl: bool,
+) -> Result<Tensor> {
+    let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
+    let wv: Vec<i64> = weight
+        .to_vec::<T>()?
+        .into_iter()
+        .map(|v| v.to_i64())
+        .collect();
+    let bv: Option<Vec<i64>> = bias
+        .map(|b| {
+            b.to_vec::<T>()
+                .map(|v| v.into_iter().map(|e| e.to_i64()).collect())
+        })
+        .transpose()?;
+    let sizes = [g.n, g.cout, g.oh, g.ow];
+    let fmt = if cl {
+        MemoryFormat::ChannelsLast
+    } else {
+        MemoryFormat::Contiguous
+    };
+    let strides = strides_for_format(&sizes, fmt)?;
+    let xs = x.strides();
+    let buf = x.storage().read();
+    let src = Src {
+        data: buf.as_slice::<T>(),
+        offset: x.storage_offset(),
+        st: [xs[0], xs[1], xs[2], xs[3]],
+    };
+    let value = |n: usize, co: usize, oy: usize, ox: usize| -> T {
+        let c0 = co / coutg * cing;
+        let mut acc = bv.as_ref().map_or(0, |b| b[co]);
+        for c in 0..cing {
+            for ki in 0..g.kh {
+                let Some(iy) = in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) else {
+                    continue;
+                };
+                for kj in 0..g.kw {
+                    let Some(ix) = in_coord(ox, kj, g.s.1, g.p.1, g.d.1, g.w) else {
+                        continue;
+                    };
+                    let wt = wv[((co * cing + c) * g.kh + ki) * g.kw + kj];
+                    acc = acc.wrapping_add(src.at(n, c0 + c, iy, ix).to_i64().wrapping_mul(wt));
+                }
+            }
+        }
+        T::from_i64(acc)
+    };
+    // SAFETY: the loop writes slot i for every i of the dense output's storage, whose
+    // element at storage position i is (n, co, oy, ox) as decoded below.
+    unsafe {
+        fresh_output::<T>(&sizes, &strides, |out| {
+            let (p, cout) = (g.oh * g.ow, g.cout);
+            for (i, slot) in out.iter_mut().enumerate() {
+                let v = if cl {
+                    let (n, r) = (i / (p * cout), i % (p * cout));
+                    let (pix, co) = (r / cout, r % cout);
+                    value(n, co, pix / g.ow, pix % g.ow)
+                } else {
+                    let (n, r) = (i / (p * cout), i % (p * cout));
+                    let (co, pix) = (r / p, r % p);
+                    value(n, co, pix / g.ow, pix % g.ow)
+                };
+                slot.write(v);
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "conv_tests.rs"]
+mod tests;

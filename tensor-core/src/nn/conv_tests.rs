@@ -1,0 +1,136 @@
+use super::*;
+use crate::test_util::arange;
+
+fn err(r: Result<Tensor>) -> String {
+    r.unwrap_err().to_string()
+}
+
+fn scaled(sizes: &[usize], s: f64) -> Tensor {
+    arange(sizes).mul_scalar(s).unwrap()
+}
+
+/// `F.conv2d(x, w, b, stride=(2, 1), padding=(1, 1), dilation=(1, 2))` of aranges, as
+/// recorded from PyTorch.
+fn strided_dilated(x: &Tensor) -> Tensor {
+    let w = scaled(&[4, 3, 3, 2], 0.1);
+    let b = Tensor::from_vec(vec![1.0f32, 2., 3., 4.], &[4]).unwrap();
+    conv2d(x, &w, Some(&b), [2, 1], [1, 1], [1, 2], 1).unwrap()
+}
+
+#[test]
+fn conv2d_stride_padding_dilation_bias_matches_pytorch() {
+    let y = strided_dilated(&arange(&[2, 3, 4, 5]));
+    assert_eq!(y.sizes(), &[2, 4, 2, 5]);
+    assert_eq!(y.strides(), &[40, 10, 5, 1]);
+    let v = y.to_vec::<f32>().unwrap();
+    for (g, w) in v.iter().zip([191.5, 368.5, 379.9, 391.3, 188.2]) {
+        assert!((g - w).abs() < 1e-3, "{g} {w}");
+    }
+    let sum: f64 = y.to_vec_f64().unwrap().iter().sum();
+    assert!((sum - 211_548.8).abs() < 0.1, "{sum}");
+}
+
+#[test]
+fn conv2d_channels_last_input_gives_channels_last_output_same_values() {
+    let x = arange(&[2, 3, 4, 5]);
+    let xl = x.to_memory_format(MemoryFormat::ChannelsLast).unwrap();
+    let (y, yl) = (strided_dilated(&x), strided_dilated(&xl));
+    assert_eq!(yl.strides(), &[40, 1, 20, 4]);
+    for (a, b) in y
+        .to_vec::<f32>()
+        .unwrap()
+        .iter()
+        .zip(yl.to_vec::<f32>().unwrap())
+    {
+        assert!((a - b).abs() < 1e-3);
+    }
+}
+
+#[test]
+fn conv2d_groups_2_and_int64_match_pytorch() {
+    let x = arange(&[2, 3, 4, 5]).narrow(1, 0, 2).unwrap();
+    let w = arange(&[4, 1, 2, 2]);
+    let y = conv2d(&x, &w, None, [1, 1], [0, 0], [1, 1], 2).unwrap();
+    assert_eq!(y.sizes(), &[2, 4, 3, 4]);
+    assert_eq!(&y.to_vec::<f32>().unwrap()[..4], &[29., 35., 41., 47.]);
+    let sum: f64 = y.to_vec_f64().unwrap().iter().sum();
+    assert_eq!(sum, 158_976.0);
+    let xi = arange(&[2, 3, 4, 5]).to_dtype(DType::I64).unwrap();
+    let wi = w
+        .expand(&[4, 3, 2, 2])
+        .unwrap()
+        .contiguous()
+        .unwrap()
+        .to_dtype(DType::I64)
+        .unwrap();
+    let yi = conv2d(&xi, &wi, None, [1, 1], [0, 0], [1, 1], 1).unwrap();
+    assert_eq!(yi.to_vec::<i64>().unwrap().iter().sum::<i64>(), 517_248);
+}
+
+#[test]
+fn conv2d_1x1_reads_input_in_place_and_unbatched_drops_batch() {
+    let x = arange(&[3, 4, 5]);
+    let w = scaled(&[2, 3, 1, 1], 1.0);
+    let y = conv2d(&x, &w, None, [1, 1], [0, 0], [1, 1], 1).unwrap();
+    assert_eq!(y.sizes(), &[2, 4, 5]);
+    let v = y.to_vec::<f32>().unwrap();
+    // out[0, p] = 0·x0 + 1·x1 + 2·x2 = (p + 20) + 2 (p + 40)
+    assert_eq!(v[7], (7 + 20 + 2 * (7 + 40)) as f32);
+    let half = conv2d(
+        &x.to_dtype(DType::F16).unwrap(),
+        &w.to_dtype(DType::F16).unwrap(),
+        None,
+        [1, 1],
+        [0, 0],
+        [1, 1],
+        1,
+    )
+    .unwrap();
+    assert_eq!(half.dtype(), DType::F16);
+    assert_eq!(half.to_vec_f64().unwrap()[7], v[7] as f64);
+}
+
+#[test]
+fn conv2d_empty_batch_is_empty() {
+    let x = Tensor::zeros(&[0, 3, 4, 5], DType::F32).unwrap();
+    let y = conv2d(&x, &arange(&[4, 3, 3, 3]), None, [1, 1], [0, 0], [1, 1], 1).unwrap();
+    assert_eq!(y.sizes(), &[0, 4, 2, 3]);
+}
+
+#[test]
+fn conv2d_errors_have_pytorch_messages() {
+    let (x, w) = (arange(&[2, 4, 5, 5]), arange(&[6, 4, 3, 3]));
+    let c =
+        |x: &Tensor, w: &Tensor, s: [usize; 2], g: usize| conv2d(x, w, None, s, [0, 0], [1, 1], g);
+    assert!(err(c(&arange(&[5, 5]), &w, [1, 1], 1)).contains(
+        "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [5, 5]"
+    ));
+    assert!(err(c(&x, &w, [0, 1], 1)).contains("non-positive stride is not supported"));
+    assert!(err(c(&x, &w, [1, 1], 0)).contains("non-positive groups is not supported"));
+    assert!(err(c(&x, &w, [1, 1], 3)).contains(
+        "Given groups=3, weight of size [6, 4, 3, 3], expected input[2, 4, 5, 5] to have 12 channels, but got 4 channels instead"
+    ));
+    assert!(err(c(&x, &w, [1, 1], 4)).contains(
+        "Given groups=4, expected weight to be divisible by 4 at dimension 0, but got weight of size [[6, 4, 3, 3]] instead"
+    ));
+    assert!(err(c(&x, &arange(&[6, 4, 6, 3]), [1, 1], 1)).contains(
+        "Calculated padded input size per channel: (5 x 5). Kernel size: (6 x 3). Kernel size can't be greater than actual input size"
+    ));
+    assert!(err(c(&x, &arange(&[6, 4, 3]), [1, 1], 1)).contains(
+        "expected stride to be a single integer value or a list of 1 values to match the convolution dimensions, but got stride=[1, 1]"
+    ));
+    let wd = w.to_dtype(DType::F64).unwrap();
+    assert!(err(c(&x, &wd, [1, 1], 1)).contains(
+        "Input type (torch.FloatTensor) and weight type (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor"
+    ));
+    let b5 = arange(&[5]);
+    assert!(err(conv2d(&x, &w, Some(&b5), [1, 1], [0, 0], [1, 1], 1)).contains(
+        "Given weight of size [6, 4, 3, 3], expected bias to be 1-dimensional with 6 elements, but got bias of size [5] instead"
+    ));
+    let bd = arange(&[6]).to_dtype(DType::F64).unwrap();
+    assert!(err(conv2d(&x, &w, Some(&bd), [1, 1], [0, 0], [1, 1], 1))
+        .contains("Input type (float) and bias type (double) should be the same"));
+    let xb = x.to_dtype(DType::Bool).unwrap();
+    let wb = w.to_dtype(DType::Bool).unwrap();
+    assert!(err(c(&xb, &wb, [1, 1], 1)).contains("\"slow_conv2d_cpu\" not implemented for 'Bool'"));
+}

@@ -1,0 +1,378 @@
+//! `F.max_pool2d` and `F.avg_pool2d` (Pooling.cpp, DilatedMaxPool2d.cpp,
+//! AveragePool2d.cpp, Pool.h) with PyTorch's defaults: dilation 1, `ceil_mode=False`,
+//! `count_include_pad=True`.
+//!
+//! Input `[N, C, H, W]` or `[C, H, W]`, any strides. A 4-d output is laid out in the
+//! input's suggested memory format (channels_last stays channels_last), a 3-d output is
+//! contiguous. The kernels walk the output in storage order and split it across threads
+//! by planes (contiguous) or by output rows (channels_last).
+
+use std::mem::MaybeUninit;
+
+use super::index::fresh_output;
+use crate::error::{list, Error, Result};
+use crate::layout::{strides_for_format, wrap_dim};
+use crate::parallel::{chunks_for, for_chunks_mut};
+use crate::{dispatch_dtype, DType, Element, MemoryFormat, Tensor, GRAIN_SIZE};
+
+/// The geometry of one pooling call, validated.
+#[derive(Clone, Copy, Debug)]
+struct Pool {
+    /// Batch, planes, input height and width.
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    /// Kernel, stride, padding: (height, width).
+    k: (usize, usize),
+    s: (usize, usize),
+    p: (usize, usize),
+    /// Output height and width.
+    oh: usize,
+    ow: usize,
+    /// Input strides (batch stride 0 for a 3-d input) and storage offset.
+    st: [isize; 4],
+    offset: usize,
+}
+
+fn pool_error(op: &'static str, message: String) -> Error {
+    Error::InvalidArgument { op, message }
+}
+
+/// `pooling_output_shape` (dilation 1, floor mode): checks stride and padding.
+fn output_size(op: &'static str, input: usize, k: usize, pad: usize, stride: usize) -> Result<i64> {
+    if stride == 0 {
+        return Err(pool_error(op, "stride should not be zero".into()));
+    }
+    let (input, k, pad, stride) = (input as i64, k as i64, pad as i64, stride as i64);
+    if pad > ((k - 1) + 1) / 2 {
+        return Err(pool_error(
+            op,
+            format!(
+                "pad should be at most half of effective kernel size, but got pad={pad}, kernel_size={k} and dilation=1"
+            ),
+        ));
+    }
+    // `div_rtn`: floor division.
+    Ok((input + 2 * pad - (k - 1) - 1).div_euclid(stride) + 1)
+}
+
+/// `pool2d_shape_check` (dilation 1), after the output sizes are known.
+fn shape_check(
+    op: &'static str,
+    input: &Tensor,
+    k: [usize; 2],
+    p: [usize; 2],
+    (oh, ow): (i64, i64),
+    format: MemoryFormat,
+) -> Result<()> {
+    if k[0] == 0 || k[1] == 0 {
+        return Err(pool_error(
+            op,
+            format!(
+                "kernel size should be greater than zero, but got kH: {} kW: {}",
+                k[0], k[1]
+            ),
+        ));
+    }
+    let s = input.sizes();
+    let ndim = s.len();
+    let valid_dims = ndim >= 3 && s[1] != 0 && s[2] != 0;
+    let ok = if format == MemoryFormat::ChannelsLast {
+        ndim == 4 && valid_dims && s[3] != 0
+    } else {
+        (ndim == 3 && s[0] != 0 && valid_dims) || (ndim == 4 && valid_dims && s[3] != 0)
+    };
+    if !ok {
+        let message = if format == MemoryFormat::ChannelsLast {
+            format!("Expected 4D (batch mode) tensor expected for input with channels_last layout with optional 0 dim batch size for input, but got: {}", list(s))
+        } else {
+            format!("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{}", list(s))
+        };
+        return Err(pool_error(op, message));
+    }
+    if k[1] / 2 < p[1] || k[0] / 2 < p[0] {
+        return Err(pool_error(
+            op,
+            format!(
+                "pad should be smaller than or equal to half of kernel size, but got padW = {}, padH = {}, kW = {}, kH = {}",
+                p[1], p[0], k[1], k[0]
+            ),
+        ));
+    }
+    if oh < 1 || ow < 1 {
+        let (c, h, w) = (s[ndim - 3], s[ndim - 2], s[ndim - 1]);
+        return Err(pool_error(
+            op,
+            format!(
+                "Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). Output size is too small"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The validated geometry and the output memory format.
+fn geometry(
+    op: &'static str,
+    input: &Tensor,
+    k: [usize; 2],
+    s: [usize; 2],
+    p: [usize; 2],
+) -> Result<(Pool, MemoryFormat)> {
+    let ndim = input.dim();
+    let format = input.suggest_memory_format(false);
+    if op == "max_pool2d" {
+        let message = match format {
+            MemoryFormat::ChannelsLast if ndim != 4 => {
+                "non-empty 4D (batch mode) tensor expected for input with channels_last layout"
+            }
+            MemoryFormat::Contiguous if ndim != 3 && ndim != 4 => {
+                "non-empty 3D or 4D (batch mode) tensor expected for input"
+            }
+            MemoryFormat::ChannelsLast | MemoryFormat::Contiguous => "",
+            _ => "Unsupport memory format. Supports only ChannelsLast, Contiguous",
+        };
+        if !message.is_empty() {
+            return Err(pool_error(op, message.into()));
+        }
+    } else if ndim == 0 {
+        return Err(pool_error(
+            op,
+            "Dimension specified as -3 but tensor has no dimensions".into(),
+        ));
+    } else {
+        // avg_pool2d reads `input.size(-3)` before any check.
+        wrap_dim(-3, ndim)?;
+    }
+    let sz = input.sizes();
+    let (h, w) = (sz[ndim - 2], sz[ndim - 1]);
+    let oh = output_size(op, h, k[0], p[0], s[0])?;
+    let ow = output_size(op, w, k[1], p[1], s[1])?;
+    shape_check(op, input, k, p, (oh, ow), format)?;
+    let st = input.strides();
+    let (n, st4) = if ndim == 4 {
+        (sz[0], [st[0], st[1], st[2], st[3]])
+    } else {
+        (1, [0, st[0], st[1], st[2]])
+    };
+    let pool = Pool {
+        n,
+        c: sz[ndim - 3],
+        h,
+        w,
+        k: (k[0], k[1]),
+        s: (s[0], s[1]),
+        p: (p[0], p[1]),
+        oh: oh as usize,
+        ow: ow as usize,
+        st: st4,
+        offset: input.storage_offset(),
+    };
+    let format = if ndim == 4 {
+        format
+    } else {
+        MemoryFormat::Contiguous
+    };
+    Ok((pool, format))
+}
+
+/// The window of output position `o` along one dim: `[start, end)` clipped to the
+/// input, and the unclipped length inside the padded input (avg's divisor).
+#[inline(always)]
+fn window(o: usize, k: usize, s: usize, p: usize, size: usize) -> (usize, usize, usize) {
+    let start = (o * s) as isize - p as isize;
+    let end = (start + k as isize).min((size + p) as isize);
+    let len = (end - start) as usize;
+    (
+        start.max(0) as usize,
+        (end.min(size as isize)).max(0) as usize,
+        len,
+    )
+}
+
+/// Runs `reduce(base_offset, h_range, w_range, divisor) -> T` for every output element,
+/// writing the output in storage order (`cl`: NHWC, else NCHW), split across threads.
+fn run<T: Element, R>(g: &Pool, cl: bool, out: &mut [MaybeUninit<T>], reduce: R)
+where
+    R: Fn(usize, (usize, usize), (usize, usize), usize) -> T + Sync,
+{
+    let (oh, ow, c) = (g.oh, g.ow, g.c);
+    let at = |n: usize, ch: usize, y: usize, x: usize| -> T {
+        let (hs, he, hl) = window(y, g.k.0, g.s.0, g.p.0, g.h);
+        let (ws, we, wl) = window(x, g.k.1, g.s.1, g.p.1, g.w);
+        let base = (g.offset as isize + n as isize * g.st[0] + ch as isize * g.st[1]) as usize;
+        reduce(base, (hs, he), (ws, we), hl * wl)
+    };
+    let total = out.len();
+    if total == 0 {
+        return;
+    }
+    if cl {
+        // Rows of (ow * c) elements, one per (n, y).
+        let row = ow * c;
+        let rows = g.n * oh;
+        let per = rows.div_ceil(chunks_for(total, GRAIN_SIZE)).max(1);
+        for_chunks_mut(out, per * row, |start, chunk| {
+            for (j, dst) in chunk.chunks_mut(row).enumerate() {
+                let r = start / row + j;
+                let (n, y) = (r / oh, r % oh);
+                for (i, slot) in dst.iter_mut().enumerate() {
+                    slot.write(at(n, i % c, y, i / c));
+                }
+            }
+        });
+    } else {
+        let plane = oh * ow;
+        let planes = g.n * c;
+        let per = planes.div_ceil(chunks_for(total, GRAIN_SIZE)).max(1);
+        for_chunks_mut(out, per * plane, |start, chunk| {
+            for (j, dst) in chunk.chunks_mut(plane).enumerate() {
+                let q = start / plane + j;
+                let (n, ch) = (q / c, q % c);
+                for (i, slot) in dst.iter_mut().enumerate() {
+                    slot.write(at(n, ch, i / ow, i % ow));
+                }
+            }
+        });
+    }
+}
+
+/// Allocates the output of `g` in `format` and fills it with `reduce`.
+fn pooled<T: Element, R>(
+    input: &Tensor,
+    g: &Pool,
+    format: MemoryFormat,
+    reduce: R,
+) -> Result<Tensor>
+where
+    R: Fn(&[T], usize, (usize, usize), (usize, usize), usize) -> T + Sync,
+{
+    let sizes: Vec<usize> = if input.dim() == 4 {
+        vec![g.n, g.c, g.oh, g.ow]
+    } else {
+        vec![g.c, g.oh, g.ow]
+    };
+    let strides = strides_for_format(&sizes, format)?;
+    let cl = format == MemoryFormat::ChannelsLast;
+    let buf = input.storage().read();
+    let src = buf.as_slice::<T>();
+    // SAFETY: `run` writes every element of the dense output: each chunk row (NHWC) or
+    // plane (NCHW) is written slot by slot.
+    unsafe {
+        fresh_output::<T>(&sizes, &strides, |out| {
+            run(g, cl, out, |base, hr, wr, div| {
+                reduce(src, base, hr, wr, div)
+            });
+            Ok(())
+        })
+    }
+}
+
+/// PyTorch's `val > max || isnan(val)`: NaN propagates (`v != v` only for NaN).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn replaces_max<T: Element>(v: T, m: T) -> bool {
+    v > m || v != v
+}
+
+/// `F.max_pool2d(input, kernel_size, stride, padding)`: the maximum of each window
+/// (NaN wins, as in PyTorch), with dilation 1 and floor mode. `input` is `[N, C, H, W]`
+/// or `[C, H, W]` of any dtype but bool; the output is
+/// `[N, C, (H + 2p - k) / s + 1, (W + 2p - k) / s + 1]` in the input's suggested memory
+/// format (a 3-d output is contiguous).
+///
+/// # Errors
+/// PyTorch's, in its order: `non-empty 3D or 4D (batch mode) tensor expected for input`;
+/// `stride should not be zero`; `pad should be at most half of effective kernel size,
+/// but got pad=2, kernel_size=3 and dilation=1`; `kernel size should be greater than
+/// zero, but got kH: 0 kW: 2`; `Expected 3D or 4D (batch mode) tensor with optional 0
+/// dim batch size for input, but got:[2, 0, 6, 6]`; `Given input size: (3x6x6).
+/// Calculated output size: (3x0x0). Output size is too small`; `"max_pool2d" not
+/// implemented for 'Bool'`; [`Error::OutOfMemory`].
+pub fn max_pool2d(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
+    let (g, format) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
+    if input.dtype() == DType::Bool {
+        return Err(Error::UnsupportedDType {
+            message: "\"max_pool2d\" not implemented for 'Bool'".into(),
+        });
+    }
+    let (sh, sw) = (g.st[2], g.st[3]);
+    dispatch_dtype!(input.dtype(), T, {
+        pooled::<T, _>(input, &g, format, |src, base, (hs, he), (ws, we), _| {
+            let mut m = src[(base as isize + hs as isize * sh + ws as isize * sw) as usize];
+            for y in hs..he {
+                let row = base as isize + y as isize * sh;
+                for x in ws..we {
+                    let v = src[(row + x as isize * sw) as usize];
+                    if replaces_max(v, m) {
+                        m = v;
+                    }
+                }
+            }
+            m
+        })
+    })
+}
+
+/// `F.avg_pool2d(input, kernel_size, stride, padding)`: the mean of each window with
+/// `count_include_pad=True` (the divisor counts the padding inside the window), dilation
+/// 1, floor mode. Float dtypes and int64 (whose mean truncates toward zero, as in
+/// PyTorch); shapes and layout as [`max_pool2d`].
+///
+/// # Errors
+/// As [`max_pool2d`], except that a tensor of fewer than 3 dims fails on its size at
+/// dim -3 ([`Error::DimOutOfRange`]: `Dimension out of range (expected to be in range of
+/// [-2, 1], but got -3)`), and the dtypes refused are the integer types but int64 and
+/// bool: `"avg_pool2d" not implemented for 'Int'`.
+pub fn avg_pool2d(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
+    let (g, format) = geometry("avg_pool2d", input, kernel_size, stride, padding)?;
+    let dtype = input.dtype();
+    if !(dtype.is_floating() || dtype == DType::I64) {
+        return Err(Error::UnsupportedDType {
+            message: format!(
+                "\"avg_pool2d\" not implemented for '{}'",
+                dtype.scalar_type_name()
+            ),
+        });
+    }
+    let (sh, sw) = (g.st[2], g.st[3]);
+    if dtype == DType::I64 {
+        return pooled::<i64, _>(input, &g, format, |src, base, (hs, he), (ws, we), div| {
+            let mut sum = 0i64;
+            for y in hs..he {
+                let row = base as isize + y as isize * sh;
+                for x in ws..we {
+                    sum = sum.wrapping_add(src[(row + x as isize * sw) as usize]);
+                }
+            }
+            sum / div as i64
+        });
+    }
+    dispatch_dtype!(dtype, T, {
+        pooled::<T, _>(input, &g, format, |src, base, (hs, he), (ws, we), div| {
+            let mut sum = 0f64;
+            for y in hs..he {
+                let row = base as isize + y as isize * sh;
+                for x in ws..we {
+                    sum += src[(row + x as isize * sw) as usize].to_f64();
+                }
+            }
+            T::from_f64(sum / div as f64)
+        })
+    })
+}
+
+#[cfg(test)]
+#[path = "pool_tests.rs"]
+mod tests;
