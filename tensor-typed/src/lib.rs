@@ -14,6 +14,7 @@ mod wrap;
 
 #[doc(hidden)]
 pub mod layout_support;
+pub mod nn;
 pub mod ops;
 pub mod shape;
 pub mod tensor;
@@ -38,6 +39,8 @@ pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 
 /// Everything a user needs: `use tensor_typed::prelude::*;`.
 pub mod prelude {
+    pub use crate::nn;
+    pub use crate::nn::Conv2dExt;
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
     pub use crate::{layout, tensor, Axes, Shape};

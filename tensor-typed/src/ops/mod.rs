@@ -2,6 +2,7 @@
 //! binary ops and operators, unary ops, reductions, views, in-place ops.
 
 pub mod binary;
+pub mod dims;
 pub mod inplace;
 pub mod reduction;
 pub mod unary;

@@ -109,7 +109,7 @@ impl<H: Dim, T: DimList> DimList for Cons<H, T> {
 /// Written with `Shape![..]`. [`Shape::List`] is its cons-list form.
 pub trait Shape: 'static + Send + Sync {
     /// The same dims as a cons list (`Cons<D<2>, Cons<Dyn, Nil>>`).
-    type List: DimList + IntoShape<Shape = Self>;
+    type List: DimList + IntoShape<Shape = Self> + crate::typelevel::list::Len;
     /// The static dims in order, `None` where the dim is `Dyn` (a constant, so the
     /// run-time helpers below are not generic: each shape costs no extra code).
     const DIMS: &'static [Option<usize>];

@@ -95,6 +95,8 @@ pub trait Conv2dShape<Wt, const ST: usize, const PD: usize, const DL: usize, con
 {
     /// The output shape.
     type Output: Shape;
+    /// The bias shape, `[O]` (the weight's dim 0).
+    type Bias: Shape;
 }
 impl<
         N,
@@ -129,6 +131,7 @@ where
         ConvSize<W, KW, D<ST>, D<PD>, D<DL>>,
     )>: Shape,
 {
+    type Bias = (O,);
     type Output =
         <Fits<H, W, KH, KW, D<ST>, D<PD>, D<DL>> as WindowOk<op::conv2d, (N, C, H, W)>>::Then<(
             N,

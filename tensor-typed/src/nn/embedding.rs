@@ -1,0 +1,46 @@
+//! `embedding`: rows of a weight matrix picked by integer ids.
+
+use crate::ops::dims::fit;
+use crate::ops::or_panic;
+use crate::shape::dims::Push;
+use crate::shape::nn_rules::Embedded;
+use crate::shape::{IntoShape, ListOf, Shape};
+use crate::tensor::Tensor;
+use crate::typelevel::dim::Dim;
+use tensor_core::{Element, Result};
+
+/// The element types of embedding ids (PyTorch: Long or Int).
+#[diagnostic::on_unimplemented(
+    message = "embedding: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got elements of type {Self} instead",
+    label = "the ids must be an i64 or i32 tensor"
+)]
+pub trait IndexElement: Element {}
+impl IndexElement for i64 {}
+impl IndexElement for i32 {}
+
+/// The rows of `weight` `[V, E]` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors
+/// `F.embedding(ids, weight)`. Compile error: ids that are not `i64`/`i32`. An id
+/// outside `0..V` is PyTorch's `index out of range in self` (a panic here; see
+/// [`try_embedding`]).
+pub fn embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
+    ids: &Tensor<I, S>,
+    weight: &Tensor<T, (V, E)>,
+) -> Tensor<T, Embedded<S, E>>
+where
+    ListOf<S>: Push<E>,
+    <ListOf<S> as Push<E>>::Output: IntoShape,
+{
+    or_panic(try_embedding(ids, weight))
+}
+
+/// [`embedding`], returning PyTorch's error for an id out of range.
+pub fn try_embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
+    ids: &Tensor<I, S>,
+    weight: &Tensor<T, (V, E)>,
+) -> Result<Tensor<T, Embedded<S, E>>>
+where
+    ListOf<S>: Push<E>,
+    <ListOf<S> as Push<E>>::Output: IntoShape,
+{
+    fit(tensor_core::nn::embedding(&ids.inner, &weight.inner))
+}

@@ -1,0 +1,24 @@
+//! Model ops as free functions, as `torch.nn.functional`: convolution, pooling,
+//! embedding, layer norm and the cross-entropy loss, with their output shapes computed
+//! at compile time from the static dims (`Dyn` dims checked at run time with PyTorch's
+//! message; the `try_` forms return it, the plain forms panic with it).
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//! let x = Tensor::<f32, Shape![Dyn, 3, 28, 28]>::zeros_with(&[2, 3, 28, 28])?;
+//! let w: Tensor<f32, Shape![16, 3, 3, 3]> = Tensor::zeros();
+//! let b: Tensor<f32, Shape![16]> = Tensor::zeros();
+//! let y = x.conv2d::<1, 1, 1, 1>(&w, Some(&b)); // [Dyn, 16, 28, 28]
+//! let p = y.max_pool2d::<2, 2, 0>();             // [Dyn, 16, 14, 14]
+//! let q = nn::avg_pool2d::<2, 2, 0, _, _>(&y);   // the free form: `_` for the types
+//! let _: Tensor<f32, Shape![Dyn, 16, 14, 14]> = p;
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+
+mod conv;
+mod embedding;
+
+pub use conv::{
+    avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
+};
+pub use embedding::{embedding, try_embedding, IndexElement};

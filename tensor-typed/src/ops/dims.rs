@@ -1,0 +1,197 @@
+//! Typed ops on one or two dims, given as PyTorch gives them (`const D: isize`, negative
+//! counting from the end): `transpose`, `unsqueeze`, `squeeze`, `narrow`, `cat`, `stack`.
+//! Dims out of range, a static dim that `squeeze` cannot remove, a `narrow` past the end
+//! and `cat` of shapes that differ off the cat dim are compile errors; `Dyn` dims are
+//! checked at run time with PyTorch's message (the `try_` forms return it, the plain
+//! forms panic with it).
+
+use crate::ops::or_panic;
+use crate::shape::dims::{out, At, DimAt, DimOkOf, NewDimOkOf, PosOf, Squeezable, WrapDim};
+use crate::shape::nn_rules::{Cat, CatWith};
+use crate::shape::{ListOf, Shape};
+use crate::tensor::{check_fits, Tensor};
+use crate::typelevel::arith::{DimAdd, DimSub, Sum};
+use crate::typelevel::checks::{DimInRange, NarrowOk, SqueezeOk};
+use crate::typelevel::dim::D;
+use crate::typelevel::list::LenOf;
+use crate::typelevel::op;
+use crate::typelevel::peano::S as Succ;
+use tensor_core::{Element, Result};
+
+/// A runtime result typed as `Tensor<T, S2>` after checking it fits (dtype, rank, static
+/// dims): not generic, so one copy serves every call.
+pub(crate) fn fit<T: Element, S2: Shape>(r: Result<tensor_core::Tensor>) -> Result<Tensor<T, S2>> {
+    let t = r?;
+    check_fits(&t, T::DTYPE, S2::DIMS)?;
+    Ok(wrap!(t))
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Swaps dims `A` and `B` (a view). Mirrors `torch.transpose(x, A, B)`; `-1` is the
+    /// last dim. Compile error: a dim out of range.
+    pub fn transpose<const A: isize, const B: isize>(&self) -> Tensor<T, out::Transposed<S, A, B>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        crate::shape::dims::SDim<B>: WrapDim<LenOf<ListOf<S>>>,
+        DimOkOf<S, A>: DimInRange<op::transpose, S, A>,
+        DimOkOf<S, B>: DimInRange<op::transpose, S, B>,
+        ListOf<S>: At<PosOf<S, A>> + At<PosOf<S, B>>,
+        ListOf<S>: crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>,
+        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output:
+            crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>,
+        out::Transposed<S, A, B>: Shape,
+        <<ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output as crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>>::Output: crate::shape::IntoShape,
+    {
+        or_panic(fit(self.inner.transpose(A as i64, B as i64)))
+    }
+
+    /// Inserts a dim of size 1 at `A` (a view). Mirrors `torch.unsqueeze(x, A)`; `A` lies
+    /// in `[-(r + 1), r]`.
+    pub fn unsqueeze<const A: isize>(&self) -> Tensor<T, out::Unsqueezed<S, A>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<Succ<LenOf<ListOf<S>>>>,
+        NewDimOkOf<S, A>: DimInRange<op::unsqueeze, S, A>,
+        ListOf<S>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>,
+        <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
+            crate::shape::IntoShape,
+    {
+        or_panic(fit(self.inner.unsqueeze(A as i64)))
+    }
+
+    /// Removes dim `A`, which must be 1 (a view). Mirrors `torch.squeeze(x, A)`, except
+    /// that a dim that is not 1 is an error rather than a no-op (the type removes the
+    /// dim): a compile error for a static dim, a panic for a `Dyn` one (see
+    /// [`Tensor::try_squeeze`]).
+    pub fn squeeze<const A: isize>(&self) -> Tensor<T, out::Squeezed<S, A>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        DimOkOf<S, A>: DimInRange<op::squeeze, S, A>,
+        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::RemoveAt<PosOf<S, A>>,
+        DimAt<S, PosOf<S, A>>: Squeezable,
+        <DimAt<S, PosOf<S, A>> as Squeezable>::Output: SqueezeOk<S, DimAt<S, PosOf<S, A>>>,
+        <ListOf<S> as crate::shape::dims::RemoveAt<PosOf<S, A>>>::Output: crate::shape::IntoShape,
+    {
+        or_panic(self.try_squeeze::<A>())
+    }
+
+    /// [`Tensor::squeeze`], returning an error when a `Dyn` dim is not 1.
+    pub fn try_squeeze<const A: isize>(&self) -> Result<Tensor<T, out::Squeezed<S, A>>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        DimOkOf<S, A>: DimInRange<op::squeeze, S, A>,
+        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::RemoveAt<PosOf<S, A>>,
+        DimAt<S, PosOf<S, A>>: Squeezable,
+        <DimAt<S, PosOf<S, A>> as Squeezable>::Output: SqueezeOk<S, DimAt<S, PosOf<S, A>>>,
+        <ListOf<S> as crate::shape::dims::RemoveAt<PosOf<S, A>>>::Output: crate::shape::IntoShape,
+    {
+        fit(self.inner.squeeze_dim(A as i64))
+    }
+
+    /// Elements `START..START + LEN` of dim `A` (a view). Mirrors
+    /// `torch.narrow(x, A, START, LEN)`. Compile error: past the end of a static dim
+    /// (`narrow: start (2) + length (3) exceeds dimension size (D<4>)`). `LEN` is at most
+    /// 999 (a `D<LEN>`).
+    pub fn narrow<const A: isize, const START: usize, const LEN: usize>(
+        &self,
+    ) -> Tensor<T, out::Narrowed<S, A, LEN>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
+        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
+        D<START>: DimAdd<D<LEN>>,
+        DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
+        <DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok:
+            NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
+        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
+            crate::shape::IntoShape,
+    {
+        or_panic(fit(self.inner.narrow(A as i64, START as i64, LEN)))
+    }
+}
+
+/// The tensors of a [`Tensor::cat`]: a tuple of 2 to 4 references to tensors of one
+/// element type, whose shapes agree off the cat dim `DIM`.
+pub trait CatList<T, const DIM: isize> {
+    /// The concatenated shape.
+    type Shape: Shape;
+    /// The runtime tensors, in order.
+    fn inners(&self) -> Vec<&tensor_core::Tensor>;
+}
+impl<T: Element, A: CatWith<B, DIM>, B: Shape, const DIM: isize> CatList<T, DIM>
+    for (&Tensor<T, A>, &Tensor<T, B>)
+{
+    type Shape = Cat<A, B, DIM>;
+    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+        vec![&self.0.inner, &self.1.inner]
+    }
+}
+impl<T: Element, A: CatWith<B, DIM>, B: Shape, C: Shape, const DIM: isize> CatList<T, DIM>
+    for (&Tensor<T, A>, &Tensor<T, B>, &Tensor<T, C>)
+where
+    Cat<A, B, DIM>: CatWith<C, DIM>,
+{
+    type Shape = Cat<Cat<A, B, DIM>, C, DIM>;
+    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+        vec![&self.0.inner, &self.1.inner, &self.2.inner]
+    }
+}
+impl<T: Element, A: CatWith<B, DIM>, B: Shape, C: Shape, E: Shape, const DIM: isize> CatList<T, DIM>
+    for (&Tensor<T, A>, &Tensor<T, B>, &Tensor<T, C>, &Tensor<T, E>)
+where
+    Cat<A, B, DIM>: CatWith<C, DIM>,
+    Cat<Cat<A, B, DIM>, C, DIM>: CatWith<E, DIM>,
+{
+    type Shape = Cat<Cat<Cat<A, B, DIM>, C, DIM>, E, DIM>;
+    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+        vec![&self.0.inner, &self.1.inner, &self.2.inner, &self.3.inner]
+    }
+}
+
+/// The tensors of a [`Tensor::stack`]: an array of `N` references to tensors of one type.
+pub trait StackList<T, const DIM: isize> {
+    /// The stacked shape.
+    type Shape: Shape;
+    /// The runtime tensors, in order.
+    fn inners(&self) -> Vec<&tensor_core::Tensor>;
+}
+impl<T: Element, X: Shape, const DIM: isize, const N: usize> StackList<T, DIM>
+    for [&Tensor<T, X>; N]
+where
+    crate::shape::dims::SDim<DIM>: WrapDim<Succ<LenOf<ListOf<X>>>>,
+    NewDimOkOf<X, DIM>: DimInRange<op::stack, X, DIM>,
+    ListOf<X>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<X, DIM>, D<N>>,
+    <ListOf<X> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<X, DIM>, D<N>>>::Output:
+        crate::shape::IntoShape,
+{
+    type Shape = out::Stacked<X, DIM, N>;
+    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+        self.iter().map(|t| &t.inner).collect()
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Concatenates 2 to 4 tensors along `DIM`: `Tensor::cat::<1>((&a, &b))` of
+    /// `[2, 3]` and `[2, 5]` is `[2, 8]`. Mirrors `torch.cat`. Compile errors: ranks or
+    /// static dims off the cat dim that differ; `Dyn` dims are checked at run time (a
+    /// panic with PyTorch's message; see [`Tensor::try_cat`]).
+    pub fn cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Self {
+        or_panic(Self::try_cat::<DIM>(tensors))
+    }
+
+    /// [`Tensor::cat`], returning PyTorch's error for `Dyn` dims that differ.
+    pub fn try_cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Result<Self> {
+        fit(tensor_core::Tensor::cat(&tensors.inners(), DIM as i64))
+    }
+
+    /// Stacks `N` tensors of one shape along a new dim `DIM` of size `N`:
+    /// `Tensor::stack::<0>([&a, &b, &c])`. Mirrors `torch.stack`. `Dyn` dims must agree at
+    /// run time (a panic with PyTorch's message; see [`Tensor::try_stack`]).
+    pub fn stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Self {
+        or_panic(Self::try_stack::<DIM>(tensors))
+    }
+
+    /// [`Tensor::stack`], returning PyTorch's error for `Dyn` dims that differ.
+    pub fn try_stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Result<Self> {
+        fit(tensor_core::Tensor::stack(&tensors.inners(), DIM as i64))
+    }
+}
