@@ -40,31 +40,30 @@ pub(crate) fn first_invalid_bool(bytes: &[u8]) -> Option<usize> {
 }
 
 /// A fresh storage of `nbytes` bytes for `dtype` filled from `r` (exactly `nbytes`
-/// bytes). `swap` reverses the bytes of each element (a big-endian `.npy`).
+/// bytes). `swap` reverses the bytes of each element (a big-endian `.npy`); `err`
+/// makes an error naming the file from a message.
 ///
 /// # Errors
-/// [`Error::OutOfMemory`]; `what` and `truncated` describe a short read; a `Bool`
-/// byte other than 0 or 1 is an error naming its index.
+/// [`Error::OutOfMemory`]; a short read (`truncated?`); a `Bool` byte other than 0 or
+/// 1, naming its index.
 pub(crate) fn storage_from_reader(
     r: &mut impl Read,
     nbytes: usize,
     dtype: DType,
     swap: bool,
-    op: &'static str,
-    truncated: &dyn Fn(std::io::Error) -> Error,
+    err: &dyn Fn(String) -> Error,
 ) -> Result<Storage> {
+    let truncated =
+        |e: std::io::Error| err(format!("the file ends inside the data ({e}); truncated?"));
     let storage = Storage::zeroed(nbytes, dtype)?;
     if dtype == DType::Bool {
         let mut bytes = try_vec(nbytes, 0u8)?;
         r.read_exact(&mut bytes).map_err(truncated)?;
         if let Some(i) = first_invalid_bool(&bytes) {
-            return Err(invalid(
-                op,
-                format!(
-                    "bool element {i} is stored as byte {}, but a bool must be 0 or 1",
-                    bytes[i]
-                ),
-            ));
+            return Err(err(format!(
+                "bool element {i} is stored as byte {}, but a bool must be 0 or 1",
+                bytes[i]
+            )));
         }
         let mut buf = storage.write();
         for (dst, &b) in buf.as_mut_slice::<bool>().iter_mut().zip(&bytes) {

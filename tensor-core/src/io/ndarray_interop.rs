@@ -10,7 +10,9 @@
 use super::common::invalid;
 use crate::error::{Error, Result};
 use crate::{Buffer, Element, Layout, Storage, Tensor};
-use ndarray::{Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder};
+use ndarray::{
+    Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder,
+};
 use std::marker::PhantomData;
 use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 
@@ -108,8 +110,11 @@ impl Tensor {
     pub fn as_array_view<T: Element>(&self) -> Result<ArrayViewGuard<'_, T>> {
         self.check_element::<T>("as_array_view")?;
         let guard = self.storage().read();
-        ArrayView::from_shape(nd_shape(self.layout()), from_offset(guard.as_slice::<T>(), self.layout()))
-            .map_err(|e| invalid("as_array_view", format!("internal error: {e}")))?;
+        ArrayView::from_shape(
+            nd_shape(self.layout()),
+            from_offset(guard.as_slice::<T>(), self.layout()),
+        )
+        .map_err(|e| invalid("as_array_view", format!("internal error: {e}")))?;
         Ok(ArrayViewGuard {
             guard,
             layout: self.layout(),
@@ -259,5 +264,125 @@ impl<T: Element, D: Dimension> TryFrom<ArrayView<'_, T, D>> for Tensor {
             data[off] = *x;
         }
         Tensor::from_parts(Storage::from_vec(data)?, layout, T::DTYPE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{DType, Tensor};
+    use ndarray::{s, Array, Array2, ArrayView, ShapeBuilder};
+
+    #[test]
+    fn array_view_of_transposed_tensor_has_its_strides_and_values() {
+        let t = Tensor::from_vec((0..6).map(|i| i as f32).collect(), &[2, 3])
+            .unwrap()
+            .t()
+            .unwrap();
+        let g = t.as_array_view::<f32>().unwrap();
+        let v = g.view();
+        assert_eq!((v.shape(), v.strides()), (&[3, 2][..], &[1, 3][..]));
+        assert_eq!(v[[2, 1]], 5.0);
+    }
+
+    #[test]
+    fn writes_through_the_mutable_view_are_seen_by_the_tensor() {
+        let base = Tensor::zeros(&[3, 4], DType::I32).unwrap();
+        let col = base.select(1, 2).unwrap();
+        {
+            let mut g = col.as_array_view_mut::<i32>().unwrap();
+            g.view_mut().fill(7);
+        }
+        let v = base.to_vec::<i32>().unwrap();
+        assert_eq!(v.iter().filter(|&&x| x == 7).count(), 3);
+        assert_eq!((v[2], v[6], v[10]), (7, 7, 7));
+    }
+
+    #[test]
+    fn mutable_view_of_expanded_tensor_is_internal_overlap() {
+        let t = Tensor::ones(&[1, 3], DType::F32)
+            .unwrap()
+            .expand(&[4, 3])
+            .unwrap();
+        let e = t.as_array_view_mut::<f32>().unwrap_err();
+        assert!(matches!(e, crate::Error::InternalOverlap), "{e}");
+        // Reading an expanded tensor through a view is fine.
+        assert_eq!(t.as_array_view::<f32>().unwrap().view().sum(), 12.0);
+    }
+
+    #[test]
+    fn array_view_of_wrong_type_is_dtype_mismatch() {
+        let t = Tensor::zeros(&[2], DType::F64).unwrap();
+        assert!(t.as_array_view::<f32>().is_err());
+        assert!(t.to_ndarray::<i64>().is_err());
+    }
+
+    #[test]
+    fn owned_fortran_array_moves_into_tensor_sharing_memory() {
+        let a: Array2<f64> = Array::from_shape_fn((3, 4).f(), |(i, j)| (i * 10 + j) as f64);
+        let ptr = a.as_ptr();
+        let t = Tensor::try_from(a).unwrap();
+        assert_eq!(t.strides(), &[1, 3]);
+        assert_eq!(t.storage().read().as_ptr(), ptr.cast::<u8>());
+        assert_eq!(
+            t.select(0, 2).unwrap().to_vec::<f64>().unwrap(),
+            vec![20.0, 21.0, 22.0, 23.0]
+        );
+        // Write through the tensor, read through an ndarray view of the same memory.
+        t.select(1, 0).unwrap().fill_(-1.0).unwrap();
+        assert_eq!(t.as_array_view::<f64>().unwrap().view()[[1, 0]], -1.0);
+    }
+
+    #[test]
+    fn owned_sliced_array_keeps_its_offset() {
+        let mut a = Array::from_shape_vec((4, 5), (0..20i64).collect()).unwrap();
+        a.slice_collapse(s![1.., 2..]);
+        let t = Tensor::try_from(a).unwrap();
+        assert_eq!(t.sizes(), &[3, 3]);
+        assert_eq!(t.storage_offset(), 7);
+        assert_eq!(
+            t.to_vec::<i64>().unwrap(),
+            vec![7, 8, 9, 12, 13, 14, 17, 18, 19]
+        );
+    }
+
+    #[test]
+    fn negative_strides_are_copied_row_major() {
+        let a = Array::from_shape_vec((2, 3), (0..6u8).collect()).unwrap();
+        let v = a.slice(s![.., ..;-1]);
+        let t = Tensor::try_from(v).unwrap();
+        assert!(t.is_contiguous());
+        assert_eq!(t.to_vec::<u8>().unwrap(), vec![2, 1, 0, 5, 4, 3]);
+        let mut owned = a.clone();
+        owned.invert_axis(ndarray::Axis(0));
+        let t = Tensor::try_from(owned).unwrap();
+        assert_eq!(t.to_vec::<u8>().unwrap(), vec![3, 4, 5, 0, 1, 2]);
+    }
+
+    #[test]
+    fn broadcast_view_copies_its_span_not_its_elements() {
+        let a = Array::from_vec(vec![1.0f32, 2.0, 3.0]);
+        let v = a.broadcast((1000, 3)).unwrap();
+        let t = Tensor::try_from(v).unwrap();
+        assert_eq!(t.strides(), &[0, 1]);
+        assert_eq!(t.storage().len(DType::F32), 3);
+        assert_eq!(
+            t.select(0, 999).unwrap().to_vec::<f32>().unwrap(),
+            vec![1.0, 2.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn to_ndarray_copies_in_row_major_order() {
+        let t = Tensor::from_vec(vec![true, false, true, true], &[2, 2])
+            .unwrap()
+            .t()
+            .unwrap();
+        let a = t.to_ndarray::<bool>().unwrap();
+        assert_eq!(
+            a,
+            ArrayView::from_shape((2, 2), &[true, true, false, true])
+                .unwrap()
+                .into_dyn()
+        );
     }
 }

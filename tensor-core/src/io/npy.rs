@@ -232,7 +232,12 @@ pub(crate) fn parse_header(text: &str) -> std::result::Result<NpyHeader, String>
 }
 
 /// Reads exactly `buf.len()` bytes, or says the file is truncated.
-fn read_exact(r: &mut impl Read, buf: &mut [u8], what: &str, err: &dyn Fn(String) -> Error) -> Result<()> {
+fn read_exact(
+    r: &mut impl Read,
+    buf: &mut [u8],
+    what: &str,
+    err: &dyn Fn(String) -> Error,
+) -> Result<()> {
     r.read_exact(buf)
         .map_err(|e| err(format!("the file ends inside the {what} ({e}); truncated?")))
 }
@@ -292,10 +297,9 @@ pub(crate) fn read_npy_from(
         header.iter().map(|&b| b as char).collect()
     };
     let h = parse_header(&text).map_err(err)?;
-    let numel = checked_numel(&h.shape, OP_READ)?;
-    let nbytes = numel
-        .checked_mul(h.dtype.size())
-        .ok_or(Error::NumelOverflow { op: OP_READ })?;
+    let overflow = || err(Error::NumelOverflow { op: "numel" }.to_string());
+    let numel = checked_numel(&h.shape, OP_READ).map_err(|_| overflow())?;
+    let nbytes = numel.checked_mul(h.dtype.size()).ok_or_else(overflow)?;
     let have = len - header_end;
     if have != nbytes as u64 {
         let how = if have < nbytes as u64 {
@@ -309,8 +313,7 @@ pub(crate) fn read_npy_from(
             h.dtype.name()
         )));
     }
-    let truncated = |e: std::io::Error| err(format!("the file ends inside the data ({e}); truncated?"));
-    let storage = storage_from_reader(r, nbytes, h.dtype, h.swap, OP_READ, &truncated)?;
+    let storage = storage_from_reader(r, nbytes, h.dtype, h.swap, err)?;
     let strides = if h.fortran_order {
         let rev: Vec<usize> = h.shape.iter().rev().copied().collect();
         contiguous_strides(&rev).into_iter().rev().collect()
@@ -389,7 +392,10 @@ pub(crate) fn write_npy_to(w: &mut impl Write, t: &Tensor, path: &Path) -> Resul
         [n] => format!("({n},)"),
         s => format!(
             "({})",
-            s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     let py_bool = if fortran.is_some() { "True" } else { "False" };
@@ -408,7 +414,8 @@ pub(crate) fn write_npy_to(w: &mut impl Write, t: &Tensor, path: &Path) -> Resul
     w.write_all(MAGIC).map_err(io)?;
     w.write_all(&[version, 0]).map_err(io)?;
     if version == 1 {
-        w.write_all(&(header.len() as u16).to_le_bytes()).map_err(io)?;
+        w.write_all(&(header.len() as u16).to_le_bytes())
+            .map_err(io)?;
     } else {
         let n = u32::try_from(header.len())
             .map_err(|_| invalid(OP_WRITE, "the header is longer than 4 GiB"))?;

@@ -26,8 +26,12 @@ pub fn read_npz(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
     check_little_endian(OP_READ)?;
     let path = path.as_ref();
     let file = std::fs::File::open(path).map_err(|e| io_error(OP_READ, path, &e))?;
-    let zip_err =
-        |e: zip::result::ZipError| invalid(OP_READ, format!("{}: not a valid zip archive: {e}", path.display()));
+    let zip_err = |e: zip::result::ZipError| {
+        invalid(
+            OP_READ,
+            format!("{}: not a valid zip archive: {e}", path.display()),
+        )
+    };
     let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(zip_err)?;
     let mut out = Vec::with_capacity(archive.len().min(1 << 16));
     for i in 0..archive.len() {

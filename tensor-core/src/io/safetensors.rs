@@ -103,11 +103,7 @@ pub fn save_safetensors(path: impl AsRef<Path>, tensors: &[(&str, &Tensor)]) -> 
         }
     }
     let mut order: Vec<&(&str, &Tensor)> = tensors.iter().collect();
-    order.sort_by(|(ln, lt), (rn, rt)| {
-        to_st(rt.dtype())
-            .cmp(&to_st(lt.dtype()))
-            .then(ln.cmp(rn))
-    });
+    order.sort_by(|(ln, lt), (rn, rt)| to_st(rt.dtype()).cmp(&to_st(lt.dtype())).then(ln.cmp(rn)));
     let mut header = String::from("{");
     let mut offset = 0usize;
     for (i, (name, t)) in order.iter().enumerate() {
@@ -127,9 +123,8 @@ pub fn save_safetensors(path: impl AsRef<Path>, tensors: &[(&str, &Tensor)]) -> 
         if i > 0 {
             header.push(',');
         }
-        let json = |r: serde_json::Result<String>| {
-            r.map_err(|e| invalid(OP_SAVE, format!("header: {e}")))
-        };
+        let json =
+            |r: serde_json::Result<String>| r.map_err(|e| invalid(OP_SAVE, format!("header: {e}")));
         header.push_str(&json(serde_json::to_string(name))?);
         header.push(':');
         header.push_str(&json(serde_json::to_string(&info))?);
@@ -204,7 +199,10 @@ struct Header {
 fn header_error(path: &Path, what: impl std::fmt::Display) -> Error {
     invalid(
         OP_LOAD,
-        format!("{}: Error while deserializing header: {what}", path.display()),
+        format!(
+            "{}: Error while deserializing header: {what}",
+            path.display()
+        ),
     )
 }
 
@@ -214,7 +212,9 @@ fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
     let Some(prefix) = bytes.first_chunk::<8>() else {
         return Err(header_error(
             path,
-            format!("HeaderTooSmall: the file has {len} bytes, fewer than the 8 of the header length"),
+            format!(
+                "HeaderTooSmall: the file has {len} bytes, fewer than the 8 of the header length"
+            ),
         ));
     };
     let n = u64::from_le_bytes(*prefix);
@@ -234,8 +234,12 @@ fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
             ),
         ));
     };
-    let text = std::str::from_utf8(header)
-        .map_err(|e| header_error(path, format!("InvalidHeader: the header is not UTF-8 ({e})")))?;
+    let text = std::str::from_utf8(header).map_err(|e| {
+        header_error(
+            path,
+            format!("InvalidHeader: the header is not UTF-8 ({e})"),
+        )
+    })?;
     let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
         .map_err(|e| header_error(path, format!("InvalidHeaderDeserialization: {e}")))?;
     let mut metadata = None;
@@ -245,7 +249,9 @@ fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
             let m: BTreeMap<String, String> = serde_json::from_value(value).map_err(|e| {
                 header_error(
                     path,
-                    format!("InvalidHeaderDeserialization: __metadata__ is not a map of strings ({e})"),
+                    format!(
+                        "InvalidHeaderDeserialization: __metadata__ is not a map of strings ({e})"
+                    ),
                 )
             })?;
             metadata = Some(m);
@@ -547,7 +553,5 @@ impl SafetensorsFile {
 /// As [`SafetensorsFile::open`]; a tensor of a dtype tensor-core does not have.
 pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
     let f = SafetensorsFile::open(path)?;
-    f.names()
-        .map(|n| Ok((n.to_string(), f.get(n)?)))
-        .collect()
+    f.names().map(|n| Ok((n.to_string(), f.get(n)?))).collect()
 }
