@@ -32,6 +32,7 @@ for i, (name, dt) in enumerate(torch_dtypes.items()):
     shape = [2, 3] if i % 2 == 0 else [5]  # odd element counts too
     n = int(np.prod(shape))
     raw = torch.tensor(base(n) if dt != torch.uint8 else [abs(x) for x in base(n)])
+    raw = raw.reshape(shape)
     t = (raw % 2 == 1) if dt == torch.bool else raw.to(dt)
     if dt.is_floating_point:
         t = t / 4  # quarters: exact in half, bfloat16, float, double
