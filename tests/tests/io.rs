@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use tensor_core::io::{read_npy, read_npz, save_safetensors, SafetensorsFile};
 use tensor_core::{DType, Tensor as RTensor};
 use tensor_typed::io::Weights;
-use tensor_typed::{Dyn, Shape, Tensor};
+use tensor_typed::{Shape, Tensor};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
