@@ -20,14 +20,21 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 ///
 /// Its length is at most `isize::MAX` bytes (Rust's allocation limit), so every byte
 /// offset inside it fits in an `isize`.
+///
+/// Storage this crate allocates starts at an address aligned to 8. Storage over a
+/// memory-mapped file ([`crate::io`]) starts where the tensor's bytes are in the file,
+/// aligned to at least its dtype's size; it may be seen only as dtypes no larger than its
+/// alignment ([`Storage::can_view_as`]).
 #[derive(Clone, Debug)]
 pub struct Storage {
     inner: Arc<RwLock<Buffer>>,
     nbytes: usize,
     dtype: DType,
+    align: usize,
 }
 
-/// Bytes aligned to 8, so that any element type can be read in place.
+/// Bytes aligned to 8 (or, for a memory-mapped file, to at least the dtype's size), so
+/// that elements can be read in place.
 ///
 /// Invariant: every byte of `[0, nbytes)` is initialised before anything reads it. A
 /// buffer from [`Storage::zeroed`] or [`Storage::from_vec`] is initialised at once; one
@@ -36,9 +43,23 @@ pub struct Storage {
 /// of a buffer created for `Bool` is 0 or 1.
 #[derive(Debug)]
 pub struct Buffer {
-    words: Box<[MaybeUninit<u64>]>,
+    bytes: Bytes,
     nbytes: usize,
     dtype: DType,
+}
+
+/// Where a buffer's bytes live.
+#[derive(Debug)]
+enum Bytes {
+    /// Allocated by this crate (8-byte words).
+    Words(Box<[MaybeUninit<u64>]>),
+    /// Owned by `owner` (a memory-mapped file, see `io::safetensors`), which keeps them
+    /// alive and valid while it lives; `addr` is the exposed address of the first byte.
+    /// The contract of [`Storage::from_foreign`] holds for them.
+    Foreign {
+        addr: usize,
+        _owner: Arc<dyn std::fmt::Debug + Send + Sync>,
+    },
 }
 
 /// `true` when every bit pattern of `dtype`'s size is a valid value of it. Exhaustive
@@ -68,12 +89,24 @@ const fn compatible(stored: DType, viewed: DType) -> bool {
 impl Buffer {
     /// Pointer to the first byte.
     pub fn as_ptr(&self) -> *const u8 {
-        self.words.as_ptr() as *const u8
+        match &self.bytes {
+            Bytes::Words(words) => words.as_ptr() as *const u8,
+            Bytes::Foreign { addr, .. } => std::ptr::with_exposed_provenance(*addr),
+        }
     }
 
     /// Mutable pointer to the first byte.
     pub fn as_mut_ptr(&mut self) -> *mut u8 {
-        self.words.as_mut_ptr() as *mut u8
+        match &mut self.bytes {
+            Bytes::Words(words) => words.as_mut_ptr() as *mut u8,
+            Bytes::Foreign { addr, .. } => std::ptr::with_exposed_provenance_mut(*addr),
+        }
+    }
+
+    /// `true` when the bytes are owned by something else than this crate's allocator
+    /// (a memory-mapped file).
+    pub fn is_foreign(&self) -> bool {
+        matches!(self.bytes, Bytes::Foreign { .. })
     }
 
     /// Length in bytes.
@@ -96,6 +129,22 @@ impl Buffer {
             self.dtype,
             T::DTYPE
         );
+        assert!(
+            self.as_ptr().cast::<T>().is_aligned(),
+            "storage of {:?} not aligned for {:?}",
+            self.dtype,
+            T::DTYPE
+        );
+    }
+
+    /// The bytes, whatever the dtype (every byte of a buffer is initialised, and any
+    /// byte is a valid `u8`; a `Bool` buffer's are 0 or 1). Read-only on purpose: a byte
+    /// written into a `Bool` buffer could be an invalid `bool`.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        // SAFETY: the `Buffer` invariant: `nbytes` initialised bytes at `as_ptr()`
+        // (our words, or a foreign range under `Storage::from_foreign`'s contract);
+        // `u8` has alignment 1 and accepts every bit pattern; `&self` keeps writers out.
+        unsafe { std::slice::from_raw_parts(self.as_ptr(), self.nbytes) }
     }
 
     /// The buffer as a slice of `T` (whole elements only). Crate-private: outside the
@@ -103,7 +152,8 @@ impl Buffer {
     pub(crate) fn as_slice<T: Element>(&self) -> &[T] {
         self.check_view::<T>();
         let n = self.nbytes / std::mem::size_of::<T>();
-        // SAFETY: `words` holds at least `nbytes` initialised bytes (the `Buffer`
+        // SAFETY: the bytes (our words, or a foreign range under the contract of
+        // `Storage::from_foreign`) are at least `nbytes` initialised bytes (the `Buffer`
         // invariant), aligned to 8 (≥ the alignment of every `Element`); `check_view`
         // proved that `T` is the buffer's dtype or that both accept every bit pattern, so
         // every `T` read here is valid (a `Bool` buffer is only ever written as 0/1).
@@ -150,15 +200,48 @@ fn alloc_words(nwords: usize, zeroed: bool, nbytes: usize) -> Result<Box<[MaybeU
 
 impl Storage {
     fn with_words(words: Box<[MaybeUninit<u64>]>, nbytes: usize, dtype: DType) -> Storage {
+        Storage::with_bytes(Bytes::Words(words), nbytes, dtype, 8)
+    }
+
+    fn with_bytes(bytes: Bytes, nbytes: usize, dtype: DType, align: usize) -> Storage {
         Storage {
             inner: Arc::new(RwLock::new(Buffer {
-                words,
+                bytes,
                 nbytes,
                 dtype,
             })),
             nbytes,
             dtype,
+            align,
         }
+    }
+
+    /// Storage over `nbytes` bytes at `ptr` that `owner` keeps alive (a memory-mapped
+    /// file): no copy. Dropping the last handle drops this reference to `owner`.
+    ///
+    /// # Safety
+    /// While `owner` lives, `[ptr, ptr + nbytes)` must be valid for reads and writes,
+    /// initialised with valid values of `dtype` (`Bool`: every byte 0 or 1), and reached
+    /// by nothing but this storage (other foreign storages of the same owner cover
+    /// disjoint ranges). `ptr` must be aligned to `dtype.size()` and
+    /// `nbytes <= isize::MAX`; `ptr` must carry the provenance of the whole range (it
+    /// is exposed here and recovered on each access).
+    pub(crate) unsafe fn from_foreign(
+        ptr: *mut u8,
+        nbytes: usize,
+        dtype: DType,
+        owner: Arc<dyn std::fmt::Debug + Send + Sync>,
+    ) -> Storage {
+        debug_assert!((ptr as usize).is_multiple_of(dtype.size()) && nbytes <= isize::MAX as usize);
+        let addr = ptr.expose_provenance();
+        // The largest power of two ≤ 8 dividing the address (8 for address 0, which a
+        // valid `ptr` never is).
+        let align = 1usize << addr.trailing_zeros().min(3);
+        let bytes = Bytes::Foreign {
+            addr,
+            _owner: owner,
+        };
+        Storage::with_bytes(bytes, nbytes, dtype, align)
     }
 
     /// Zero-filled storage of `nbytes` bytes for elements of `dtype` (zero is a valid
@@ -219,9 +302,11 @@ impl Storage {
 
     /// `true` when a tensor of `dtype` may be built over this storage: `dtype` is the
     /// storage's own, or both accept every bit pattern (so no read can produce an
-    /// invalid value and no write can plant one). `Bool` pairs only with `Bool`.
+    /// invalid value and no write can plant one), and the storage's first byte is
+    /// aligned to `dtype`'s size (always, except for some memory-mapped storage).
+    /// `Bool` pairs only with `Bool`.
     pub fn can_view_as(&self, dtype: DType) -> bool {
-        compatible(self.dtype, dtype)
+        compatible(self.dtype, dtype) && dtype.size() <= self.align
     }
 
     /// Length in whole elements of `dtype`.

@@ -12,6 +12,7 @@ extern crate self as tensor_typed;
 #[macro_use]
 mod wrap;
 
+pub mod io;
 #[doc(hidden)]
 pub mod layout_support;
 pub mod nn;
