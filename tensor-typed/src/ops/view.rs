@@ -10,7 +10,7 @@ use crate::shape::axes::{AxisList, PermuteBy, Permuted};
 use crate::shape::expand::{ExpandTo, RepeatBy, Repeated};
 use crate::shape::matmul_dims::{MatmulOut, MatmulWith};
 use crate::shape::reshape::ReshapeTo;
-use crate::shape::transpose::Transpose;
+use crate::shape::matrix_t::Transpose;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::typelevel::checks::{MatmulRankOk, TransposeOk};

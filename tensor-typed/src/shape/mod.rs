@@ -70,7 +70,7 @@ pub mod nn_rules;
 pub mod promote;
 pub mod reshape;
 pub mod same;
-pub mod transpose;
+pub mod matrix_t;
 
 use crate::typelevel::dim::{Dim, D, K};
 use std::marker::PhantomData;

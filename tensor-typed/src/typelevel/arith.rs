@@ -10,8 +10,8 @@
 //! its own readable error.
 
 use crate::typelevel::dim::{And, Dim, DimOf, Dyn, NumDim, NumOf, StaticDim};
-use std::ops::{Add, Div, Mul, Rem, Sub};
-use typenum::{Bit, IsEqual, IsGreaterOrEqual, B0, B1, U0, U1, U2};
+use std::ops::{Add, Mul, Sub};
+use typenum::{Bit, IsEqual, IsGreaterOrEqual, UInt, UTerm, Unsigned, B0, B1, U0, U1, U2};
 
 /// Implements a binary dim operator for every pair: static × static computes through
 /// typenum; any `Dyn` gives `Dyn` (and `Ok = B1`).
@@ -26,6 +26,73 @@ macro_rules! dyn_cases {
             type Ok = B1;
         }
     };
+}
+
+// ---- division with remainder, bit by bit -------------------------------------------
+
+/// `Self / Dv` and `Self % Dv` on typenum unsigneds, together, by schoolbook binary long
+/// division from the most significant bit: one comparison and at most one subtraction
+/// (each as long as the divisor) per bit of `Self`. typenum's own `Div` and `Rem` each
+/// redo the whole division with an index lookup per bit, which made a `layout!` split of
+/// dims above 65536 cost seconds of compile time.
+pub trait DivRem<Dv> {
+    /// The quotient.
+    type Q: Unsigned;
+    /// The remainder.
+    type R: Unsigned;
+}
+impl<Dv> DivRem<Dv> for UTerm {
+    type Q = UTerm;
+    type R = UTerm;
+}
+impl<U: DivRem<Dv>, B: Bit, Dv> DivRem<Dv> for UInt<U, B>
+where
+    U::R: Append<B>,
+    <U::R as Append<B>>::Output: IsGreaterOrEqual<Dv>,
+    <<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output:
+        DivStep<U::Q, <U::R as Append<B>>::Output, Dv>,
+{
+    type Q = <<<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output as DivStep<
+        U::Q,
+        <U::R as Append<B>>::Output,
+        Dv,
+    >>::Q;
+    type R = <<<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output as DivStep<
+        U::Q,
+        <U::R as Append<B>>::Output,
+        Dv,
+    >>::R;
+}
+
+/// `2·Self + B` on a typenum unsigned, kept canonical (no leading zero bit).
+pub trait Append<B> {
+    /// The result.
+    type Output: Unsigned;
+}
+impl Append<B0> for UTerm {
+    type Output = UTerm;
+}
+impl Append<B1> for UTerm {
+    type Output = UInt<UTerm, B1>;
+}
+impl<U: Unsigned, X: Bit, B: Bit> Append<B> for UInt<U, X> {
+    type Output = UInt<UInt<U, X>, B>;
+}
+
+/// One step of [`DivRem`] (`Self`: whether the running remainder `R` reaches `Dv`).
+pub trait DivStep<Q, R, Dv> {
+    /// The quotient so far.
+    type Q: Unsigned;
+    /// The remainder so far.
+    type R: Unsigned;
+}
+impl<Q: Append<B1>, R: Sub<Dv, Output: Unsigned>, Dv> DivStep<Q, R, Dv> for B1 {
+    type Q = <Q as Append<B1>>::Output;
+    type R = <R as Sub<Dv>>::Output;
+}
+impl<Q: Append<B0>, R: Unsigned, Dv> DivStep<Q, R, Dv> for B0 {
+    type Q = <Q as Append<B0>>::Output;
+    type R = R;
 }
 
 /// `DimMul<Rhs>`: the product of two dims; `Dyn` if either is `Dyn`.
@@ -116,10 +183,10 @@ impl<A, B> DivSel<A, B> for B1 {
 }
 impl<A, B> DivSel<A, B> for B0
 where
-    A: Div<B, Output: NumDim> + Rem<B, Output: IsEqual<U0>>,
+    A: DivRem<B, Q: NumDim, R: IsEqual<U0>>,
 {
-    type Output = DimOf<<A as Div<B>>::Output>;
-    type Ok = <<A as Rem<B>>::Output as IsEqual<U0>>::Output;
+    type Output = DimOf<<A as DivRem<B>>::Q>;
+    type Ok = <<A as DivRem<B>>::R as IsEqual<U0>>::Output;
 }
 impl<X: StaticDim, Y: StaticDim> DimDiv<Y> for X
 where
@@ -160,10 +227,10 @@ pub trait ConvSel<P, W, S> {
 }
 impl<P: Sub<W>, W, S> ConvSel<P, W, S> for B1
 where
-    <P as Sub<W>>::Output: Div<S>,
-    <<P as Sub<W>>::Output as Div<S>>::Output: Add<U1, Output: NumDim>,
+    <P as Sub<W>>::Output: DivRem<S>,
+    <<P as Sub<W>>::Output as DivRem<S>>::Q: Add<U1, Output: NumDim>,
 {
-    type Output = DimOf<<<<P as Sub<W>>::Output as Div<S>>::Output as Add<U1>>::Output>;
+    type Output = DimOf<<<<P as Sub<W>>::Output as DivRem<S>>::Q as Add<U1>>::Output>;
 }
 impl<P, W, S> ConvSel<P, W, S> for B0 {
     type Output = crate::typelevel::dim::D<0>;

@@ -1,0 +1,6 @@
+use tensor_typed::prelude::*;
+
+fn main() {
+    let a: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    let _s = Tensor::stack::<3>([&a, &a]);
+}
