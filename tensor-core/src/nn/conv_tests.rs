@@ -1,3 +1,12 @@
+//! Expected values recorded from PyTorch 2.15 (CPU) with
+//! ```python
+//! x = torch.arange(2*3*4*5.).view(2, 3, 4, 5)
+//! w = torch.arange(4*3*3*2.).view(4, 3, 3, 2) / 10; b = torch.tensor([1., 2, 3, 4])
+//! F.conv2d(x, w, b, stride=(2, 1), padding=(1, 1), dilation=(1, 2))   # sum 211548.796875
+//! w2 = torch.arange(4*1*2*2.).view(4, 1, 2, 2)
+//! F.conv2d(x[:, :2], w2, None, groups=2)                              # sum 158976
+//! F.conv2d(x.long(), w2.long()[:, :1].expand(4, 3, 2, 2).contiguous()) # sum 517248
+//! ```
 use super::*;
 use crate::test_util::arange;
 
