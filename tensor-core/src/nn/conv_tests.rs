@@ -143,3 +143,22 @@ fn conv2d_errors_have_pytorch_messages() {
     let wb = w.to_dtype(DType::Bool).unwrap();
     assert!(err(c(&xb, &wb, [1, 1], 1)).contains("\"slow_conv2d_cpu\" not implemented for 'Bool'"));
 }
+
+#[test]
+fn conv2d_1x1_groups_bias_channels_last_in_place_matches_im2col_path() {
+    // 1×1, stride 1, no padding: read in place; with padding 0 but stride 2: im2col.
+    let x = scaled(&[2, 4, 3, 5], 0.5);
+    let xl = x.to_memory_format(MemoryFormat::ChannelsLast).unwrap();
+    let w = scaled(&[6, 2, 1, 1], 0.25);
+    let b = arange(&[6]);
+    let run = |x: &Tensor, s: [usize; 2]| conv2d(x, &w, Some(&b), s, [0, 0], [1, 1], 2).unwrap();
+    let (y, yl) = (run(&x, [1, 1]), run(&xl, [1, 1]));
+    assert_eq!(yl.strides(), &[90, 1, 30, 6]);
+    assert_eq!(y.to_vec::<f32>().unwrap(), yl.to_vec::<f32>().unwrap());
+    // out[n=0, co=3, 0, 0] = b3 + w[3,0]·x[0,2,0,0] + w[3,1]·x[0,3,0,0]
+    let want = 3.0 + 1.5 * 15.0 + 1.75 * 22.5;
+    assert_eq!(y.to_vec::<f32>().unwrap()[3 * 15], want);
+    let strided = run(&x, [2, 2]);
+    assert_eq!(strided.sizes(), &[2, 6, 2, 3]);
+    assert_eq!(strided.to_vec::<f32>().unwrap()[3 * 6], want);
+}
