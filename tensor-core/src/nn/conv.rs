@@ -208,7 +208,7 @@ fn check(
     let out_size = |i: usize| -> usize {
         // With a kernel of size 0 the effective size is 1 - dilation (≤ 0).
         let span = if ws[2 + i] == 0 {
-            padded[i] + dilation[i] - 1
+            padded[i].saturating_add(dilation[i] - 1)
         } else {
             padded[i] - eff[i]
         };

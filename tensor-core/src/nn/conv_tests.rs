@@ -1,3 +1,12 @@
+//! Expected values recorded from PyTorch 2.15 (CPU) with
+//! ```python
+//! x = torch.arange(2*3*4*5.).view(2, 3, 4, 5)
+//! w = torch.arange(4*3*3*2.).view(4, 3, 3, 2) / 10; b = torch.tensor([1., 2, 3, 4])
+//! F.conv2d(x, w, b, stride=(2, 1), padding=(1, 1), dilation=(1, 2))   # sum 211548.796875
+//! w2 = torch.arange(4*1*2*2.).view(4, 1, 2, 2)
+//! F.conv2d(x[:, :2], w2, None, groups=2)                              # sum 158976
+//! F.conv2d(x.long(), w2.long()[:, :1].expand(4, 3, 2, 2).contiguous()) # sum 517248
+//! ```
 use super::*;
 use crate::test_util::arange;
 
@@ -133,4 +142,23 @@ fn conv2d_errors_have_pytorch_messages() {
     let xb = x.to_dtype(DType::Bool).unwrap();
     let wb = w.to_dtype(DType::Bool).unwrap();
     assert!(err(c(&xb, &wb, [1, 1], 1)).contains("\"slow_conv2d_cpu\" not implemented for 'Bool'"));
+}
+
+#[test]
+fn conv2d_1x1_groups_bias_channels_last_in_place_matches_im2col_path() {
+    // 1×1, stride 1, no padding: read in place; with padding 0 but stride 2: im2col.
+    let x = scaled(&[2, 4, 3, 5], 0.5);
+    let xl = x.to_memory_format(MemoryFormat::ChannelsLast).unwrap();
+    let w = scaled(&[6, 2, 1, 1], 0.25);
+    let b = arange(&[6]);
+    let run = |x: &Tensor, s: [usize; 2]| conv2d(x, &w, Some(&b), s, [0, 0], [1, 1], 2).unwrap();
+    let (y, yl) = (run(&x, [1, 1]), run(&xl, [1, 1]));
+    assert_eq!(yl.strides(), &[90, 1, 30, 6]);
+    assert_eq!(y.to_vec::<f32>().unwrap(), yl.to_vec::<f32>().unwrap());
+    // out[n=0, co=3, 0, 0] = b3 + w[3,0]·x[0,2,0,0] + w[3,1]·x[0,3,0,0]
+    let want = 3.0 + 1.5 * 15.0 + 1.75 * 22.5;
+    assert_eq!(y.to_vec::<f32>().unwrap()[3 * 15], want);
+    let strided = run(&x, [2, 2]);
+    assert_eq!(strided.sizes(), &[2, 6, 2, 3]);
+    assert_eq!(strided.to_vec::<f32>().unwrap()[3 * 6], want);
 }

@@ -44,7 +44,8 @@ fn output_size(op: &'static str, input: usize, k: usize, pad: usize, stride: usi
     if stride == 0 {
         return Err(pool_error(op, "stride should not be zero".into()));
     }
-    let (input, k, pad, stride) = (input as i64, k as i64, pad as i64, stride as i64);
+    // In i128: no sum of these usize values can overflow it.
+    let (input, k, pad, stride) = (input as i128, k as i128, pad as i128, stride as i128);
     if pad > ((k - 1) + 1) / 2 {
         return Err(pool_error(
             op,
@@ -54,7 +55,8 @@ fn output_size(op: &'static str, input: usize, k: usize, pad: usize, stride: usi
         ));
     }
     // `div_rtn`: floor division.
-    Ok((input + 2 * pad - (k - 1) - 1).div_euclid(stride) + 1)
+    let size = (input + 2 * pad - (k - 1) - 1).div_euclid(stride) + 1;
+    Ok(size.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
 }
 
 /// `pool2d_shape_check` (dilation 1), after the output sizes are known.

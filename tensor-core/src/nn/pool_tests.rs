@@ -1,3 +1,9 @@
+//! Expected values recorded from PyTorch 2.15 (CPU) with
+//! ```python
+//! x = torch.arange(2*3*4*5.).view(2, 3, 4, 5)
+//! F.max_pool2d(x, (3, 2), (2, 2), (1, 1)); F.avg_pool2d(x, (3, 2), (2, 2), (1, 1))
+//! F.avg_pool2d(x.long() * 3, (3, 2), (2, 2), (1, 1))
+//! ```
 use super::*;
 use crate::test_util::arange;
 
