@@ -13,6 +13,7 @@ mod display;
 mod dtype;
 mod element;
 mod error;
+pub mod global;
 mod iterator;
 mod kernels;
 mod layout;
