@@ -36,13 +36,13 @@ impl GlobalTensor {
         kind: UnaryKind,
         f: impl Fn(&Tensor) -> Result<Tensor>,
     ) -> Result<GlobalTensor> {
-        let sig = unary_signature(kind, self.sbp());
+        let sig = unary_signature(kind, self.sbp(), self.dtype().is_floating());
         let x = self.boxed(sig.inputs[0])?;
         let local = f(x.local())?;
         self.with_local(local, self.sizes(), sig.output)
     }
 
-    /// `torch.neg` on every shard (`P(sum)` stays, `P(max)` ↔ `P(min)`).
+    /// `torch.neg` on every shard (`P(sum)` stays; for floats `P(max)` ↔ `P(min)`).
     ///
     /// # Errors
     /// The local op's (bool is rejected); a collective's.
@@ -179,7 +179,7 @@ impl GlobalTensor {
         self.binary(other, BinaryKind::Mul, Tensor::mul)
     }
 
-    /// `torch.div(self, other)` with broadcasting (`P(sum) / B` stays partial).
+    /// `torch.div(self, other)` with broadcasting (partial inputs are broadcast first).
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].

@@ -53,10 +53,12 @@ impl Collective for ThreadComm {
             }
             match self.from[peer].recv_timeout(self.timeout) {
                 Ok(buf) => recvs.push(buf),
-                Err(RecvTimeoutError::Disconnected) => return Err(comm_error(format!(
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(comm_error(format!(
                     "rank {}: rank {peer} stopped before sending its part (it returned or failed)",
                     self.rank
-                ))),
+                )))
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(comm_error(format!(
                         "rank {}: timed out after {:?} waiting for rank {peer}",

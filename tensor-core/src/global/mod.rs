@@ -3,15 +3,14 @@
 //! ("consistent") view. See the README's "Global tensors" section.
 //!
 //! Programs are SPMD: every rank runs the same code on its own [`GlobalTensor`]s. Ops
-//! deduce an SBP signature from the logical metadata ([`ops`](self::ops) functions),
+//! deduce an SBP signature from the logical metadata (the `*_signature` functions),
 //! box inputs with collectives when needed, and run the ordinary runtime op on each
 //! shard. Collectives go through the [`Collective`] trait: in-process ranks
-//! ([`run_ranks`], one thread per rank) or MPI ([`MpiComm`], feature `mpi`).
+//! ([`run_ranks`], one thread per rank) or MPI ([`mpi_comm`], feature `mpi`).
 
 mod apply;
 mod boxing;
 mod collective;
-#[cfg(feature = "mpi")]
 mod engine_mpi;
 mod engine_threads;
 mod global_tensor;
@@ -22,6 +21,7 @@ mod sbp;
 
 pub use boxing::{boxing_kind, BoxingKind};
 pub use collective::{Collective, Comm};
+pub use engine_mpi::mpi_comm;
 #[cfg(feature = "mpi")]
 pub use engine_mpi::MpiComm;
 pub use engine_threads::{run_ranks, run_ranks_with_timeout, ThreadComm, DEFAULT_TIMEOUT};

@@ -89,15 +89,16 @@ fn all_broadcast(n: usize) -> Signature {
 }
 
 /// Unary: split and broadcast pass through; a partial input stays partial only when the
-/// op commutes with its reduction (`neg` of a sum is the sum of the negations and swaps
-/// max and min; `relu` is non-decreasing, so it keeps max and min); otherwise the input
-/// is broadcast first.
-pub fn unary_signature(kind: UnaryKind, input: Sbp) -> Signature {
+/// op commutes with its reduction: `neg` of a sum is the sum of the negations (integers
+/// wrap alike), and for floats `neg` swaps max and min (for integers it does not:
+/// `-i64::MIN` wraps, `-1u8` is 255); `relu` is non-decreasing, so it keeps max and min.
+/// Otherwise the input is broadcast first. `floating` is the input dtype's kind.
+pub fn unary_signature(kind: UnaryKind, input: Sbp, floating: bool) -> Signature {
     let output = match (kind, input.partial_op()) {
         (_, None) => input,
         (UnaryKind::Neg, Some(ReduceOp::Sum)) => Sbp::PartialSum,
-        (UnaryKind::Neg, Some(ReduceOp::Max)) => Sbp::PartialMin,
-        (UnaryKind::Neg, Some(ReduceOp::Min)) => Sbp::PartialMax,
+        (UnaryKind::Neg, Some(ReduceOp::Max)) if floating => Sbp::PartialMin,
+        (UnaryKind::Neg, Some(ReduceOp::Min)) if floating => Sbp::PartialMax,
         (UnaryKind::Relu, Some(ReduceOp::Max | ReduceOp::Min)) => input,
         _ => return all_broadcast(1),
     };
@@ -158,8 +159,10 @@ pub fn elementwise_signature(
 }
 
 /// The partial SBP a binary op keeps, if any: `P(sum) ± P(sum)`, `P(sum) * B`,
-/// `B * P(sum)`, `P(sum) / B` (linear in the partial operand), `maximum` of `P(max)` with
-/// `P(max)` or `B`, `minimum` likewise with `P(min)`. Each needs the partial operands'
+/// `B * P(sum)` (linear in the partial operand; as in exact arithmetic, so a non-finite
+/// broadcast operand can give NaN where the logical product is infinite), `maximum` of
+/// `P(max)` with `P(max)` or `B`, `minimum` likewise with `P(min)`. (`P(sum) / B`, which
+/// OneFlow accepts, is broadcast first: a zero divisor makes the ranks' `0 / 0` NaN.) Each needs the partial operands'
 /// dtype to be the result's, so that the per-rank arithmetic is the logical one
 /// (integers wrap the same way; nothing is promoted in between).
 pub fn binary_partial(
@@ -175,9 +178,7 @@ pub fn binary_partial(
     }
     match (kind, a.0, b.0) {
         (BinaryKind::Add | BinaryKind::Sub, PSum, PSum) => Some(PSum),
-        (BinaryKind::Mul, PSum, B) | (BinaryKind::Mul, B, PSum) | (BinaryKind::Div, PSum, B) => {
-            Some(PSum)
-        }
+        (BinaryKind::Mul, PSum, B) | (BinaryKind::Mul, B, PSum) => Some(PSum),
         (BinaryKind::Maximum, PMax, PMax | B) | (BinaryKind::Maximum, B, PMax) => Some(PMax),
         (BinaryKind::Minimum, PMin, PMin | B) | (BinaryKind::Minimum, B, PMin) => Some(PMin),
         _ => None,
