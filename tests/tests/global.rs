@@ -684,7 +684,10 @@ fn invalid_case(c: &Comm) -> Check {
 }
 
 /// The fixed cases, by name.
-const FIXED: [(&str, fn(&Comm) -> Check); 7] = [
+/// A fixed case: an SPMD function of the communicator.
+type Case = fn(&Comm) -> Check;
+
+const FIXED: [(&str, Case); 7] = [
     ("seed_expand", seed_expand_case),
     ("uneven_split", uneven_split_case),
     ("empty_shard", empty_shard_case),

@@ -103,13 +103,14 @@ where
             message: "run_ranks: a world needs at least one rank".into(),
         });
     }
-    let mut to: Vec<Vec<Option<Sender<Vec<u8>>>>> = (0..world_size).map(|_| Vec::new()).collect();
+    // to[src][dst] sends what from[dst][src] receives.
+    let mut to: Vec<Vec<Sender<Vec<u8>>>> = (0..world_size).map(|_| Vec::new()).collect();
     let mut from: Vec<Vec<Receiver<Vec<u8>>>> = (0..world_size).map(|_| Vec::new()).collect();
-    for src in 0..world_size {
-        for dst in 0..world_size {
+    for senders in to.iter_mut() {
+        for receivers in from.iter_mut() {
             let (tx, rx) = channel();
-            to[src].push(Some(tx));
-            from[dst].push(rx);
+            senders.push(tx);
+            receivers.push(rx);
         }
     }
     let comms: Vec<ThreadComm> = to
@@ -118,7 +119,7 @@ where
         .enumerate()
         .map(|(rank, (to, from))| ThreadComm {
             rank,
-            to: to.into_iter().flatten().collect(),
+            to,
             from,
             timeout,
         })

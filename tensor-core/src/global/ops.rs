@@ -335,6 +335,8 @@ mod tests {
     #[test]
     fn binary_partial_rules() {
         let f = DType::F32;
+        let div = binary_partial(BinaryKind::Div, (PartialSum, f), (Broadcast, f), f);
+        assert_eq!(div, None);
         assert_eq!(
             binary_partial(BinaryKind::Add, (PartialSum, f), (PartialSum, f), f),
             Some(PartialSum)
@@ -359,19 +361,20 @@ mod tests {
 
     #[test]
     fn unary_partial_rules() {
+        let neg_max = unary_signature(UnaryKind::Neg, PartialMax, true);
+        assert_eq!(neg_max.output, PartialMin);
+        let neg_int_max = unary_signature(UnaryKind::Neg, PartialMax, false);
+        assert_eq!(neg_int_max.inputs, vec![Broadcast]);
+        let neg_int_sum = unary_signature(UnaryKind::Neg, PartialSum, false);
+        assert_eq!(neg_int_sum.output, PartialSum);
+        let exp_sum = unary_signature(UnaryKind::Exp, PartialSum, true);
+        assert_eq!(exp_sum.inputs, vec![Broadcast]);
+        let relu_min = unary_signature(UnaryKind::Relu, PartialMin, false);
+        assert_eq!(relu_min.output, PartialMin);
         assert_eq!(
-            unary_signature(UnaryKind::Neg, PartialMax).output,
-            PartialMin
+            unary_signature(UnaryKind::Exp, Split(2), true).output,
+            Split(2)
         );
-        assert_eq!(
-            unary_signature(UnaryKind::Exp, PartialSum).inputs,
-            vec![Broadcast]
-        );
-        assert_eq!(
-            unary_signature(UnaryKind::Relu, PartialMin).output,
-            PartialMin
-        );
-        assert_eq!(unary_signature(UnaryKind::Exp, Split(2)).output, Split(2));
     }
 
     #[test]
