@@ -14,6 +14,7 @@ mod dtype;
 mod element;
 mod error;
 pub mod io;
+pub mod global;
 mod iterator;
 mod kernels;
 mod layout;

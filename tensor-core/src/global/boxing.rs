@@ -1,0 +1,99 @@
+//! Boxing: re-distributing a global tensor from one SBP to another with the collective
+//! each pair needs (OneFlow's boxing). Which collective runs depends only on the logical
+//! metadata, so every rank picks the same one.
+
+use super::global_tensor::{identity, local_from_broadcast, GlobalTensor};
+use super::infer::split_range;
+use super::sbp::{ReduceOp, Sbp};
+use crate::error::Result;
+use crate::Tensor;
+
+/// The collective that takes `from` to `to` (for docs, logs and tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoxingKind {
+    /// Same SBP: nothing moves.
+    Identity,
+    /// S → B.
+    AllGather,
+    /// P → B.
+    AllReduce,
+    /// B → S, B → P, S → P: each rank cuts or pads what it has.
+    Local,
+    /// P → S.
+    ReduceScatter,
+    /// S(i) → S(j).
+    AllToAll,
+    /// P(op) → P(other op): all-reduce, then keep the result on the first rank.
+    AllReduceThenLocal,
+}
+
+/// The boxing from `from` to `to`.
+pub fn boxing_kind(from: Sbp, to: Sbp) -> BoxingKind {
+    use Sbp::*;
+    match (from, to) {
+        _ if from == to => BoxingKind::Identity,
+        (Split(_), Broadcast) => BoxingKind::AllGather,
+        (Split(_), Split(_)) => BoxingKind::AllToAll,
+        (Split(_), _) | (Broadcast, _) => BoxingKind::Local,
+        (_, Broadcast) => BoxingKind::AllReduce,
+        (_, Split(_)) => BoxingKind::ReduceScatter,
+        _ => BoxingKind::AllReduceThenLocal,
+    }
+}
+
+/// This rank's shard of `t` re-distributed to `to` (checked by the caller).
+pub(crate) fn boxing(t: &GlobalTensor, to: Sbp) -> Result<Tensor> {
+    let from = t.sbp();
+    let g = t.group();
+    let (parts, index) = (t.placement().len(), t.parallel_index());
+    let local = t.local();
+    match (boxing_kind(from, to), from, to) {
+        (BoxingKind::Identity, ..) => Ok(local.alias()),
+        (BoxingKind::AllGather, Sbp::Split(d), _) => g.all_gather(local, d, t.sizes()),
+        (BoxingKind::AllToAll, Sbp::Split(i), Sbp::Split(j)) => {
+            g.all_to_all(local, i, j, t.sizes())
+        }
+        (BoxingKind::Local, Sbp::Broadcast, _) => local_from_broadcast(local, to, parts, index),
+        (BoxingKind::Local, Sbp::Split(d), partial) => {
+            // S → P: the shard at its place in a tensor of the logical sizes, the
+            // reduction's identity everywhere else.
+            let op = partial.partial_op().unwrap_or(ReduceOp::Sum);
+            let out = Tensor::full(t.sizes(), identity(op, t.dtype()), t.dtype())?;
+            let r = split_range(t.sizes()[d], parts, index)?;
+            out.narrow(d as i64, r.start as i64, r.len())?
+                .copy_(local)?;
+            Ok(out)
+        }
+        (BoxingKind::AllReduce, p, _) => {
+            g.all_reduce(local, p.partial_op().unwrap_or(ReduceOp::Sum))
+        }
+        (BoxingKind::ReduceScatter, p, Sbp::Split(d)) => {
+            g.reduce_scatter(local, p.partial_op().unwrap_or(ReduceOp::Sum), d)
+        }
+        (_, p, _) => {
+            let whole = g.all_reduce(local, p.partial_op().unwrap_or(ReduceOp::Sum))?;
+            local_from_broadcast(&whole, to, parts, index)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_pair_picks_its_collective() {
+        use Sbp::*;
+        assert_eq!(boxing_kind(Split(0), Broadcast), BoxingKind::AllGather);
+        assert_eq!(boxing_kind(PartialSum, Broadcast), BoxingKind::AllReduce);
+        assert_eq!(boxing_kind(Broadcast, Split(1)), BoxingKind::Local);
+        assert_eq!(boxing_kind(PartialMax, Split(1)), BoxingKind::ReduceScatter);
+        assert_eq!(boxing_kind(Split(0), Split(1)), BoxingKind::AllToAll);
+        assert_eq!(boxing_kind(Split(1), Split(1)), BoxingKind::Identity);
+        assert_eq!(
+            boxing_kind(PartialSum, PartialMax),
+            BoxingKind::AllReduceThenLocal
+        );
+        assert_eq!(boxing_kind(Split(0), PartialSum), BoxingKind::Local);
+    }
+}

@@ -1,0 +1,300 @@
+//! `GlobalTensor`: one logical tensor over the ranks of a placement, each rank holding
+//! its shard as an ordinary runtime [`Tensor`] (OneFlow's global, formerly
+//! "consistent", tensor).
+
+use super::boxing::boxing;
+use super::collective::{shard, Comm, Group};
+use super::infer::{logical_shape, physical_shape};
+use super::placement::Placement;
+use super::sbp::{ReduceOp, Sbp};
+use crate::error::{Error, Result};
+use crate::{DType, Scalar, Tensor};
+use std::fmt;
+
+/// A logical tensor (sizes, dtype) placed on the ranks of a [`Placement`] with an
+/// [`Sbp`]; this rank holds `local`, whose sizes are [`physical_shape`] of the logical
+/// ones. Every rank of the placement holds a `GlobalTensor` with the same logical
+/// metadata (SPMD), and calls the same ops on it in the same order.
+pub struct GlobalTensor {
+    comm: Comm,
+    sizes: Vec<usize>,
+    dtype: DType,
+    placement: Placement,
+    sbp: Sbp,
+    index: usize,
+    local: Tensor,
+}
+
+impl Clone for GlobalTensor {
+    /// Another handle to the same shard (the local tensor is aliased, not copied).
+    fn clone(&self) -> GlobalTensor {
+        GlobalTensor {
+            comm: self.comm.clone(),
+            sizes: self.sizes.clone(),
+            dtype: self.dtype,
+            placement: self.placement.clone(),
+            sbp: self.sbp,
+            index: self.index,
+            local: self.local.alias(),
+        }
+    }
+}
+
+impl fmt::Debug for GlobalTensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GlobalTensor")
+            .field("sizes", &self.sizes)
+            .field("dtype", &self.dtype)
+            .field("placement", &self.placement.ranks())
+            .field("sbp", &self.sbp)
+            .field("rank", &self.comm.rank())
+            .field("local_sizes", &self.local.sizes())
+            .finish()
+    }
+}
+
+/// The identity element of `op` for `dtype`: 0 for sum, the lowest value for max
+/// (`-inf`, `i64::MIN`, `false`), the highest for min.
+pub(crate) fn identity(op: ReduceOp, dtype: DType) -> Scalar {
+    let high = match op {
+        ReduceOp::Sum => return Scalar::Int(0),
+        ReduceOp::Max => false,
+        ReduceOp::Min => true,
+    };
+    let int = |lo: i64, hi: i64| Scalar::Int(if high { hi } else { lo });
+    match dtype {
+        DType::Bool => Scalar::Bool(high),
+        DType::U8 => int(0, u8::MAX.into()),
+        DType::I8 => int(i8::MIN.into(), i8::MAX.into()),
+        DType::I16 => int(i16::MIN.into(), i16::MAX.into()),
+        DType::I32 => int(i32::MIN.into(), i32::MAX.into()),
+        DType::I64 => int(i64::MIN, i64::MAX),
+        _ => Scalar::Float(if high {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        }),
+    }
+}
+
+impl GlobalTensor {
+    /// Wraps this rank's shard `local` of a logical tensor of `sizes` placed on
+    /// `placement` with `sbp`. No communication.
+    ///
+    /// # Errors
+    /// Those of [`Sbp::check`] (a split dim out of range) and
+    /// [`Placement::check_in_world`]; [`Error::InvalidArgument`] when `local`'s sizes are
+    /// not the inferred physical shape.
+    pub fn from_local(
+        comm: &Comm,
+        local: Tensor,
+        sizes: &[usize],
+        placement: &Placement,
+        sbp: Sbp,
+    ) -> Result<GlobalTensor> {
+        sbp.check(sizes.len())?;
+        let index = placement.check_in_world(comm.rank(), comm.world_size())?;
+        crate::layout::checked_numel(sizes, "global tensor")?;
+        let expected = physical_shape(sizes, sbp, placement.len(), index)?;
+        if local.sizes() != expected.as_slice() {
+            return Err(Error::InvalidArgument {
+                op: "global tensor",
+                message: format!(
+                    "rank {} holds a local tensor of sizes {:?}, but {sbp} of a logical tensor of sizes {sizes:?} on {placement} gives it {expected:?}",
+                    comm.rank(),
+                    local.sizes()
+                ),
+            });
+        }
+        Ok(GlobalTensor {
+            comm: comm.clone(),
+            sizes: sizes.to_vec(),
+            dtype: local.dtype(),
+            placement: placement.clone(),
+            sbp,
+            index,
+            local,
+        })
+    }
+
+    /// Wraps this rank's shard `local` with the logical sizes derived from every rank's
+    /// local sizes (one all-gather of the sizes): OneFlow's `to_global` from local
+    /// tensors.
+    ///
+    /// # Errors
+    /// As [`GlobalTensor::from_local`]; [`super::infer::logical_shape`]'s when the ranks'
+    /// shards do not form a balanced split; a collective's error.
+    pub fn from_local_infer(
+        comm: &Comm,
+        local: Tensor,
+        placement: &Placement,
+        sbp: Sbp,
+    ) -> Result<GlobalTensor> {
+        sbp.check(local.dim())?;
+        placement.check_in_world(comm.rank(), comm.world_size())?;
+        let mine: Vec<u8> = local
+            .sizes()
+            .iter()
+            .flat_map(|&s| (s as u64).to_le_bytes())
+            .collect();
+        let all = comm.exchange(placement.ranks(), vec![mine; placement.len()])?;
+        let shapes: Vec<Vec<usize>> = all
+            .iter()
+            .map(|b| {
+                b.chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()) as usize)
+                    .collect()
+            })
+            .collect();
+        let sizes = logical_shape(&shapes, sbp)?;
+        GlobalTensor::from_local(comm, local, &sizes, placement, sbp)
+    }
+
+    /// Distributes `logical`, which every rank of `placement` passes identically (e.g.
+    /// made from the same seed): a split takes this rank's shard, broadcast keeps it all,
+    /// a partial SBP keeps it on the first rank and fills the others with `op`'s
+    /// identity (0, lowest, highest), as OneFlow's B → P. No communication.
+    ///
+    /// # Errors
+    /// As [`GlobalTensor::from_local`].
+    pub fn from_logical(
+        comm: &Comm,
+        logical: &Tensor,
+        placement: &Placement,
+        sbp: Sbp,
+    ) -> Result<GlobalTensor> {
+        sbp.check(logical.dim())?;
+        let index = placement.check_in_world(comm.rank(), comm.world_size())?;
+        let local = local_from_broadcast(logical, sbp, placement.len(), index)?;
+        GlobalTensor::from_local(comm, local, logical.sizes(), placement, sbp)
+    }
+
+    /// The logical sizes.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// The number of logical dims.
+    pub fn dim(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The dtype (every shard's).
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The placement.
+    pub fn placement(&self) -> &Placement {
+        &self.placement
+    }
+
+    /// The SBP.
+    pub fn sbp(&self) -> Sbp {
+        self.sbp
+    }
+
+    /// This rank's shard.
+    pub fn local(&self) -> &Tensor {
+        &self.local
+    }
+
+    /// This rank's parallel index in the placement.
+    pub fn parallel_index(&self) -> usize {
+        self.index
+    }
+
+    /// The communicator.
+    pub fn comm(&self) -> &Comm {
+        &self.comm
+    }
+
+    /// The collective group of this tensor's placement, seen from this rank.
+    pub(crate) fn group(&self) -> Group<'_> {
+        Group {
+            comm: &*self.comm,
+            ranks: self.placement.ranks(),
+            index: self.index,
+        }
+    }
+
+    /// A tensor on the same placement and communicator with a new shard; checks the
+    /// shard against the inferred physical shape (an internal invariant, reported as an
+    /// error rather than a panic).
+    pub(crate) fn with_local(
+        &self,
+        local: Tensor,
+        sizes: &[usize],
+        sbp: Sbp,
+    ) -> Result<GlobalTensor> {
+        GlobalTensor::from_local(&self.comm, local, sizes, &self.placement, sbp)
+    }
+
+    /// Re-distributes to `sbp` (OneFlow's `to_global(sbp=...)`, "boxing"): S → B
+    /// all-gather, P → B all-reduce, B → S local slice, P → S reduce-scatter,
+    /// S(i) → S(j) all-to-all, B → P and S → P locally (identity elsewhere).
+    ///
+    /// # Errors
+    /// [`Sbp::check`]'s for an invalid target; a collective's error.
+    pub fn to_sbp(&self, sbp: Sbp) -> Result<GlobalTensor> {
+        sbp.check(self.dim())?;
+        let local = boxing(self, sbp)?;
+        self.with_local(local, &self.sizes, sbp)
+    }
+
+    /// The whole logical tensor, on every rank of the placement (boxing to broadcast).
+    ///
+    /// # Errors
+    /// A collective's error.
+    pub fn to_logical(&self) -> Result<Tensor> {
+        Ok(self.to_sbp(Sbp::Broadcast)?.local)
+    }
+
+    /// Checks that `other` lives on the same placement and communicator.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`], naming both placements (as OneFlow's `Expected all
+    /// tensors to be on the same placement`).
+    pub(crate) fn check_same_placement(
+        &self,
+        other: &GlobalTensor,
+        op: &'static str,
+    ) -> Result<()> {
+        let same_comm = std::ptr::addr_eq(
+            std::rc::Rc::as_ptr(&self.comm),
+            std::rc::Rc::as_ptr(&other.comm),
+        );
+        if self.placement != other.placement || !same_comm {
+            return Err(Error::InvalidArgument {
+                op,
+                message: format!(
+                    "{op}: Expected all tensors to be on the same placement, but found at least two placements, {} (positional 0) and {} (positional 1)!",
+                    self.placement, other.placement
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// This rank's shard of a whole tensor `t` under `sbp` (B → `sbp` without
+/// communication): a slice, the whole, or `t` on index 0 and the identity elsewhere.
+pub(crate) fn local_from_broadcast(
+    t: &Tensor,
+    sbp: Sbp,
+    parts: usize,
+    index: usize,
+) -> Result<Tensor> {
+    match sbp {
+        Sbp::Broadcast => Ok(t.alias()),
+        Sbp::Split(d) => shard(t, d, parts, index)?.contiguous(),
+        partial => {
+            let op = partial.partial_op().unwrap_or(ReduceOp::Sum);
+            if index == 0 {
+                Ok(t.alias())
+            } else {
+                Tensor::full(t.sizes(), identity(op, t.dtype()), t.dtype())
+            }
+        }
+    }
+}
