@@ -513,3 +513,18 @@ fn missing_files_are_errors_naming_the_path() {
     assert!(SafetensorsFile::open(tmp("nope.safetensors")).is_err());
     assert!(read_npz(tmp("nope.npz")).is_err());
 }
+
+#[test]
+fn mapped_storage_aligned_to_2_is_not_seen_as_a_wider_dtype() {
+    let bytes = st_bytes(
+        r#"{"a":{"dtype":"F16","shape":[1],"data_offsets":[0,2]},"b":{"dtype":"F16","shape":[3],"data_offsets":[2,8]}}"#,
+        &[0; 8],
+    );
+    let f = open_bytes("align2.safetensors", &bytes).unwrap();
+    assert_eq!(f.is_mapped("b"), Some(true));
+    let s = f.get("b").unwrap().storage().clone();
+    let one = crate::Layout::checked(vec![1], vec![1], 0).unwrap();
+    assert!(Tensor::from_parts(s.clone(), one.clone(), DType::I16).is_ok());
+    assert!(Tensor::from_parts(s.clone(), one.clone(), DType::F32).is_err());
+    assert!(Tensor::from_parts(s, one, DType::F64).is_err());
+}
