@@ -7,6 +7,7 @@
 
 pub mod bandwidth;
 pub mod bytes;
+pub mod nn_b;
 pub mod timing;
 
 pub use bandwidth::add_slices;

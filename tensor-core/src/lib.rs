@@ -17,6 +17,7 @@ mod iterator;
 mod kernels;
 mod layout;
 mod matmul;
+pub mod nn;
 mod ops;
 mod parallel;
 mod random;
