@@ -8,6 +8,7 @@
 pub mod bandwidth;
 pub mod bytes;
 pub mod nn_a;
+pub mod nn_b;
 pub mod timing;
 
 pub use bandwidth::add_slices;

@@ -17,6 +17,7 @@ pub mod elementwise;
 pub mod expand;
 pub mod inplace_out;
 pub mod memory_format;
+pub mod nn;
 pub mod nn_a;
 pub mod promotion;
 pub mod reduce;
@@ -35,6 +36,7 @@ pub const JUDGES: &[(&str, Judge)] = &[
     ("elementwise", elementwise::judge),
     ("inplace_out", inplace_out::judge),
     ("promotion", promotion::judge),
+    ("nn", nn::judge),
 ];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the
@@ -49,6 +51,7 @@ pub const FILES: &[&str] = &[
     "inplace_out",
     "promotion",
     "reduce",
+    "nn",
 ];
 
 /// Outcome of judging one file.

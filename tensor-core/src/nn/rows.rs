@@ -1,0 +1,112 @@
+//! Row access for the fused nn kernels: a contiguous tensor's elements as a slice, a
+//! fresh output written as a slice, and a loop over rows split across threads (the
+//! `at::parallel_for` over rows of PyTorch's softmax and layer_norm kernels).
+//!
+//! Everything here is safe code: the slices come from the storages' locks, an input's
+//! read lock and a fresh output's write lock (two different storages).
+
+use crate::error::Result;
+use crate::iterator::GRAIN_SIZE;
+use crate::parallel::{chunks_for, for_chunks_mut};
+use crate::simd::vectorized;
+use crate::{Element, Tensor};
+
+/// Runs `f` on the elements of `t`, which must be contiguous, as a slice in row-major
+/// order.
+pub(crate) fn read<T: Element, R>(t: &Tensor, f: impl FnOnce(&[T]) -> R) -> R {
+    debug_assert!(t.is_contiguous());
+    if t.numel() == 0 {
+        // The offset of an empty tensor may lie past its storage.
+        return f(&[]);
+    }
+    let buf = t.storage().read();
+    let off = t.storage_offset();
+    f(&buf.as_slice::<T>()[off..off + t.numel()])
+}
+
+/// A fresh contiguous tensor of `sizes` and `T`'s dtype whose elements `f` writes,
+/// given them as one slice in row-major order.
+pub(crate) fn write_new<T: Element>(
+    sizes: &[usize],
+    f: impl FnOnce(&mut [T]) -> Result<()>,
+) -> Result<Tensor> {
+    let out = Tensor::empty(sizes, T::DTYPE)?;
+    {
+        let mut buf = out.storage().write();
+        let n = out.numel();
+        f(&mut buf.as_mut_slice::<T>()[..n])?;
+    }
+    Ok(out)
+}
+
+/// Runs `f(row_index, in_row, out_row)` for each of the rows of `input` (rows of
+/// `in_len`) and `out` (rows of `out_len`), splitting the rows across threads when
+/// there are at least [`GRAIN_SIZE`] input elements (as `at::parallel_for` with
+/// PyTorch's grain), each chunk compiled for AVX2 where the CPU has it.
+pub(crate) fn par_rows<T, U, F>(input: &[T], in_len: usize, out: &mut [U], out_len: usize, f: F)
+where
+    T: Sync,
+    U: Send,
+    F: Fn(usize, &[T], &mut [U]) + Sync,
+{
+    if out_len == 0 {
+        return;
+    }
+    let rows = out.len() / out_len;
+    if rows == 0 {
+        return;
+    }
+    let chunks = chunks_for(rows.saturating_mul(in_len.max(out_len)), GRAIN_SIZE).min(rows);
+    let per_chunk = rows.div_ceil(chunks.max(1));
+    let f = &f;
+    for_chunks_mut(out, per_chunk * out_len, |start, chunk| {
+        let first = start / out_len;
+        vectorized(
+            #[inline(always)]
+            || {
+                for (i, o) in chunk.chunks_exact_mut(out_len).enumerate() {
+                    let r = first + i;
+                    f(r, &input[r * in_len..(r + 1) * in_len], o);
+                }
+            },
+        )
+    });
+}
+
+/// Runs `f(x, y)` over `input` and `out` (equal lengths) split into equal parts across
+/// threads when there are at least [`GRAIN_SIZE`] elements, each part compiled for AVX2
+/// where the CPU has it: an elementwise map over a flat span.
+pub(crate) fn par_flat<T, U, F>(input: &[T], out: &mut [U], f: F)
+where
+    T: Sync,
+    U: Send,
+    F: Fn(&[T], &mut [U]) + Sync,
+{
+    let n = out.len().min(input.len());
+    let chunks = chunks_for(n, GRAIN_SIZE);
+    let len = n.div_ceil(chunks.max(1)).max(1);
+    let f = &f;
+    for_chunks_mut(&mut out[..n], len, |start, chunk| {
+        vectorized(
+            #[inline(always)]
+            || f(&input[start..start + chunk.len()], chunk),
+        )
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn par_rows_visits_every_row_once() {
+        let input: Vec<f32> = (0..6000).map(|i| i as f32).collect();
+        let mut out = vec![0.0f32; 2000];
+        par_rows(&input, 3, &mut out, 1, |r, x, o| {
+            assert_eq!(x[0], (3 * r) as f32);
+            o[0] = x.iter().sum();
+        });
+        assert_eq!(out[0], 3.0);
+        assert_eq!(out[1999], (5997 + 5998 + 5999) as f32);
+    }
+}

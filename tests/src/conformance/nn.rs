@@ -1,0 +1,142 @@
+//! Judge of `nn.json`: the model ops of the cases' op table (softmax, log_softmax,
+//! layer_norm, gelu, silu, cross_entropy, var, std, mean, masked_fill, tril, triu,
+//! maximum, minimum, pow_scalar, sub, div, narrow, squeeze, unsqueeze, transpose) are
+//! judged here; embedding, index_select, gather, cat, stack, conv2d, max_pool2d and
+//! avg_pool2d are routed to [`super::nn_a::run`].
+
+use super::elementwise::expected;
+use super::{build_operand, check_outcome, dtype, ints, storage_value, usizes, FileReport};
+use serde_json::Value;
+use tensor_core::nn::{self, GeluApproximate, Reduction};
+use tensor_core::{dispatch_dtype, Element, Scalar, Storage, Tensor};
+
+/// The ops `nn_a` judges.
+const NN_A_OPS: &[&str] = &[
+    "embedding",
+    "index_select",
+    "gather",
+    "cat",
+    "stack",
+    "conv2d",
+    "max_pool2d",
+    "avg_pool2d",
+];
+
+/// Input number `k` of a case: [`build_operand`], with each floating-point element
+/// `value * scale + shift` (in f64, then converted) when the case has a `scale`.
+fn input(case: &Value, k: usize) -> Tensor {
+    let layout = &case["inputs"][k];
+    let t = build_operand(layout, k);
+    let Some(scale) = case.get("scale").and_then(Value::as_f64) else {
+        return t;
+    };
+    let dt = t.dtype();
+    if !dt.is_floating() {
+        return t;
+    }
+    let shift = case.get("shift").and_then(Value::as_f64).unwrap_or(0.0);
+    let len = (layout["storage_len"].as_u64().expect("storage_len") as usize).max(1);
+    let storage = dispatch_dtype!(dt, T, {
+        let data: Vec<T> = (0..len)
+            .map(|i| T::from_f64(storage_value(i, k, dt) * scale + shift))
+            .collect();
+        Storage::from_vec(data).expect("case storage fits in memory")
+    });
+    Tensor::from_parts(storage, t.layout().clone(), dt).expect("case layout fits its storage")
+}
+
+/// An explicit operand (`target`): a contiguous tensor holding `values`.
+fn explicit(v: &Value) -> Tensor {
+    let sizes = usizes(&v["sizes"]);
+    let dt = dtype(&v["dtype"]);
+    let values: Vec<f64> = v["values"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.as_f64().expect("number")).collect())
+        .unwrap_or_default();
+    dispatch_dtype!(dt, T, {
+        let data: Vec<T> = values.iter().map(|&x| T::from_f64(x)).collect();
+        Tensor::from_vec(data, &sizes).expect("explicit operand")
+    })
+}
+
+/// A Python number argument as the Scalar PyTorch sees (int, float or bool).
+fn scalar(v: &Value) -> Result<Scalar, String> {
+    match v {
+        Value::Bool(b) => Ok(Scalar::Bool(*b)),
+        Value::Number(n) if n.is_i64() => Ok(Scalar::Int(n.as_i64().unwrap_or(0))),
+        Value::Number(n) => Ok(Scalar::Float(n.as_f64().unwrap_or(f64::NAN))),
+        other => Err(format!("not a number: {other}")),
+    }
+}
+
+fn int(args: &Value, name: &str) -> Result<i64, String> {
+    args[name].as_i64().ok_or(format!("case without {name}"))
+}
+
+/// Runs one case's op (not one of [`NN_A_OPS`]).
+fn run(case: &Value, op: &str) -> Result<tensor_core::Result<Tensor>, String> {
+    let args = &case["args"];
+    let n = case["inputs"].as_array().map_or(0, Vec::len);
+    let t: Vec<Tensor> = (0..n).map(|k| input(case, k)).collect();
+    let x = t.first().ok_or("case without inputs")?;
+    let two = || -> Result<&Tensor, String> { t.get(1).ok_or(format!("{op} needs two inputs")) };
+    let dims = || ints(&args["dims"]);
+    let keepdim = || args["keepdim"].as_bool().unwrap_or(false);
+    Ok(match op {
+        "softmax" => nn::softmax(x, int(args, "dim")?),
+        "log_softmax" => nn::log_softmax(x, int(args, "dim")?),
+        "layer_norm" => nn::layer_norm(
+            x,
+            &usizes(&args["normalized_shape"]),
+            t.get(1),
+            t.get(2),
+            args["eps"].as_f64().ok_or("case without eps")?,
+        ),
+        "gelu" => {
+            let name = args["approximate"]
+                .as_str()
+                .ok_or("case without approximate")?;
+            GeluApproximate::from_name(name).and_then(|a| nn::gelu(x, a))
+        }
+        "silu" => nn::silu(x),
+        "cross_entropy" => {
+            let name = args["reduction"].as_str().ok_or("case without reduction")?;
+            let target = explicit(&case["target"]);
+            Reduction::from_name(name).and_then(|r| nn::cross_entropy(x, &target, r))
+        }
+        "var" => x.var(&dims(), scalar(&args["correction"])?, keepdim()),
+        "std" => x.std(&dims(), scalar(&args["correction"])?, keepdim()),
+        "mean" => x.mean(&dims(), keepdim()),
+        "masked_fill" => x.masked_fill(two()?, scalar(&args["value"])?),
+        "tril" => x.tril(int(args, "diagonal")?),
+        "triu" => x.triu(int(args, "diagonal")?),
+        "maximum" => x.maximum(two()?),
+        "minimum" => x.minimum(two()?),
+        "sub" => x.sub(two()?),
+        "div" => x.div(two()?),
+        "pow_scalar" => x.pow_scalar(scalar(&args["exponent"])?),
+        "narrow" => {
+            let length = int(args, "length")?;
+            let length = usize::try_from(length).map_err(|_| "negative length")?;
+            x.narrow(int(args, "dim")?, int(args, "start")?, length)
+        }
+        "squeeze" => match args["dim"].as_i64() {
+            Some(d) => x.squeeze_dim(d),
+            None => Ok(x.squeeze()),
+        },
+        "unsqueeze" => x.unsqueeze(int(args, "dim")?),
+        "transpose" => x.transpose(int(args, "dim0")?, int(args, "dim1")?),
+        other => return Err(format!("unknown op {other}")),
+    })
+}
+
+/// Judges every case of `nn.json`.
+pub fn judge(cases: &Value) -> FileReport {
+    FileReport::judge_each(cases, |case| {
+        let op = case["op"].as_str().ok_or("case without op")?;
+        if NN_A_OPS.contains(&op) {
+            return super::nn_a::run(case);
+        }
+        check_outcome(run(case, op)?, &expected(case)).map_err(|e| format!("{op}: {e}"))
+    })
+}
