@@ -109,6 +109,12 @@ impl DimCounter {
     }
 }
 
+/// The 2-D loop a kernel hands to [`TensorIterator::for_each`], as a trait object.
+type Loop2d<'a> = dyn Fn(&[*mut u8], &[isize], usize, usize) + Sync + 'a;
+
+/// The 2-D loop of [`TensorIterator::serial_for_each`] (run on one thread).
+type SerialLoop2d<'a> = dyn Fn(&[*mut u8], &[isize], usize, usize) + 'a;
+
 /// A held storage lock; kept only for its `Drop`.
 #[allow(dead_code)]
 enum Guard<'a> {
@@ -214,6 +220,14 @@ impl TensorIterator {
     where
         F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
     {
+        self.for_each_dyn(&loop2d)
+    }
+
+    /// [`for_each`](Self::for_each) behind one indirect call per 2-D step: the
+    /// splitting, locking and tiling below are compiled once, not once per kernel
+    /// (each kernel × dtype would otherwise carry its own copy of them and of rayon's
+    /// scope machinery).
+    fn for_each_dyn(&self, loop2d: &Loop2d<'_>) {
         let n = self.numel();
         if n == 0 {
             return;
@@ -221,12 +235,11 @@ impl TensorIterator {
         let (_guards, bases) = self.lock_operands();
         let safe = self.parallel_safe();
         if self.is_transposed_2d() && safe {
-            return self.tiled(&bases, &loop2d);
+            return self.tiled(&bases, loop2d);
         }
         let chunks = if safe { chunks_for(n, GRAIN_SIZE) } else { 1 };
-        for_ranges(n, chunks, |begin, end| {
-            self.serial_range(&bases, &loop2d, begin, end)
-        });
+        let range = |begin: usize, end: usize| self.serial_range(&bases, loop2d, begin, end);
+        for_ranges(n, chunks, &range as &(dyn Fn(usize, usize) + Sync));
     }
 
     /// A 2-D plan (after coalescing) where some operand moves faster along the outer
@@ -246,10 +259,7 @@ impl TensorIterator {
     /// across threads. Only used when no written element is read or written by
     /// another element's step (`parallel_safe`), so the visiting order is not
     /// observable.
-    fn tiled<F>(&self, bases: &[usize], loop2d: &F)
-    where
-        F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
-    {
+    fn tiled(&self, bases: &[usize], loop2d: &Loop2d<'_>) {
         let (n0, n1) = (self.shape[0], self.shape[1]);
         let nt = chunks_for(self.numel(), GRAIN_SIZE);
         // Whole tiles per chunk: chunk boundaries on multiples of TILE1.
@@ -274,9 +284,12 @@ impl TensorIterator {
                 }
             }
         };
-        for_ranges(tiles, nt.min(tiles), |t_begin, t_end| {
-            run(t_begin * TILE1, n1.min(t_end * TILE1))
-        });
+        let tile_range = |t_begin: usize, t_end: usize| run(t_begin * TILE1, n1.min(t_end * TILE1));
+        for_ranges(
+            tiles,
+            nt.min(tiles),
+            &tile_range as &(dyn Fn(usize, usize) + Sync),
+        );
     }
 
     /// Runs `loop2d` over the linear range `[begin, end)` on the calling thread
@@ -293,10 +306,7 @@ impl TensorIterator {
         self.serial_range(&bases, &loop2d, begin, end);
     }
 
-    fn serial_range<F>(&self, bases: &[usize], loop2d: &F, begin: usize, end: usize)
-    where
-        F: Fn(&[*mut u8], &[isize], usize, usize),
-    {
+    fn serial_range(&self, bases: &[usize], loop2d: &SerialLoop2d<'_>, begin: usize, end: usize) {
         let nt = self.ntensors();
         let strides = self.get_strides();
         let loop_strides = &strides[..2 * nt];
