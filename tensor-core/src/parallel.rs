@@ -16,6 +16,7 @@
 
 use std::hint::spin_loop;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How long the workers of a parallel op stay awake after it, waiting for the next one.
@@ -84,6 +85,13 @@ pub(crate) fn for_ranges<F>(n: usize, chunks: usize, f: F)
 where
     F: Fn(usize, usize) + Sync,
 {
+    ranges_dyn(n, chunks, &f)
+}
+
+/// [`for_ranges`] with `f` as a trait object, so that the scope code below (and rayon's
+/// behind it) is compiled once, not once per kernel: `f` runs once per chunk, so the
+/// indirect call costs nothing measurable.
+fn ranges_dyn(n: usize, chunks: usize, f: &(dyn Fn(usize, usize) + Sync)) {
     if n == 0 {
         return;
     }
@@ -92,7 +100,6 @@ where
         return f(0, n);
     }
     let len = n.div_ceil(chunks);
-    let f = &f;
     EPOCH.fetch_add(1, Ordering::Relaxed);
     let (done, mut spawned) = (AtomicUsize::new(0), 0);
     let done = &done;
@@ -121,28 +128,28 @@ where
     T: Send,
     F: Fn(usize, &mut [T]) + Sync,
 {
+    chunks_dyn(data, len, &f)
+}
+
+/// [`for_chunks_mut`] with `f` as a trait object (compiled once per element type).
+fn chunks_dyn<T: Send>(data: &mut [T], len: usize, f: &(dyn Fn(usize, &mut [T]) + Sync)) {
     let len = len.max(1);
     if data.len() <= len {
         return f(0, data);
     }
-    let f = &f;
-    let mut chunks = data.chunks_mut(len).enumerate();
-    let (_, first) = chunks.next().expect("data is longer than one chunk");
-    EPOCH.fetch_add(1, Ordering::Relaxed);
-    let (done, mut spawned) = (AtomicUsize::new(0), 0);
-    let done = &done;
-    rayon::in_place_scope(|s| {
-        for (k, chunk) in chunks {
-            spawned += 1;
-            s.spawn(move |_| {
+    // One unit of `ranges_dyn` per chunk (chunk 0 on the calling thread, as there);
+    // each chunk is taken by the one range that covers it.
+    let parts: Vec<Mutex<Option<&mut [T]>>> =
+        data.chunks_mut(len).map(|c| Mutex::new(Some(c))).collect();
+    let run = |begin: usize, end: usize| {
+        for (k, part) in parts.iter().enumerate().take(end).skip(begin) {
+            let chunk = part.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(chunk) = chunk {
                 f(k * len, chunk);
-                done.fetch_add(1, Ordering::Release);
-            });
+            }
         }
-        f(0, first);
-        spin_until(JOIN_SPIN, || done.load(Ordering::Acquire) >= spawned);
-    });
-    linger(spawned);
+    };
+    ranges_dyn(parts.len(), parts.len(), &run);
 }
 
 #[cfg(test)]

@@ -6,13 +6,16 @@
 //! the same order (Rust never fuses a multiply and an add on its own; an explicit
 //! `mul_add` is exact either way, an instruction instead of a libm call), so results do
 //! not depend on the CPU.
+//!
+//! In a build without optimisation (`cfg(unoptimized)`, see build.rs) nothing is
+//! vectorised either way, so the closure just runs: one copy of each loop instead of two.
 
 /// Runs `f`, compiled for AVX2 and FMA when the CPU supports them (the closure, passed
 /// with `#[inline(always)]`, is inlined into such a function, and the `#[inline]` loops
 /// it calls with it).
 #[inline(always)]
 pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU supports AVX2 and FMA, checked just above.
         return unsafe { with_avx2(f) };
@@ -24,7 +27,7 @@ pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
 ///
 /// # Safety
 /// The CPU must support AVX2 and FMA.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
     f()

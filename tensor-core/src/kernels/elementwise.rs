@@ -97,6 +97,20 @@ where
     O: Element,
     F: Fn(A) -> O + Copy + Sync,
 {
+    #[cfg(unoptimized)]
+    unary_walk::<A, O, F>(iter, f);
+    #[cfg(not(unoptimized))]
+    unary_fast::<A, O, F>(iter, f);
+}
+
+/// [`unary`] with the specialised inner loops.
+#[cfg_attr(unoptimized, allow(dead_code))]
+fn unary_fast<A, O, F>(iter: &TensorIterator, f: F)
+where
+    A: Element,
+    O: Element,
+    F: Fn(A) -> O + Copy + Sync,
+{
     iter.for_each(move |data, strides, n0, n1| {
         let (mut o, mut a) = (data[0], data[1] as *const u8);
         for j in 0..n1 {
@@ -168,7 +182,10 @@ where
     O: Element,
     F: Fn(A, A) -> O + Copy + Sync,
 {
-    binary_loops::<A, O, F, false>(iter, f)
+    #[cfg(unoptimized)]
+    binary_walk::<A, O, F>(iter, f);
+    #[cfg(not(unoptimized))]
+    binary_loops::<A, O, F, false>(iter, f);
 }
 
 /// [`binary`] compiled with AVX2 and FMA when the CPU has them (`simd::vectorized`), for
@@ -180,9 +197,13 @@ where
     O: Element,
     F: Fn(A, A) -> O + Copy + Sync,
 {
-    binary_loops::<A, O, F, true>(iter, f)
+    #[cfg(unoptimized)]
+    binary_walk::<A, O, F>(iter, f);
+    #[cfg(not(unoptimized))]
+    binary_loops::<A, O, F, true>(iter, f);
 }
 
+#[cfg_attr(unoptimized, allow(dead_code))]
 fn binary_loops<A, O, F, const FMA: bool>(iter: &TensorIterator, f: F)
 where
     A: Element,
@@ -310,6 +331,21 @@ where
     O: Element,
     F: Fn(C, A, A) -> O + Copy + Sync,
 {
+    #[cfg(unoptimized)]
+    ternary_walk::<C, A, O, F>(iter, f);
+    #[cfg(not(unoptimized))]
+    ternary_fast::<C, A, O, F>(iter, f);
+}
+
+/// [`ternary`] with the slice loop for contiguous, disjoint operands.
+#[cfg_attr(unoptimized, allow(dead_code))]
+fn ternary_fast<C, A, O, F>(iter: &TensorIterator, f: F)
+where
+    C: Element,
+    A: Element,
+    O: Element,
+    F: Fn(C, A, A) -> O + Copy + Sync,
+{
     let stream = streams::<O>(iter);
     iter.for_each(move |data, s, n0, n1| {
         let mut p = [data[0] as *const u8, data[1], data[2], data[3]];
@@ -376,6 +412,163 @@ fn ternary_inner<C: Element, A: Element, O: Element, F: Fn(C, A, A) -> O>(
     }
 }
 
+// ---- pointer walks (builds without optimisation) ------------------------------------------
+
+// At `opt-level = 0` nothing is vectorised, so the slice, in-place and broadcast loops
+// above buy no speed, only compile time (one copy of each per op and dtype). Under
+// `cfg(unoptimized)` (see build.rs) the kernels run these walks instead. They compute
+// the same values in the same order: the slice loops run on disjoint operands (or on
+// the output in place), where the order of elements is not observable, and every other
+// case already falls back to the walk. The one difference kept is the scalar broadcast:
+// the fast loops read a stride-0 input once per inner loop where they do (PyTorch's
+// vectorised loop does too), so the walks read it once in exactly those cases.
+
+/// Which input of a binary inner loop the fast path reads once (1 or 2), or 0: input
+/// `k` has stride 0, the others step by their element size, and the output's bytes are
+/// disjoint from the other input's or are exactly them (in place, `same_type`).
+#[cfg_attr(not(any(unoptimized, test)), allow(dead_code))]
+fn binary_reads_once(
+    p: [*const u8; 3],
+    s: [isize; 3],
+    sizes: [isize; 3],
+    n: usize,
+    same_type: bool,
+) -> usize {
+    let InnerKind::ScalarBroadcast(k) = classify(&s, &sizes) else {
+        return 0;
+    };
+    let other = if k == 2 { p[1] } else { p[2] };
+    let (lo, li) = (n * sizes[0] as usize, n * sizes[1] as usize);
+    if disjoint(p[0], lo, other, li) || (same_type && std::ptr::eq(p[0], other)) {
+        k
+    } else {
+        0
+    }
+}
+
+/// [`unary`] as one pointer walk per inner loop.
+#[cfg_attr(not(any(unoptimized, test)), allow(dead_code))]
+fn unary_walk<A, O, F>(iter: &TensorIterator, f: F)
+where
+    A: Element,
+    O: Element,
+    F: Fn(A) -> O + Copy + Sync,
+{
+    iter.for_each(move |data, s, n0, n1| {
+        // The fast path's `ScalarBroadcast` (the output steps by its element size, the
+        // input has stride 0): the value computed once and filled in.
+        let once = s[0] == esize::<O>() && s[1] == 0;
+        for j in 0..n1 {
+            let j = j as isize;
+            let mut o = data[0].wrapping_offset(j.wrapping_mul(s[2]));
+            let mut a = data[1].wrapping_offset(j.wrapping_mul(s[3])) as *const u8;
+            let mut value = O::ZERO;
+            if once {
+                // SAFETY: `a` points at an element inside its locked storage (the plan's
+                // geometry), read before any write of this inner loop.
+                value = f(unsafe { a.cast::<A>().read() });
+            }
+            for _ in 0..n0 {
+                // SAFETY: element i of each operand lies inside its locked storage (the
+                // output's write-locked); raw reads and writes allow any overlap.
+                unsafe {
+                    if !once {
+                        value = f(a.cast::<A>().read());
+                    }
+                    o.cast::<O>().write(value);
+                }
+                o = o.wrapping_offset(s[0]);
+                a = a.wrapping_offset(s[1]);
+            }
+        }
+    });
+}
+
+/// [`binary`] (and [`binary_fma`]) as one pointer walk per inner loop.
+#[cfg_attr(not(any(unoptimized, test)), allow(dead_code))]
+fn binary_walk<A, O, F>(iter: &TensorIterator, f: F)
+where
+    A: Element,
+    O: Element,
+    F: Fn(A, A) -> O + Copy + Sync,
+{
+    let sizes = [esize::<O>(), esize::<A>(), esize::<A>()];
+    let same_type = A::DTYPE == O::DTYPE;
+    iter.for_each(move |data, s, n0, n1| {
+        for j in 0..n1 {
+            let j = j as isize;
+            let mut o = data[0].wrapping_offset(j.wrapping_mul(s[3]));
+            let mut a = data[1].wrapping_offset(j.wrapping_mul(s[4])) as *const u8;
+            let mut b = data[2].wrapping_offset(j.wrapping_mul(s[5])) as *const u8;
+            let (mut sa, mut sb) = (s[1], s[2]);
+            // A value read once is kept here and walked with stride 0.
+            let mut once = [A::ZERO];
+            match binary_reads_once([o as *const u8, a, b], [s[0], sa, sb], sizes, n0, same_type) {
+                1 => {
+                    // SAFETY: `a` points at an element inside its locked storage (the
+                    // plan's geometry), read before any write of this inner loop.
+                    once[0] = unsafe { a.cast::<A>().read() };
+                    (a, sa) = (once.as_ptr().cast::<u8>(), 0);
+                }
+                2 => {
+                    // SAFETY: as above, for `b`.
+                    once[0] = unsafe { b.cast::<A>().read() };
+                    (b, sb) = (once.as_ptr().cast::<u8>(), 0);
+                }
+                _ => {}
+            }
+            for _ in 0..n0 {
+                // SAFETY: element i of each operand lies inside its locked storage (the
+                // plan's geometry) or is `once`; raw reads and writes allow any overlap
+                // and run in order, as the fast path's strided loop.
+                unsafe {
+                    let r = f(a.cast::<A>().read(), b.cast::<A>().read());
+                    o.cast::<O>().write(r);
+                }
+                o = o.wrapping_offset(s[0]);
+                a = a.wrapping_offset(sa);
+                b = b.wrapping_offset(sb);
+            }
+        }
+    });
+}
+
+/// [`ternary`] as one pointer walk per inner loop.
+#[cfg_attr(not(any(unoptimized, test)), allow(dead_code))]
+fn ternary_walk<C, A, O, F>(iter: &TensorIterator, f: F)
+where
+    C: Element,
+    A: Element,
+    O: Element,
+    F: Fn(C, A, A) -> O + Copy + Sync,
+{
+    iter.for_each(move |data, s, n0, n1| {
+        for j in 0..n1 {
+            let j = j as isize;
+            let mut o = data[0].wrapping_offset(j.wrapping_mul(s[4]));
+            let mut c = data[1].wrapping_offset(j.wrapping_mul(s[5])) as *const u8;
+            let mut a = data[2].wrapping_offset(j.wrapping_mul(s[6])) as *const u8;
+            let mut b = data[3].wrapping_offset(j.wrapping_mul(s[7])) as *const u8;
+            for _ in 0..n0 {
+                // SAFETY: element i of each operand lies inside its locked storage; raw
+                // reads and writes allow any overlap and run in order.
+                unsafe {
+                    let r = f(
+                        c.cast::<C>().read(),
+                        a.cast::<A>().read(),
+                        b.cast::<A>().read(),
+                    );
+                    o.cast::<O>().write(r);
+                }
+                o = o.wrapping_offset(s[0]);
+                c = c.wrapping_offset(s[1]);
+                a = a.wrapping_offset(s[2]);
+                b = b.wrapping_offset(s[3]);
+            }
+        }
+    });
+}
+
 // ---- nullary ------------------------------------------------------------------------------
 
 /// Writes `value` to every element of the single output of `iter` (`fill_`).
@@ -399,4 +592,99 @@ pub(crate) fn nullary_fill<O: Element>(iter: &TensorIterator, value: O) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iterator::TensorIteratorConfig;
+    use crate::Tensor;
+
+    /// Views of one storage (`0, 1, 2, ...` as f32) as `(sizes, strides, offset)`,
+    /// output first; no overlap checks, so that overlapping cases reach the kernels.
+    type Views<'a> = &'a [View];
+
+    /// `(sizes, strides, storage_offset)` of one view.
+    type View = (&'static [usize], &'static [isize], usize);
+
+    /// Runs `kernel` on fresh copies of the storage and returns the storage afterwards.
+    fn run_on(len: usize, views: Views<'_>, kernel: &dyn Fn(&TensorIterator)) -> Vec<f32> {
+        let base = Tensor::from_vec((0..len).map(|i| i as f32 * 0.5 - 3.0).collect(), &[len])
+            .expect("base");
+        let ts: Vec<Tensor> = views
+            .iter()
+            .map(|(sz, st, off)| base.as_strided(sz, st, *off).expect("view"))
+            .collect();
+        let mut config = TensorIteratorConfig::new()
+            .set_check_mem_overlap(false)
+            .resize_outputs(false)
+            .add_output(&ts[0]);
+        for t in &ts[1..] {
+            config = config.add_input(t);
+        }
+        kernel(&TensorIterator::build(config).expect("iterator"));
+        base.to_vec::<f32>().expect("values")
+    }
+
+    /// Layouts of `[out, in]`, `[out, a, b]` and `[out, c, a, b]` covering each inner
+    /// loop of the fast path: contiguous, in place, scalar broadcast (disjoint, in place
+    /// and overlapping the output), strided, and an output overlapping its input.
+    fn cases(arity: usize) -> Vec<Vec<View>> {
+        let c: View = (&[4, 8], &[8, 1], 0);
+        let d: View = (&[4, 8], &[8, 1], 40);
+        let e: View = (&[4, 8], &[8, 1], 80);
+        let bcast: View = (&[4, 8], &[1, 0], 3);
+        let bcast_in_out: View = (&[4, 8], &[0, 0], 9);
+        let transposed: View = (&[4, 8], &[1, 4], 40);
+        let shifted: View = (&[4, 8], &[8, 1], 1);
+        let long: View = (&[3, 70], &[70, 1], 0);
+        let long_in: View = (&[3, 70], &[70, 1], 300);
+        let long_bcast: View = (&[3, 70], &[0, 0], 20);
+        let mut out = vec![
+            vec![c, d, e, d],
+            vec![c, c, e, d],
+            vec![c, d, c, d],
+            vec![c, d, bcast, e],
+            vec![c, bcast, d, bcast],
+            vec![c, c, bcast, c],
+            vec![c, bcast_in_out, bcast_in_out, c],
+            vec![c, c, bcast_in_out, bcast_in_out],
+            vec![c, transposed, d, transposed],
+            vec![c, shifted, shifted, e],
+            vec![c, shifted, bcast, shifted],
+            vec![c, bcast, shifted, bcast],
+            vec![shifted, c, c, c],
+            vec![long, long_in, long_bcast, long_in],
+            vec![long, long_bcast, long, long_bcast],
+        ];
+        for v in &mut out {
+            v.truncate(arity + 1);
+        }
+        out
+    }
+
+    #[test]
+    fn walks_compute_what_the_fast_loops_compute() {
+        let len = 600;
+        for views in cases(1) {
+            let f = |x: f32| x * 2.0 + 1.0;
+            let fast = run_on(len, &views, &|it| unary_fast::<f32, f32, _>(it, f));
+            let walk = run_on(len, &views, &|it| unary_walk::<f32, f32, _>(it, f));
+            assert_eq!(fast, walk, "unary {views:?}");
+        }
+        for views in cases(2) {
+            let f = |x: f32, y: f32| x * 3.0 - y;
+            let fast = run_on(len, &views, &|it| binary_loops::<f32, f32, _, false>(it, f));
+            let fma = run_on(len, &views, &|it| binary_loops::<f32, f32, _, true>(it, f));
+            let walk = run_on(len, &views, &|it| binary_walk::<f32, f32, _>(it, f));
+            assert_eq!(fast, walk, "binary {views:?}");
+            assert_eq!(fma, walk, "binary_fma {views:?}");
+        }
+        for views in cases(3) {
+            let f = |c: f32, x: f32, y: f32| if c > 0.0 { x - y } else { x * y };
+            let fast = run_on(len, &views, &|it| ternary_fast::<f32, f32, f32, _>(it, f));
+            let walk = run_on(len, &views, &|it| ternary_walk::<f32, f32, f32, _>(it, f));
+            assert_eq!(fast, walk, "ternary {views:?}");
+        }
+    }
 }

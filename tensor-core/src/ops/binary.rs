@@ -62,11 +62,35 @@ fn sub_check(a: DType, b: DType) -> Result<()> {
     Ok(())
 }
 
+/// `op` on one pair of elements.
+#[cfg(unoptimized)]
+#[inline(always)]
+fn apply<T: Arith>(op: BinaryOp, x: T, y: T) -> T {
+    match op {
+        BinaryOp::Add => T::add(x, y),
+        BinaryOp::Sub => T::sub(x, y),
+        BinaryOp::Mul => T::mul(x, y),
+        BinaryOp::Div => T::div(x, y),
+        BinaryOp::Maximum => T::maximum(x, y),
+        BinaryOp::Minimum => T::minimum(x, y),
+        BinaryOp::Pow => T::pow(x, y),
+    }
+}
+
 fn kernel(iter: &TensorIterator, op: BinaryOp) -> Result<()> {
     let dtype = iter.dtype(0);
     if op == BinaryOp::Pow && dtype == DType::Bool {
         return Err(unsupported("\"pow\" not implemented for 'Bool'"));
     }
+    // Without optimisation (build.rs) one loop per dtype serves every op, chosen per
+    // element: nothing is vectorised there, and it is 7x less code to compile.
+    #[cfg(unoptimized)]
+    dispatch_dtype!(
+        dtype,
+        T,
+        binary::<T, T, _>(iter, move |x: T, y: T| apply(op, x, y))
+    );
+    #[cfg(not(unoptimized))]
     dispatch_dtype!(dtype, T, {
         match op {
             BinaryOp::Add => binary::<T, T, _>(iter, <T as Arith>::add),

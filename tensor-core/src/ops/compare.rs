@@ -30,22 +30,33 @@ fn compare<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
 }
 
 fn kernel_for<T: Element>(iter: &TensorIterator, op: CmpOp) {
-    macro_rules! go {
-        ($op:expr) => {
-            if iter.dtype(0) == DType::Bool {
-                binary::<T, bool, _>(iter, |a: T, b: T| compare($op, a, b))
-            } else {
-                binary::<T, T, _>(iter, |a: T, b: T| T::from_i64(compare($op, a, b) as i64))
-            }
-        };
+    if iter.dtype(0) != DType::Bool {
+        // A non-bool `out` (computed in the common dtype, then cast): rare, so one loop
+        // per dtype serves every comparison, chosen per element.
+        return binary::<T, T, _>(
+            iter,
+            move |a: T, b: T| T::from_i64(compare(op, a, b) as i64),
+        );
     }
-    match op {
-        CmpOp::Eq => go!(CmpOp::Eq),
-        CmpOp::Ne => go!(CmpOp::Ne),
-        CmpOp::Lt => go!(CmpOp::Lt),
-        CmpOp::Le => go!(CmpOp::Le),
-        CmpOp::Gt => go!(CmpOp::Gt),
-        CmpOp::Ge => go!(CmpOp::Ge),
+    // Without optimisation (build.rs) the same holds for bool outputs: nothing is
+    // vectorised there, and it is 6x less code to compile.
+    #[cfg(unoptimized)]
+    binary::<T, bool, _>(iter, move |a: T, b: T| compare(op, a, b));
+    #[cfg(not(unoptimized))]
+    {
+        macro_rules! go {
+            ($op:expr) => {
+                binary::<T, bool, _>(iter, |a: T, b: T| compare($op, a, b))
+            };
+        }
+        match op {
+            CmpOp::Eq => go!(CmpOp::Eq),
+            CmpOp::Ne => go!(CmpOp::Ne),
+            CmpOp::Lt => go!(CmpOp::Lt),
+            CmpOp::Le => go!(CmpOp::Le),
+            CmpOp::Gt => go!(CmpOp::Gt),
+            CmpOp::Ge => go!(CmpOp::Ge),
+        }
     }
 }
 

@@ -47,6 +47,17 @@ impl UnaryOp {
 
 fn float_kernel(iter: &TensorIterator, op: UnaryOp) {
     fn run<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) {
+        // Without optimisation (build.rs) one loop per dtype serves every op, chosen
+        // per element: nothing is vectorised there, and it is less code to compile.
+        #[cfg(unoptimized)]
+        unary::<T, T, _>(iter, move |x: T| match op {
+            UnaryOp::Exp => T::exp(x),
+            UnaryOp::Log => T::ln(x),
+            UnaryOp::Sqrt => T::sqrt(x),
+            UnaryOp::Sigmoid => T::sigmoid(x),
+            _ => T::tanh(x),
+        });
+        #[cfg(not(unoptimized))]
         match op {
             UnaryOp::Exp => unary::<T, T, _>(iter, <T as FloatMath>::exp),
             UnaryOp::Log => unary::<T, T, _>(iter, <T as FloatMath>::ln),
@@ -69,6 +80,15 @@ fn kernel(iter: &TensorIterator, op: UnaryOp) {
     if op.is_float_op() {
         return float_kernel(iter, op);
     }
+    #[cfg(unoptimized)]
+    dispatch_dtype!(iter.dtype(0), T, {
+        unary::<T, T, _>(iter, move |x: T| match op {
+            UnaryOp::Neg => <T as Arith>::neg(x),
+            UnaryOp::Abs => <T as Arith>::abs(x),
+            _ => <T as Arith>::clamp(x, Some(<T as crate::Element>::ZERO), None),
+        })
+    });
+    #[cfg(not(unoptimized))]
     dispatch_dtype!(iter.dtype(0), T, {
         match op {
             UnaryOp::Neg => unary::<T, T, _>(iter, <T as Arith>::neg),

@@ -87,7 +87,23 @@ impl Plan {
         Z: Fn(A) -> bool + Sync,
     {
         let g = Geometry::of(t, &self.reduced)?;
+        #[cfg(not(unoptimized))]
         let values = reduce::<T, A, O, L, C, F, Z>(t, &g, self.out_numel(), &r)?;
+        // Without optimisation (build.rs) the closures are called through trait objects:
+        // one compiled reduction per (input, accumulator, output) types instead of one
+        // per op, with the same operations in the same order.
+        #[cfg(unoptimized)]
+        let values = {
+            type Erased<'a, X, Y> = &'a (dyn Fn(X) -> Y + Sync);
+            let r = Reducer {
+                identity: r.identity,
+                load: &r.load as Erased<'_, T, A>,
+                combine: &r.combine as &(dyn Fn(A, A) -> A + Sync),
+                finish: &r.finish as Erased<'_, A, O>,
+                ambiguous: &r.ambiguous as Erased<'_, A, bool>,
+            };
+            reduce(t, &g, self.out_numel(), &r)?
+        };
         Tensor::from_vec(values, &self.out_sizes)
     }
 }
@@ -112,17 +128,10 @@ fn check_nonempty(t: &Tensor, dims: &[i64], op: &'static str) -> Result<()> {
     Ok(())
 }
 
+/// `sum` of floats: [`mean_float`] over a count of 1 (dividing by 1 is exact), so that
+/// both share one compiled reduction per dtype.
 fn sum_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
-    p.run(
-        t,
-        Reducer {
-            identity: <T::A as Zero>::zero(),
-            load: T::up,
-            combine: |a: T::A, b: T::A| a + b,
-            finish: T::down,
-            ambiguous: |_| false,
-        },
-    )
+    mean_float::<T>(t, p, <T::A as One>::one())
 }
 
 /// `prod` of floats, accumulated in the input's own dtype as PyTorch's CPU kernel
@@ -142,8 +151,9 @@ fn prod_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
     )
 }
 
-fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
-    let n = <T::A as NumCast>::from(p.count).unwrap_or_else(T::A::nan);
+/// The sum in the accumulation type divided by `n` (the number of elements for `mean`,
+/// 1 for `sum`).
+fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan, n: T::A) -> Result<Tensor> {
     p.run(
         t,
         Reducer {
@@ -154,6 +164,49 @@ fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
             ambiguous: |_| false,
         },
     )
+}
+
+/// [`mean_float`] over `p.count` elements.
+fn mean_of<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
+    let n = <T::A as NumCast>::from(p.count).unwrap_or_else(T::A::nan);
+    mean_float::<T>(t, p, n)
+}
+
+/// `sum`/`prod` of bool and integer inputs, dispatched on the dtype (floats have their
+/// own kernels).
+fn integral_of(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
+    // Without optimisation (build.rs), narrower integers are widened first (exactly,
+    // as the reduction's `to_i64` does; wrapping sums and products do not depend on
+    // the order), so that one compiled reduction serves them all.
+    #[cfg(unoptimized)]
+    return integral::<i64>(&t.to_dtype(DType::I64)?, p, prod);
+    #[cfg(not(unoptimized))]
+    match t.dtype() {
+        DType::Bool => integral::<bool>(t, p, prod),
+        DType::U8 => integral::<u8>(t, p, prod),
+        DType::I8 => integral::<i8>(t, p, prod),
+        DType::I16 => integral::<i16>(t, p, prod),
+        DType::I32 => integral::<i32>(t, p, prod),
+        _ => integral::<i64>(t, p, prod),
+    }
+}
+
+/// amax (`max`) or amin of `t`, dispatched on its dtype.
+fn extremum_of(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
+    // Without optimisation (build.rs), bool and narrower integers go through `int64`
+    // and back (both exact; the maximum of integers does not depend on the order), so
+    // that one compiled reduction serves them all.
+    #[cfg(unoptimized)]
+    return match t.dtype() {
+        DType::F32 => extremum::<f32>(t, p, max),
+        DType::F64 => extremum::<f64>(t, p, max),
+        DType::F16 => extremum::<f16>(t, p, max),
+        DType::BF16 => extremum::<bf16>(t, p, max),
+        DType::I64 => extremum::<i64>(t, p, max),
+        dt => extremum::<i64>(&t.to_dtype(DType::I64)?, p, max)?.to_dtype(dt),
+    };
+    #[cfg(not(unoptimized))]
+    dispatch_dtype!(t.dtype(), T, extremum::<T>(t, p, max))
 }
 
 /// `sum`/`prod` of bool and integer inputs: `int64` output, wrapping arithmetic.
@@ -236,7 +289,7 @@ impl Tensor {
             DType::F64 => sum_float::<f64>(self, &p),
             DType::F16 => sum_float::<f16>(self, &p),
             DType::BF16 => sum_float::<bf16>(self, &p),
-            dt => dispatch_dtype!(dt, T, integral::<T>(self, &p, false)),
+            _ => integral_of(self, &p, false),
         }
     }
 
@@ -254,7 +307,7 @@ impl Tensor {
             DType::F64 => prod_float::<f64>(self, &p),
             DType::F16 => prod_float::<f16>(self, &p),
             DType::BF16 => prod_float::<bf16>(self, &p),
-            dt => dispatch_dtype!(dt, T, integral::<T>(self, &p, true)),
+            _ => integral_of(self, &p, true),
         }
     }
 
@@ -277,10 +330,10 @@ impl Tensor {
         }
         let p = Plan::new(self, dims, keepdim)?;
         match self.dtype() {
-            DType::F64 => mean_float::<f64>(self, &p),
-            DType::F16 => mean_float::<f16>(self, &p),
-            DType::BF16 => mean_float::<bf16>(self, &p),
-            _ => mean_float::<f32>(self, &p),
+            DType::F64 => mean_of::<f64>(self, &p),
+            DType::F16 => mean_of::<f16>(self, &p),
+            DType::BF16 => mean_of::<bf16>(self, &p),
+            _ => mean_of::<f32>(self, &p),
         }
     }
 
@@ -297,7 +350,7 @@ impl Tensor {
     pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         check_nonempty(self, dims, "amax")?;
         let p = Plan::new(self, dims, keepdim)?;
-        dispatch_dtype!(self.dtype(), T, extremum::<T>(self, &p, true))
+        extremum_of(self, &p, true)
     }
 
     /// `torch.amin(self, dims, keepdim)`: the minimum over `dims`, as
@@ -308,7 +361,7 @@ impl Tensor {
     pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         check_nonempty(self, dims, "amin")?;
         let p = Plan::new(self, dims, keepdim)?;
-        dispatch_dtype!(self.dtype(), T, extremum::<T>(self, &p, false))
+        extremum_of(self, &p, false)
     }
 
     /// `torch.argmax(self, dim, keepdim)`: the `int64` index of the first maximum along

@@ -1,0 +1,17 @@
+//! Sets `cfg(unoptimized)` when this crate is compiled at `opt-level = 0` (a debug
+//! build, unless the user's profile optimises dependencies).
+//!
+//! At `opt-level = 0` nothing is vectorised, so the kernels' specialised inner loops
+//! (slices, in-place, broadcast, streaming stores, the AVX2 copies of `simd::vectorized`)
+//! buy no speed and only compile time: with `cfg(unoptimized)` each elementwise kernel
+//! is one pointer walk and `vectorized` runs its closure as is. Results are the same
+//! either way (see `kernels::elementwise`). Cargo gives a build script the opt-level of
+//! the profile the library is built with, including per-package overrides such as
+//! `[profile.dev.package."*"] opt-level = 3`, which then get the fast loops.
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(unoptimized)");
+    println!("cargo::rerun-if-changed=build.rs");
+    if std::env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        println!("cargo::rustc-cfg=unoptimized");
+    }
+}
