@@ -47,5 +47,27 @@ fn main() -> Result<(), tensor_core::Error> {
         .expand(&[2, 5])
         .unwrap_err();
     println!("{err}");
+    model_ops()
+}
+
+/// The README's "Model ops, typed" section.
+fn model_ops() -> Result<()> {
+    let x = Tensor::<f32, Shape![Dyn, 16, 64]>::randn_with(&[32, 16, 64], 0)?;
+    let heads = layout!(x, "b s (h d) -> b h s d", h = 4); // [Dyn, 4, 16, 16], no Result
+    let scores = heads.matmul(&heads.transpose::<-2, -1>()); // [Dyn, 4, 16, 16]
+    let causal = Tensor::<f32, Shape![16, 16]>::ones().tril::<0>();
+    let p = scores
+        .masked_fill(&causal.eq(&Tensor::zeros()), f32::NEG_INFINITY)
+        .softmax::<-1>();
+    let g: Tensor<f32, Shape![64]> = Tensor::ones();
+    let y = nn::layer_norm(&x, &g, &Tensor::zeros(), 1e-5).gelu(); // [Dyn, 16, 64]
+    let c = Tensor::cat::<1>((&x, &x)); // [Dyn, 32, 64]
+    let img = Tensor::<f32, Shape![Dyn, 3, 28, 28]>::zeros_with(&[8, 3, 28, 28])?;
+    let w: Tensor<f32, Shape![16, 3, 3, 3]> = Tensor::zeros();
+    let f = img.conv2d::<1, 1, 1, 1>(&w, None).max_pool2d::<2, 2, 0>(); // [Dyn, 16, 14, 14]
+    let _: Tensor<f32, Shape![Dyn, 4, 16, 16]> = p;
+    let _: Tensor<f32, Shape![Dyn, 16, 64]> = y;
+    let _: Tensor<f32, Shape![Dyn, 32, 64]> = c;
+    let _: Tensor<f32, Shape![Dyn, 16, 14, 14]> = f;
     Ok(())
 }

@@ -81,3 +81,45 @@ fn embedding_appends_the_embedding_dim() {
     let e = nn::try_embedding(&bad, &w).unwrap_err().to_string();
     assert!(e.contains("index out of range in self"), "{e}");
 }
+
+#[test]
+fn softmax_activations_and_norms_keep_the_shape() {
+    let x: Tensor<f32, Shape![Dyn, 4]> = arange(&[2, 4]);
+    let p: Tensor<f32, Shape![Dyn, 4]> = x.softmax::<-1>();
+    let row: f32 = p.to_vec()[..4].iter().sum();
+    assert!((row - 1.0).abs() < 1e-6);
+    let lp = x.log_softmax::<1>();
+    assert!((lp.to_vec()[3] - p.to_vec()[3].ln()).abs() < 1e-5);
+    assert_eq!(x.gelu().dims(), [2, 4]);
+    assert_eq!(x.gelu_tanh().dims(), [2, 4]);
+    assert!((x.silu().to_vec()[1] - 1.0 / (1.0 + (-1.0f32).exp())).abs() < 1e-6);
+    let g: Tensor<f32, Shape![4]> = Tensor::ones();
+    let b: Tensor<f32, Shape![4]> = Tensor::zeros();
+    let y: Tensor<f32, Shape![Dyn, 4]> = nn::layer_norm(&x, &g, &b, 1e-5);
+    assert!(y.to_vec()[..4].iter().sum::<f32>().abs() < 1e-5);
+    let v: Tensor<f32, Shape![Dyn]> = x.var::<Axes![1]>(1);
+    assert!((v.to_vec()[0] - 5.0 / 3.0).abs() < 1e-5);
+    let vk: Tensor<f32, Shape![Dyn, 1]> = x.var_keepdim::<Axes![1]>(0);
+    assert!((vk.to_vec()[0] - 1.25).abs() < 1e-5);
+}
+
+#[test]
+fn causal_mask_and_cross_entropy() {
+    let s: Tensor<f32, Shape![3, 3]> = Tensor::ones();
+    let lower: Tensor<f32, Shape![3, 3]> = s.tril::<0>();
+    assert_eq!(
+        lower.to_vec(),
+        [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0]
+    );
+    let zero: Tensor<f32, Shape![3, 3]> = Tensor::zeros();
+    let mask: Tensor<bool, Shape![3, 3]> = lower.eq(&zero);
+    let m = s.masked_fill(&mask, f32::NEG_INFINITY);
+    assert_eq!(m.to_vec()[1], f32::NEG_INFINITY);
+    assert_eq!(s.triu::<1>().to_vec()[1], 1.0);
+    let logits: Tensor<f32, Shape![Dyn, 3]> = Tensor::zeros_with(&[2, 3]).unwrap();
+    let t: Tensor<i64, Shape![Dyn]> = Tensor::from_vec(vec![0, 2], &[2]).unwrap();
+    let l: Tensor<f32, Shape![]> = nn::cross_entropy(&logits, &t);
+    assert!((l.item().unwrap() - 3f32.ln()).abs() < 1e-6);
+    let bad: Tensor<i64, Shape![Dyn]> = Tensor::from_vec(vec![0, 3], &[2]).unwrap();
+    assert!(nn::try_cross_entropy(&logits, &bad).is_err());
+}

@@ -17,8 +17,10 @@
 
 mod conv;
 mod embedding;
+mod rowwise;
 
 pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };
 pub use embedding::{embedding, try_embedding, IndexElement};
+pub use rowwise::{cross_entropy, layer_norm, try_cross_entropy, try_layer_norm};

@@ -66,11 +66,11 @@ pub mod broadcast;
 pub mod dims;
 pub mod expand;
 pub mod matmul_dims;
+pub mod matrix_t;
 pub mod nn_rules;
 pub mod promote;
 pub mod reshape;
 pub mod same;
-pub mod matrix_t;
 
 use crate::typelevel::dim::{Dim, D, K};
 use std::marker::PhantomData;

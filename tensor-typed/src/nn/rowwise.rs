@@ -1,0 +1,180 @@
+//! Typed softmax, log_softmax, the activations (gelu, gelu_tanh, silu), layer_norm,
+//! cross_entropy, masked_fill, tril/triu and var/std over axes. Shapes are kept (or
+//! reduced as the axes say); dims and shape agreements are compile-time checks where
+//! static, run-time checks with PyTorch's message where `Dyn`.
+
+use crate::ops::dims::fit;
+use crate::ops::inplace::InplaceBroadcast;
+use crate::ops::or_panic;
+use crate::ops::reduction::Float;
+use crate::shape::axes::{AxisList, Reduced, ReducedKeepdim};
+use crate::shape::dims::{AtLeast2, DimOkOf, RankOf, SDim, WrapDim};
+use crate::shape::nn_rules::{CrossEntropyWith, NormalizedBy};
+use crate::shape::Shape;
+use crate::tensor::Tensor;
+use crate::typelevel::checks::{DimInRange, MatrixOk};
+use crate::typelevel::dim::Dim;
+use crate::typelevel::op;
+use tensor_core::{Element, Result, Scalar};
+
+impl<T: Float, S: Shape> Tensor<T, S> {
+    /// Softmax over dim `D` (`-1`: the last). Mirrors `torch.softmax(x, D)`. Compile
+    /// error: `D` out of range.
+    pub fn softmax<const D: isize>(&self) -> Tensor<T, S>
+    where
+        SDim<D>: WrapDim<RankOf<S>>,
+        DimOkOf<S, D>: DimInRange<op::softmax, S, D>,
+    {
+        or_panic(fit(self.inner.softmax(D as i64)))
+    }
+
+    /// Log-softmax over dim `D`. Mirrors `torch.log_softmax(x, D)`.
+    pub fn log_softmax<const D: isize>(&self) -> Tensor<T, S>
+    where
+        SDim<D>: WrapDim<RankOf<S>>,
+        DimOkOf<S, D>: DimInRange<op::log_softmax, S, D>,
+    {
+        or_panic(fit(self.inner.log_softmax(D as i64)))
+    }
+
+    /// GELU (exact, with erf). Mirrors `F.gelu(x)`.
+    pub fn gelu(&self) -> Tensor<T, S> {
+        or_panic(fit(self.inner.gelu()))
+    }
+
+    /// GELU with the tanh approximation. Mirrors `F.gelu(x, approximate="tanh")`.
+    pub fn gelu_tanh(&self) -> Tensor<T, S> {
+        or_panic(fit(self.inner.gelu_tanh()))
+    }
+
+    /// SiLU (`x · sigmoid(x)`). Mirrors `F.silu(x)`.
+    pub fn silu(&self) -> Tensor<T, S> {
+        or_panic(fit(self.inner.silu()))
+    }
+
+    /// Variance over the axes `A` with Bessel's `correction` (1: unbiased). Mirrors
+    /// `torch.var(x, dim=A, correction=correction)`.
+    pub fn var<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::mean>>
+    where
+        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::mean>,
+    {
+        or_panic(fit(self.inner.var(&A::indices(), correction, false)))
+    }
+
+    /// [`Tensor::var`] keeping the reduced dims as 1.
+    pub fn var_keepdim<A: AxisList>(
+        &self,
+        correction: i64,
+    ) -> Tensor<T, ReducedKeepdim<S, A, op::mean>>
+    where
+        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::mean>,
+    {
+        or_panic(fit(self.inner.var(&A::indices(), correction, true)))
+    }
+
+    /// Standard deviation over the axes `A`. Mirrors `torch.std(x, dim=A, correction=..)`.
+    pub fn std<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::mean>>
+    where
+        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::mean>,
+    {
+        or_panic(fit(self.inner.std(&A::indices(), correction, false)))
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// `self` with `value` where `mask` is true; `mask` broadcasts to `self`'s shape.
+    /// Mirrors `x.masked_fill(mask, value)`. Compile error: a mask that does not
+    /// broadcast to `self`.
+    pub fn masked_fill<M: Shape>(
+        &self,
+        mask: &Tensor<bool, M>,
+        value: impl Into<Scalar>,
+    ) -> Tensor<T, S>
+    where
+        S: InplaceBroadcast<M, op::masked_fill>,
+    {
+        or_panic(fit(self.inner.masked_fill(&mask.inner, value)))
+    }
+
+    /// The lower triangle (on and below diagonal `K` of the last two dims). Mirrors
+    /// `torch.tril(x, K)`. Compile error: fewer than 2 dims.
+    pub fn tril<const K: i64>(&self) -> Tensor<T, S>
+    where
+        RankOf<S>: AtLeast2,
+        <RankOf<S> as AtLeast2>::Output: MatrixOk<op::tril, S>,
+    {
+        or_panic(fit(self.inner.tril(K)))
+    }
+
+    /// The upper triangle. Mirrors `torch.triu(x, K)`.
+    pub fn triu<const K: i64>(&self) -> Tensor<T, S>
+    where
+        RankOf<S>: AtLeast2,
+        <RankOf<S> as AtLeast2>::Output: MatrixOk<op::triu, S>,
+    {
+        or_panic(fit(self.inner.triu(K)))
+    }
+}
+
+/// Layer norm of `x` over its trailing dims, the shape of `weight` and `bias`. Mirrors
+/// `F.layer_norm(x, weight.shape, weight, bias, eps)`. Compile error: `weight`'s shape
+/// is not the trailing dims of `x`.
+pub fn layer_norm<T: Float, S: Shape, W: Shape>(
+    x: &Tensor<T, S>,
+    weight: &Tensor<T, W>,
+    bias: &Tensor<T, W>,
+    eps: f64,
+) -> Tensor<T, S>
+where
+    S: NormalizedBy<W>,
+{
+    or_panic(try_layer_norm(x, weight, bias, eps))
+}
+
+/// [`layer_norm`], returning PyTorch's error for `Dyn` dims that do not fit.
+pub fn try_layer_norm<T: Float, S: Shape, W: Shape>(
+    x: &Tensor<T, S>,
+    weight: &Tensor<T, W>,
+    bias: &Tensor<T, W>,
+    eps: f64,
+) -> Result<Tensor<T, S>>
+where
+    S: NormalizedBy<W>,
+{
+    fit(tensor_core::nn::layer_norm(
+        &x.inner,
+        weight.dims(),
+        Some(&weight.inner),
+        Some(&bias.inner),
+        eps,
+    ))
+}
+
+/// Mean cross-entropy of `logits` `[N, C]` against class ids `targets` `[N]` (int64): a
+/// 0-d tensor. Mirrors `F.cross_entropy(logits, targets)`. Compile error: batch dims
+/// that differ. An id outside `0..C` is PyTorch's error (a panic; see
+/// [`try_cross_entropy`]).
+pub fn cross_entropy<T: Float, N: Dim, C: Dim, N2: Dim>(
+    logits: &Tensor<T, (N, C)>,
+    targets: &Tensor<i64, (N2,)>,
+) -> Tensor<T, ()>
+where
+    (N, C): CrossEntropyWith<(N2,)>,
+{
+    or_panic(try_cross_entropy(logits, targets))
+}
+
+/// [`cross_entropy`], returning PyTorch's error.
+pub fn try_cross_entropy<T: Float, N: Dim, C: Dim, N2: Dim>(
+    logits: &Tensor<T, (N, C)>,
+    targets: &Tensor<i64, (N2,)>,
+) -> Result<Tensor<T, ()>>
+where
+    (N, C): CrossEntropyWith<(N2,)>,
+{
+    fit(tensor_core::nn::cross_entropy(
+        &logits.inner,
+        &targets.inner,
+        tensor_core::nn::Reduction::Mean,
+    ))
+}
