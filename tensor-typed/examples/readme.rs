@@ -57,7 +57,10 @@ fn model_ops() -> Result<()> {
     let scores = heads.matmul(&heads.transpose::<-2, -1>()); // [Dyn, 4, 16, 16]
     let causal = Tensor::<f32, Shape![16, 16]>::ones().tril::<0>();
     let p = scores
-        .masked_fill(&causal.eq(&Tensor::zeros()), f32::NEG_INFINITY)
+        .masked_fill(
+            &causal.eq(&Tensor::<f32, Shape![16, 16]>::zeros()),
+            f32::NEG_INFINITY,
+        )
         .softmax::<-1>();
     let g: Tensor<f32, Shape![64]> = Tensor::ones();
     let y = nn::layer_norm(&x, &g, &Tensor::zeros(), 1e-5).gelu(); // [Dyn, 16, 64]

@@ -119,28 +119,22 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 /// Layer norm of `x` over its trailing dims, the shape of `weight` and `bias`. Mirrors
 /// `F.layer_norm(x, weight.shape, weight, bias, eps)`. Compile error: `weight`'s shape
 /// is not the trailing dims of `x`.
-pub fn layer_norm<T: Float, S: Shape, W: Shape>(
+pub fn layer_norm<T: Float, S: NormalizedBy<W>, W: Shape>(
     x: &Tensor<T, S>,
     weight: &Tensor<T, W>,
     bias: &Tensor<T, W>,
     eps: f64,
-) -> Tensor<T, S>
-where
-    S: NormalizedBy<W>,
-{
+) -> Tensor<T, S> {
     or_panic(try_layer_norm(x, weight, bias, eps))
 }
 
 /// [`layer_norm`], returning PyTorch's error for `Dyn` dims that do not fit.
-pub fn try_layer_norm<T: Float, S: Shape, W: Shape>(
+pub fn try_layer_norm<T: Float, S: NormalizedBy<W>, W: Shape>(
     x: &Tensor<T, S>,
     weight: &Tensor<T, W>,
     bias: &Tensor<T, W>,
     eps: f64,
-) -> Result<Tensor<T, S>>
-where
-    S: NormalizedBy<W>,
-{
+) -> Result<Tensor<T, S>> {
     fit(tensor_core::nn::layer_norm(
         &x.inner,
         weight.dims(),
