@@ -57,21 +57,20 @@ impl Activation {
             Activation::Silu => "silu_cpu",
         }
     }
+}
 
-    #[inline(always)]
-    fn apply<T: NnFloat>(self, x: T) -> T {
-        match self {
-            Activation::GeluExact => {
-                let v = x.to_f64();
-                T::from_f64(v * 0.5 * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2)))
-            }
-            Activation::GeluTanh => T::down(gelu_tanh(x.up())),
-            Activation::Silu => {
-                let v = x.up();
-                T::down(v * sigmoid(v))
-            }
-        }
-    }
+/// `x Φ(x)`, through libm's `erf` in `f64`.
+#[inline(always)]
+fn gelu_exact<T: NnFloat>(x: T) -> T {
+    let v = x.to_f64();
+    T::from_f64(v * 0.5 * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2)))
+}
+
+/// `x σ(x)` in the accumulation type.
+#[inline(always)]
+fn silu_of<T: NnFloat>(x: T) -> T {
+    let v = x.up();
+    T::down(v * sigmoid(v))
 }
 
 /// `x (1 + tanh(u)) / 2` with `u = √(2/π) (x + 0.044715 x³)`, computed as
@@ -83,12 +82,17 @@ fn gelu_tanh<A: Acc>(x: A) -> A {
     x / (A::one() + (A::c(-2.0) * u).exp_fast())
 }
 
-fn run<T: NnFloat>(input: &Tensor, act: Activation) -> Result<Tensor> {
+/// `f` applied to every element of `input`, laid out as PyTorch's unary ops.
+fn map<T: NnFloat>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<Tensor> {
     if input.numel() == 0 {
         return Tensor::empty(input.sizes(), input.dtype());
     }
     if input.layout().is_non_overlapping_and_dense() {
-        let out = Tensor::empty_strided(input.sizes(), input.strides(), input.dtype())?;
+        // SAFETY: the layout is non-overlapping and dense (checked above), so its
+        // elements are exactly the storage's first `n`; `par_flat` writes each of them
+        // before `out` is returned, and nothing else can reach `out` before then.
+        let out =
+            unsafe { Tensor::empty_strided_uninit(input.sizes(), input.strides(), input.dtype())? };
         let n = input.numel();
         {
             let src = input.storage().read();
@@ -96,17 +100,34 @@ fn run<T: NnFloat>(input: &Tensor, act: Activation) -> Result<Tensor> {
             let xs = &src.as_slice::<T>()[off..off + n];
             let mut dst = out.storage().write();
             let ys = &mut dst.as_mut_slice::<T>()[..n];
-            par_flat(xs, ys, |x, y| {
-                for (o, &v) in y.iter_mut().zip(x) {
-                    *o = act.apply(v);
-                }
-            });
+            par_flat(
+                xs,
+                ys,
+                #[inline(always)]
+                |x, y| {
+                    for (o, &v) in y.iter_mut().zip(x) {
+                        *o = f(v);
+                    }
+                },
+            );
         }
         return Ok(out);
     }
     let iter = TensorIterator::build(TensorIteratorConfig::unary_op(None, input))?;
-    unary::<T, T, _>(&iter, move |x: T| act.apply(x));
+    unary::<T, T, _>(&iter, f);
     Ok(iter.output(0).alias())
+}
+
+fn run<T: NnFloat>(input: &Tensor, act: Activation) -> Result<Tensor> {
+    match act {
+        Activation::GeluExact => map::<T>(input, gelu_exact::<T>),
+        Activation::GeluTanh => map::<T>(
+            input,
+            #[inline(always)]
+            |x: T| T::down(gelu_tanh(x.up())),
+        ),
+        Activation::Silu => map::<T>(input, silu_of::<T>),
+    }
 }
 
 fn activation(input: &Tensor, act: Activation) -> Result<Tensor> {

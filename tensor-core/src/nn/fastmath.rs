@@ -127,6 +127,7 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     const LN2_LO: f32 = -2.121_944_4e-4;
     // Round to nearest by the 1.5 * 2^23 trick (no libm call, vectorises on SSE2).
     const ROUND: f32 = 12_582_912.0;
+    // `clamp` keeps a NaN.
     let x = x.clamp(-104.0, 88.8);
     let n = (x * LOG2E + ROUND) - ROUND;
     let r = x - n * LN2_HI - n * LN2_LO;
@@ -137,13 +138,18 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     p = p * r + 1.666_666_5e-1;
     p = p * r + 0.5;
     let y = p * r * r + r + 1.0;
-    // NaN converts to 0: y is NaN already.
-    let n = n as i32;
-    let n1 = n >> 1;
+    // 2^n as 2^n1 * 2^n2 (n in [-150, 128], each half in [-75, 64]).
+    let n1 = (n * 0.5 + ROUND) - ROUND;
     let n2 = n - n1;
-    let s1 = f32::from_bits(((n1 + 127) as u32) << 23);
-    let s2 = f32::from_bits(((n2 + 127) as u32) << 23);
-    y * s1 * s2
+    y * pow2(n1) * pow2(n2)
+}
+
+/// `2^k` for an integer-valued `k` in `[-126, 127]`, from bits: `k + 127 + 2^23` holds
+/// the biased exponent in its low mantissa bits, which the shift moves into place
+/// (integer ops only, so it vectorises; no float-to-int conversion).
+#[inline(always)]
+fn pow2(k: f32) -> f32 {
+    f32::from_bits((k + (127.0 + 8_388_608.0)).to_bits() << 23)
 }
 
 /// `1 / (1 + e^-x)` in the accumulation type.

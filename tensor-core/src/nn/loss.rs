@@ -141,16 +141,23 @@ fn run<T: NnFloat>(x: &Tensor, t: &[i64], c: usize, reduction: Reduction) -> Res
     let rows = t.len();
     let mut losses = try_vec(rows, T::A::c(0.0))?;
     read::<T, _>(x, |xs| {
-        par_rows(xs, c, &mut losses, 1, |r, xr, out| {
-            let target = t[r];
-            if target == IGNORE_INDEX {
-                return;
-            }
-            let m = max_row(xr);
-            let s = sum_row(xr, |v| (v - m).exp_fast());
-            let lsm = T::down((xr[target as usize].up() - m) - s.ln());
-            out[0] = -lsm.up();
-        })
+        par_rows(
+            xs,
+            c,
+            &mut losses,
+            1,
+            #[inline(always)]
+            |r, xr, out| {
+                let target = t[r];
+                if target == IGNORE_INDEX {
+                    return;
+                }
+                let m = max_row(xr);
+                let s = sum_row(xr, |v| (v - m).exp_fast());
+                let lsm = T::down((xr[target as usize].up() - m) - s.ln());
+                out[0] = -lsm.up();
+            },
+        )
     });
     let counted = t.iter().filter(|&&v| v != IGNORE_INDEX).count();
     match reduction {

@@ -138,9 +138,14 @@ fn run<T: NnFloat>(
     let eps = T::A::c(eps);
     read::<T, _>(x, |xs| {
         write_new::<T>(x.sizes(), |ys| {
-            par_rows(xs, n, ys, n, |_, xr, yr| {
-                row(xr, yr, g.as_deref(), b.as_deref(), eps)
-            });
+            par_rows(
+                xs,
+                n,
+                ys,
+                n,
+                #[inline(always)]
+                |_, xr, yr| row(xr, yr, g.as_deref(), b.as_deref(), eps),
+            );
             Ok(())
         })
     })

@@ -8,8 +8,35 @@
 use crate::error::Result;
 use crate::iterator::GRAIN_SIZE;
 use crate::parallel::{chunks_for, for_chunks_mut};
-use crate::simd::vectorized;
 use crate::{Element, Tensor};
+
+/// Runs `f` compiled for the widest vectors the CPU has: AVX-512 (as PyTorch's
+/// `AVX512` CPU capability), else AVX2 and FMA ([`crate::simd`]'s rule), else the
+/// baseline. Every copy computes the same operations in the same order (Rust never
+/// fuses a multiply and an add on its own), so results do not depend on the CPU.
+#[inline(always)]
+pub(crate) fn widest<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: the CPU supports every feature `with_avx512` enables, checked above.
+        return unsafe { with_avx512(f) };
+    }
+    crate::simd::vectorized(f)
+}
+
+/// `f()` in a function compiled with AVX-512 (F, BW, VL), AVX2 and FMA enabled.
+///
+/// # Safety
+/// The CPU must support those features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
+unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
 
 /// Runs `f` on the elements of `t`, which must be contiguous, as a slice in row-major
 /// order.
@@ -25,12 +52,18 @@ pub(crate) fn read<T: Element, R>(t: &Tensor, f: impl FnOnce(&[T]) -> R) -> R {
 }
 
 /// A fresh contiguous tensor of `sizes` and `T`'s dtype whose elements `f` writes,
-/// given them as one slice in row-major order.
+/// given them as one slice in row-major order. `f` must write every element (the
+/// storage is not zero-filled, as PyTorch's `at::empty`); when it returns an error the
+/// tensor is dropped unread.
 pub(crate) fn write_new<T: Element>(
     sizes: &[usize],
     f: impl FnOnce(&mut [T]) -> Result<()>,
 ) -> Result<Tensor> {
-    let out = Tensor::empty(sizes, T::DTYPE)?;
+    let strides = crate::contiguous_strides(sizes);
+    // SAFETY: the layout is contiguous (non-overlapping and dense); every caller's `f`
+    // writes each element of the slice (the whole tensor) before the tensor is
+    // returned, and nothing else can reach the tensor before then.
+    let out = unsafe { Tensor::empty_strided_uninit(sizes, &strides, T::DTYPE)? };
     {
         let mut buf = out.storage().write();
         let n = out.numel();
@@ -42,7 +75,7 @@ pub(crate) fn write_new<T: Element>(
 /// Runs `f(row_index, in_row, out_row)` for each of the rows of `input` (rows of
 /// `in_len`) and `out` (rows of `out_len`), splitting the rows across threads when
 /// there are at least [`GRAIN_SIZE`] input elements (as `at::parallel_for` with
-/// PyTorch's grain), each chunk compiled for AVX2 where the CPU has it.
+/// PyTorch's grain), each chunk compiled for the widest vectors the CPU has ([`widest`]).
 pub(crate) fn par_rows<T, U, F>(input: &[T], in_len: usize, out: &mut [U], out_len: usize, f: F)
 where
     T: Sync,
@@ -61,7 +94,7 @@ where
     let f = &f;
     for_chunks_mut(out, per_chunk * out_len, |start, chunk| {
         let first = start / out_len;
-        vectorized(
+        widest(
             #[inline(always)]
             || {
                 for (i, o) in chunk.chunks_exact_mut(out_len).enumerate() {
@@ -74,8 +107,8 @@ where
 }
 
 /// Runs `f(x, y)` over `input` and `out` (equal lengths) split into equal parts across
-/// threads when there are at least [`GRAIN_SIZE`] elements, each part compiled for AVX2
-/// where the CPU has it: an elementwise map over a flat span.
+/// threads when there are at least [`GRAIN_SIZE`] elements, each part compiled for the
+/// widest vectors the CPU has: an elementwise map over a flat span.
 pub(crate) fn par_flat<T, U, F>(input: &[T], out: &mut [U], f: F)
 where
     T: Sync,
@@ -87,7 +120,7 @@ where
     let len = n.div_ceil(chunks.max(1)).max(1);
     let f = &f;
     for_chunks_mut(&mut out[..n], len, |start, chunk| {
-        vectorized(
+        widest(
             #[inline(always)]
             || f(&input[start..start + chunk.len()], chunk),
         )

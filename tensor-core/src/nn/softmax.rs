@@ -104,10 +104,24 @@ fn run<T: NnFloat>(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     read::<T, _>(x, |xs| {
         write_new::<T>(sizes, |ys| {
             if inner == 1 {
-                par_rows(xs, d, ys, d, |_, xr, yr| row_lastdim(xr, yr, log));
+                par_rows(
+                    xs,
+                    d,
+                    ys,
+                    d,
+                    #[inline(always)]
+                    |_, xr, yr| row_lastdim(xr, yr, log),
+                );
             } else {
                 let len = d * inner;
-                par_rows(xs, len, ys, len, |_, xr, yr| slab(xr, yr, d, inner, log));
+                par_rows(
+                    xs,
+                    len,
+                    ys,
+                    len,
+                    #[inline(always)]
+                    |_, xr, yr| slab(xr, yr, d, inner, log),
+                );
             }
             Ok(())
         })
