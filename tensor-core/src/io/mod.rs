@@ -9,9 +9,10 @@
 //! - [`read_npy`] / [`write_npy`], [`read_npz`] / [`write_npz`]: `numpy.load` /
 //!   `numpy.save` / `numpy.savez`. A Fortran-order array becomes a tensor with
 //!   column-major strides over the file's bytes in file order (no transposing copy).
-//! - ndarray: [`Tensor::as_array_view`], [`Tensor::as_array_view_mut`] (views of the
-//!   tensor's memory), [`Tensor::to_ndarray`] (a copy), and `TryFrom<Array>` (moves the
-//!   array's buffer into the tensor, no copy) / `TryFrom<ArrayView>` (a copy).
+//! - ndarray (with the crate feature `ndarray`): `Tensor::as_array_view`,
+//!   `Tensor::as_array_view_mut` (views of the tensor's memory), `Tensor::to_ndarray`
+//!   (a copy), and `TryFrom<Array>` (moves the array's buffer into the tensor, no copy)
+//!   / `TryFrom<ArrayView>` (a copy).
 //!
 //! Files are untrusted input: a truncated file, a header whose offsets overlap or point
 //! past the end, a header that lies about dtype or shape, an element count that
@@ -25,18 +26,18 @@
 //! writer returns an error.
 //!
 //! [`enum@Error`]: crate::Error
-//! [`Tensor::as_array_view`]: crate::Tensor::as_array_view
-//! [`Tensor::as_array_view_mut`]: crate::Tensor::as_array_view_mut
-//! [`Tensor::to_ndarray`]: crate::Tensor::to_ndarray
 
 mod common;
+#[cfg(feature = "ndarray")]
 mod ndarray_interop;
 mod npy;
 mod npz;
 mod safetensors;
+mod safetensors_header;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "ndarray")]
 pub use ndarray_interop::{ArrayViewGuard, ArrayViewMutGuard};
 pub use npy::{read_npy, write_npy};
 pub use npz::{read_npz, write_npz};

@@ -8,18 +8,18 @@
 //! optional `"__metadata__"` map of strings, then the data: each tensor's elements in
 //! row-major order, little-endian.
 //!
-//! The header is parsed and checked here with checked arithmetic, using the crate's
-//! [`TensorInfo`] and [`Dtype`] types: the crate's own `read_metadata` adds the offsets
-//! without checking for overflow, so a hostile header could make it panic.
+//! The header is parsed and checked here with checked arithmetic (the `safetensors`
+//! crate's own `read_metadata` adds the offsets without checking for overflow, so a
+//! hostile header could make it panic); its entries are read by
+//! [`super::safetensors_header`].
 
 use super::common::{
     check_little_endian, first_invalid_bool, invalid, io_error, write_elements,
     write_file_atomically,
 };
+use super::safetensors_header::{StDtype as Dtype, TensorInfo};
 use crate::error::{Error, Result};
 use crate::{DType, Layout, Storage, Tensor};
-use ::safetensors::tensor::TensorInfo;
-use ::safetensors::Dtype;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -123,11 +123,11 @@ pub fn save_safetensors(path: impl AsRef<Path>, tensors: &[(&str, &Tensor)]) -> 
         if i > 0 {
             header.push(',');
         }
-        let json =
-            |r: serde_json::Result<String>| r.map_err(|e| invalid(OP_SAVE, format!("header: {e}")));
-        header.push_str(&json(serde_json::to_string(name))?);
+        let name =
+            serde_json::to_string(name).map_err(|e| invalid(OP_SAVE, format!("header: {e}")))?;
+        header.push_str(&name);
         header.push(':');
-        header.push_str(&json(serde_json::to_string(&info))?);
+        header.push_str(&info.to_json());
     }
     header.push('}');
     while header.len() % 8 != 0 {
@@ -257,7 +257,7 @@ fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
             metadata = Some(m);
             continue;
         }
-        let info: TensorInfo = serde_json::from_value(value).map_err(|e| {
+        let info = TensorInfo::from_json(&value).map_err(|e| {
             header_error(
                 path,
                 format!("InvalidHeaderDeserialization: tensor '{name}': {e}"),

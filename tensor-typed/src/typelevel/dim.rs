@@ -154,14 +154,15 @@ where
 
 impl<Hi: StaticDim, Lo: Leaf> StaticDim for K<Hi, Lo>
 where
-    Hi::Num: std::ops::Mul<U1000>,
-    <Hi::Num as std::ops::Mul<U1000>>::Output: std::ops::Add<Lo::Num>,
-    <<Hi::Num as std::ops::Mul<U1000>>::Output as std::ops::Add<Lo::Num>>::Output: Unsigned,
+    U1000: std::ops::Mul<Hi::Num>,
+    <U1000 as std::ops::Mul<Hi::Num>>::Output: std::ops::Add<Lo::Num>,
+    <<U1000 as std::ops::Mul<Hi::Num>>::Output as std::ops::Add<Lo::Num>>::Output: Unsigned,
 {
-    type Num = <<Hi::Num as std::ops::Mul<U1000>>::Output as std::ops::Add<Lo::Num>>::Output;
+    // `1000 · Hi` with the constant on the left: typenum multiplies by walking the
+    // left operand's bits, ten of them here, whatever the size of `Hi`.
+    type Num = <<U1000 as std::ops::Mul<Hi::Num>>::Output as std::ops::Add<Lo::Num>>::Output;
 }
 
-/// The typenum number of static dim `X`.
 pub type NumOf<X> = <X as StaticDim>::Num;
 
 /// The static dim of a typenum number (any size): a leaf below 1000, else a [`K`].
@@ -190,21 +191,19 @@ impl<N: NumLeaf> NumDimSel<N> for B1 {
 
 impl<N> NumDimSel<N> for B0
 where
-    N: std::ops::Div<U1000> + std::ops::Rem<U1000>,
-    <N as std::ops::Div<U1000>>::Output: NumDim,
-    <N as std::ops::Rem<U1000>>::Output: NumLeaf,
-    K<
-        DimOf<<N as std::ops::Div<U1000>>::Output>,
-        <<N as std::ops::Rem<U1000>>::Output as NumLeaf>::Dim,
-    >: StaticDim,
+    N: crate::typelevel::arith::DivRem<U1000>,
+    <N as crate::typelevel::arith::DivRem<U1000>>::Q: NumDim,
+    <N as crate::typelevel::arith::DivRem<U1000>>::R: NumLeaf,
+    K<GroupsAbove<N>, LowGroup<N>>: StaticDim,
 {
-    type Output = K<
-        DimOf<<N as std::ops::Div<U1000>>::Output>,
-        <<N as std::ops::Rem<U1000>>::Output as NumLeaf>::Dim,
-    >;
+    type Output = K<GroupsAbove<N>, LowGroup<N>>;
 }
 
-/// The static dim of typenum number `N`.
+/// The dim of `N / 1000` (all groups but the lowest).
+type GroupsAbove<N> = DimOf<<N as crate::typelevel::arith::DivRem<U1000>>::Q>;
+/// The leaf of `N % 1000` (the lowest group).
+type LowGroup<N> = <<N as crate::typelevel::arith::DivRem<U1000>>::R as NumLeaf>::Dim;
+
 pub type DimOf<N> = <N as NumDim>::Output;
 
 // ---- type-level booleans ----------------------------------------------------------
