@@ -219,13 +219,11 @@ impl<T: Element, D: Dimension> TryFrom<Array<T, D>> for Tensor {
             return Tensor::from_parts(storage, layout, T::DTYPE);
         }
         let owner: Arc<dyn std::fmt::Debug + Send + Sync> = Arc::new(VecOwner(vec));
-        // SAFETY: `ptr` is the buffer of `vec`, which `owner` now owns and never touches
-        // again (a `Vec` keeps its buffer where it is when moved), so the `nbytes`
-        // bytes stay allocated, initialised and reachable only through this storage
-        // while `owner` lives; they are `T`s, valid values of `T::DTYPE`; `ptr` is
-        // aligned to `T::DTYPE.size()` (checked above); an allocation holds at most
-        // `isize::MAX` bytes; `ptr` came from `as_mut_ptr`, whose provenance is the
-        // whole buffer.
+        // SAFETY: `ptr` (from `as_mut_ptr`: provenance over the whole buffer) is the
+        // buffer of `vec`, now owned and never touched by `owner` (a moved `Vec` keeps
+        // its buffer), so its `nbytes` (≤ isize::MAX) bytes stay allocated, initialised
+        // `T`s (valid `T::DTYPE` values), aligned (checked above) and reachable only
+        // through this storage while `owner` lives.
         let storage = unsafe { Storage::from_foreign(ptr.cast(), nbytes, T::DTYPE, owner) };
         let layout = Layout::checked(sizes, strides, offset.unwrap_or(0))?;
         Tensor::from_parts(storage, layout, T::DTYPE)

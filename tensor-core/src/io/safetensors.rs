@@ -436,16 +436,11 @@ impl SafetensorsFile {
             let base = map.as_mut_ptr();
             let owner: Arc<dyn std::fmt::Debug + Send + Sync> = Arc::new(Mapping { _map: map });
             for (i, abs_begin, nbytes, dtype, layout) in to_map {
-                // SAFETY: `[abs_begin, abs_begin + nbytes)` lies inside the mapping
-                // (`parse_header` checked every range against the file length), which
-                // `owner` keeps mapped, readable and writable (private mapping) while
-                // any storage over it lives; the ranges of distinct entries are
-                // disjoint (`parse_header` checked that they tile the data), each gets
-                // one storage, and nothing else reads or writes the map after this
-                // point; the start is aligned to `dtype.size()` (checked above) and
-                // `dtype` is not `Bool`, so every byte pattern is a valid value;
-                // `base` comes from the mapping's own pointer, whose provenance covers
-                // it all; `nbytes` ≤ the file length, mapped, so ≤ `isize::MAX`.
+                // SAFETY: the range lies in the (private, read-write) mapping that `owner`
+                // keeps alive, `base` has its provenance, `nbytes` ≤ its length ≤ isize::MAX;
+                // `parse_header` checked the ranges tile the data (disjoint: one storage
+                // each, nothing else touches the map now); the start is aligned to
+                // `dtype.size()` (checked above) and `dtype` is not `Bool` (any bytes valid).
                 let storage = unsafe {
                     Storage::from_foreign(base.add(abs_begin), nbytes, dtype, owner.clone())
                 };
