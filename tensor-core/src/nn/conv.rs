@@ -283,7 +283,7 @@ fn conv2d_batched(
 }
 
 /// `f32`/`f64` GEMM from `matrixmultiply`.
-trait Gemm: Element {
+pub(super) trait Gemm: Element {
     /// `C ← A·B + beta·C` with element strides.
     ///
     /// # Safety

@@ -69,7 +69,7 @@ pub(super) fn is_row_major_run(sizes: &[usize], strides: &[isize]) -> bool {
 }
 
 /// The values of an index tensor of dtype int64 or int32, in row-major order.
-fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>> {
     match index.dtype() {
         DType::I64 => index.to_vec::<i64>(),
         DType::I32 => Ok(index.to_vec::<i32>()?.into_iter().map(i64::from).collect()),

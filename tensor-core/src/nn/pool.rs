@@ -375,6 +375,52 @@ pub fn avg_pool2d(
     })
 }
 
+/// The argmax of each window of `F.max_pool2d(input, kernel_size, stride, padding)`, as
+/// PyTorch's `max_pool2d_with_indices` returns it: for each output element (row-major,
+/// `[N, C, oh, ow]` or `[C, oh, ow]`), the flat index `y·W + x` of the window's maximum
+/// within its input plane (the first maximum; NaN wins).
+///
+/// # Errors
+/// As [`max_pool2d`].
+pub(crate) fn max_pool2d_indices(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Vec<usize>> {
+    let (g, _) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
+    if input.dtype() == DType::Bool {
+        return Err(Error::UnsupportedDType {
+            message: "\"max_pool2d\" not implemented for 'Bool'".into(),
+        });
+    }
+    let x = input.to_vec_f64()?;
+    let mut out = crate::alloc::try_vec(g.n * g.c * g.oh * g.ow, 0usize)?;
+    let plane = g.h * g.w;
+    let mut k = 0;
+    for q in 0..g.n * g.c {
+        let src = &x[q * plane..(q + 1) * plane];
+        for oy in 0..g.oh {
+            let (hs, he, _) = window(oy, g.k.0, g.s.0, g.p.0, g.h);
+            for ox in 0..g.ow {
+                let (ws, we, _) = window(ox, g.k.1, g.s.1, g.p.1, g.w);
+                let mut best = hs * g.w + ws;
+                for y in hs..he {
+                    for xx in ws..we {
+                        let i = y * g.w + xx;
+                        if replaces_max(src[i], src[best]) {
+                            best = i;
+                        }
+                    }
+                }
+                out[k] = best;
+                k += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 #[path = "pool_tests.rs"]
 mod tests;
