@@ -272,4 +272,75 @@ pub enum Error {
         /// The dtype asked for.
         dtype: DType,
     },
+    // ---- autograd -------------------------------------------------------------------
+    /// `backward()` without a gradient on a tensor of more than one element.
+    #[error("grad can be implicitly created only for scalar outputs")]
+    ImplicitGradNonScalar,
+    /// `backward` on a tensor that does not require grad.
+    #[error("element 0 of tensors does not require grad and does not have a grad_fn")]
+    NoGradFn,
+    /// `backward_with` a gradient whose sizes are not the output's.
+    #[error("Mismatch in shape: grad_output[0] has a shape of torch.Size({}) and output[0] has a shape of torch.Size({}).", list(.grad), list(.output))]
+    GradShapeMismatch {
+        /// The gradient's sizes.
+        grad: Vec<usize>,
+        /// The output's sizes.
+        output: Vec<usize>,
+    },
+    /// A second backward through a graph whose saved tensors were freed.
+    #[error("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")]
+    SavedTensorFreed,
+    /// A tensor saved for backward was changed in place since.
+    #[error("one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{}, is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(.sizes), .producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n}")).unwrap_or_default())]
+    SavedTensorModified {
+        /// PyTorch's legacy type name (`torch.FloatTensor`).
+        type_name: String,
+        /// The saved tensor's sizes.
+        sizes: Vec<usize>,
+        /// The op (without `Backward0`) and output number that produced it, if any.
+        producer: Option<(String, usize)>,
+        /// Its version now.
+        version: u64,
+        /// Its version when saved.
+        expected: u64,
+    },
+    /// An in-place op on a leaf that requires grad, with grad mode on.
+    #[error("a leaf Variable that requires grad is being used in an in-place operation.")]
+    LeafInplace,
+    /// An `_out` op whose inputs require grad, with grad mode on.
+    #[error("{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")]
+    OutRequiresGrad {
+        /// The operation.
+        op: &'static str,
+    },
+    /// An in-place op under autograd that this runtime does not rebase (PyTorch would).
+    #[error("in-place operation not supported under autograd: {reason}; use the out-of-place op")]
+    InplaceAutograd {
+        /// Why.
+        reason: &'static str,
+    },
+    /// `requires_grad_(true)` on an integral or bool tensor.
+    #[error("only Tensors of floating point and complex dtype can require gradients")]
+    RequiresGradDType,
+    /// `requires_grad_(false)` on a tensor an op produced.
+    #[error("you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")]
+    RequiresGradNonLeaf,
+    /// `set_grad` with a gradient of other sizes or dtype.
+    #[error("assigned grad has data of a different {what}")]
+    AssignedGrad {
+        /// `"size"` or `"type"`.
+        what: &'static str,
+    },
+    /// A backward function returned a gradient of a shape its input cannot take.
+    #[error("Function {node} returned an invalid gradient at index {index} - got {} but expected shape compatible with {}", list(.got), list(.expected))]
+    InvalidGradient {
+        /// The node's name.
+        node: String,
+        /// The input's index.
+        index: usize,
+        /// The gradient's sizes.
+        got: Vec<usize>,
+        /// The input's sizes.
+        expected: Vec<usize>,
+    },
 }

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 mod alloc;
+pub mod autograd;
 mod display;
 mod dtype;
 mod element;
@@ -32,6 +33,7 @@ mod tensor;
 #[cfg(test)]
 mod test_util;
 
+pub use autograd::{is_grad_enabled, no_grad, NoGradGuard};
 pub use dtype::{can_cast, promote_types, DType, ALL_DTYPES};
 pub use element::Element;
 pub use error::{Error, Result};

@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::{DType, Element};
 use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// The buffer behind a tensor and its views (`torch.UntypedStorage`).
@@ -27,10 +28,19 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 /// alignment ([`Storage::can_view_as`]).
 #[derive(Clone, Debug)]
 pub struct Storage {
-    inner: Arc<RwLock<Buffer>>,
+    inner: Arc<Shared>,
     nbytes: usize,
     dtype: DType,
     align: usize,
+}
+
+/// What every handle to one storage shares: the bytes behind their lock, and the
+/// version counter of autograd (PyTorch's `VariableVersion`, shared by a tensor, its
+/// views and its `detach()`ed handles).
+#[derive(Debug)]
+struct Shared {
+    lock: RwLock<Buffer>,
+    version: AtomicU64,
 }
 
 /// Bytes aligned to 8 (or, for a memory-mapped file, to at least the dtype's size), so
@@ -205,11 +215,14 @@ impl Storage {
 
     fn with_bytes(bytes: Bytes, nbytes: usize, dtype: DType, align: usize) -> Storage {
         Storage {
-            inner: Arc::new(RwLock::new(Buffer {
-                bytes,
-                nbytes,
-                dtype,
-            })),
+            inner: Arc::new(Shared {
+                lock: RwLock::new(Buffer {
+                    bytes,
+                    nbytes,
+                    dtype,
+                }),
+                version: AtomicU64::new(0),
+            }),
             nbytes,
             dtype,
             align,
@@ -332,12 +345,30 @@ impl Storage {
 
     /// Shared access; blocks while a writer holds the storage.
     pub fn read(&self) -> RwLockReadGuard<'_, Buffer> {
-        self.inner.read().unwrap_or_else(|e| e.into_inner())
+        self.inner.lock.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Exclusive access; blocks while anyone else holds the storage.
     pub fn write(&self) -> RwLockWriteGuard<'_, Buffer> {
-        self.inner.write().unwrap_or_else(|e| e.into_inner())
+        self.inner.lock.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The autograd version counter (`Tensor._version`): the number of in-place
+    /// writes (in-place ops, `_out` ops, `copy_`, `fill_`) into this storage through
+    /// any view since it was created.
+    pub fn version(&self) -> u64 {
+        self.inner.version.load(Ordering::Acquire)
+    }
+
+    /// Counts one in-place write (`bump_version` of PyTorch's `VariableVersion`).
+    pub(crate) fn bump_version(&self) {
+        self.inner.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// `true` when this is the only handle to the storage (no view or other tensor
+    /// shares it), so its bytes may be taken over without a copy.
+    pub(crate) fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
     }
 }
 

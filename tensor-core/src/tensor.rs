@@ -1,6 +1,8 @@
 //! `Tensor`: shared storage + layout + dtype, and its constructors and accessors.
 
 use crate::alloc::try_with_capacity;
+use crate::autograd::AutogradMeta;
+use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, contiguous_nbytes, Layout};
 use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
@@ -29,11 +31,28 @@ use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
 /// may be as large as `isize::MAX`, as in PyTorch.) [`Tensor::from_parts`] checks all
 /// three; crate code makes views through `try_with_layout` (checked) or `with_layout`
 /// (checked too, panicking on a violation, which would be a bug of this crate).
-#[derive(Debug)]
+///
+/// # Autograd
+/// A tensor may carry autograd metadata ([`Tensor::requires_grad`], its gradient and
+/// the node that produced it, `grad_fn`); most tensors carry none, and ops on them pay
+/// one `Option` check. Handles made by [`Tensor::alias`] share the metadata (they are
+/// the same tensor to autograd); views and results of ops get their own.
 pub struct Tensor {
     storage: Storage,
     layout: Layout,
     dtype: DType,
+    autograd: Option<Arc<AutogradMeta>>,
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tensor")
+            .field("storage", &self.storage)
+            .field("layout", &self.layout)
+            .field("dtype", &self.dtype)
+            .field("requires_grad", &self.requires_grad())
+            .finish()
+    }
 }
 
 /// Checks the [`Tensor`] invariant for `layout` over `storage` as `dtype`.
@@ -86,6 +105,7 @@ impl Tensor {
             storage,
             layout,
             dtype,
+            autograd: None,
         }
     }
 
@@ -105,16 +125,41 @@ impl Tensor {
             storage,
             layout,
             dtype,
+            autograd: None,
         })
     }
 
     /// A new handle to the same view (`torch.Tensor.alias`): shares storage and layout.
+    /// Autograd sees both handles as one tensor: they share `requires_grad`, `grad`
+    /// and `grad_fn`.
     pub fn alias(&self) -> Tensor {
         Tensor {
             storage: self.storage.clone(),
             layout: self.layout.clone(),
             dtype: self.dtype,
+            autograd: self.autograd.clone(),
         }
+    }
+
+    /// The same view without autograd metadata (`Tensor.detach()`'s data).
+    pub(crate) fn alias_detached(&self) -> Tensor {
+        Tensor {
+            storage: self.storage.clone(),
+            layout: self.layout.clone(),
+            dtype: self.dtype,
+            autograd: None,
+        }
+    }
+
+    /// The autograd metadata, `None` for a tensor autograd never saw.
+    #[inline]
+    pub(crate) fn autograd_meta(&self) -> Option<&Arc<AutogradMeta>> {
+        self.autograd.as_ref()
+    }
+
+    /// Replaces the autograd metadata.
+    pub(crate) fn set_autograd_meta(&mut self, meta: Option<Arc<AutogradMeta>>) {
+        self.autograd = meta;
     }
 
     /// The same storage seen through another layout (a view), checked against the
@@ -138,6 +183,7 @@ impl Tensor {
             storage: self.storage.clone(),
             layout,
             dtype: self.dtype,
+            autograd: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Binary elementwise ops: `add sub mul div maximum minimum pow`, with tensors or Rust
 //! scalars (wrapped numbers), functional, in place and with an output.
 
+use crate::autograd;
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
@@ -129,10 +130,68 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
 /// Builds the iterator for `op` on `out`, `a`, `b`, runs the kernel and copies
 /// temporaries back. Returns the written tensor.
 pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<Tensor> {
+    if let Some(o) = out {
+        autograd::check_writable(o)?;
+    }
     let mut iter = build(op, a, b, out)?;
     kernel(&iter, op)?;
     iter.cast_outputs()?;
+    if let Some(o) = out {
+        autograd::wrote(o);
+    }
     Ok(iter.final_output(0).alias())
+}
+
+/// The backward node of `op(a, b)` for two tensors.
+fn node(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> Box<dyn autograd::Node> {
+    use autograd::SavedTensor;
+    match op {
+        BinaryOp::Add => Box::new(autograd::AddBackward {
+            name: "AddBackward0",
+            other_factor: None,
+        }),
+        BinaryOp::Sub => Box::new(autograd::AddBackward {
+            name: "SubBackward0",
+            other_factor: Some(Scalar::Int(-1)),
+        }),
+        BinaryOp::Mul => Box::new(autograd::MulBackward::new(a, b)),
+        BinaryOp::Div => Box::new(autograd::DivBackward::new(a, b)),
+        BinaryOp::Maximum | BinaryOp::Minimum => Box::new(autograd::ExtremumBackward {
+            max: op == BinaryOp::Maximum,
+            a: SavedTensor::input(a),
+            b: SavedTensor::input(b),
+        }),
+        BinaryOp::Pow => Box::new(autograd::PowBackward {
+            a: SavedTensor::input(a),
+            b: SavedTensor::input(b),
+            result: SavedTensor::output(out, "PowBackward1", 0),
+        }),
+    }
+}
+
+/// The backward node of `op(a, s)` for a tensor and a number.
+fn scalar_node(op: BinaryOp, a: &Tensor, s: Scalar) -> Box<dyn autograd::Node> {
+    let scale = |name, factor, divide| {
+        Box::new(autograd::ScaleBackward {
+            name,
+            factor,
+            divide,
+        }) as Box<dyn autograd::Node>
+    };
+    match op {
+        BinaryOp::Add => scale("AddBackward1", None, false),
+        BinaryOp::Sub => scale("SubBackward1", None, false),
+        BinaryOp::Mul => scale("MulBackward1", Some(s), false),
+        BinaryOp::Div => scale("DivBackward1", Some(s), true),
+        BinaryOp::Maximum | BinaryOp::Minimum | BinaryOp::Pow => {
+            let other = Tensor::scalar_of(s, a.dtype());
+            Box::new(autograd::ExtremumBackward {
+                max: op == BinaryOp::Maximum,
+                a: autograd::SavedTensor::input(a),
+                b: autograd::SavedTensor::input(&other),
+            })
+        }
+    }
 }
 
 macro_rules! binary_methods {
@@ -148,7 +207,11 @@ macro_rules! binary_methods {
                 /// [`Error::Broadcast`] when the shapes do not broadcast;
                 /// [`Error::UnsupportedDType`] where PyTorch rejects a dtype (bool `sub`).
                 pub fn $name(&self, other: &Tensor) -> Result<Tensor> {
-                    run($op, Arg::T(self), Arg::T(other), None)
+                    autograd::apply(
+                        &[self, other],
+                        || run($op, Arg::T(self), Arg::T(other), None),
+                        |out| node($op, self, other, out),
+                    )
                 }
 
                 #[doc = concat!("`Tensor.", $torch, "_(other)`: ", $what, " in place; `other` broadcasts to `self`.")]
@@ -159,6 +222,9 @@ macro_rules! binary_methods {
                 /// cannot be stored in `self`; [`Error::InternalOverlap`] /
                 /// [`Error::PartialOverlap`].
                 pub fn $inplace(&self, other: &Tensor) -> Result<()> {
+                    if autograd::needs_grad(&[self, other]) {
+                        return autograd::inplace_rebase(self, |old| old.$name(other));
+                    }
                     run($op, Arg::T(self), Arg::T(other), Some(self)).map(|_| ())
                 }
 
@@ -170,6 +236,7 @@ macro_rules! binary_methods {
                 /// As the functional form; [`Error::UnsafeCast`] for `out`'s dtype;
                 /// overlap errors.
                 pub fn $out(&self, other: &Tensor, out: &Tensor) -> Result<Tensor> {
+                    autograd::check_out($torch, &[self, other], out)?;
                     run($op, Arg::T(self), Arg::T(other), Some(out))
                 }
 
@@ -199,7 +266,12 @@ macro_rules! binary_scalar_methods {
                 /// # Errors
                 /// As the tensor form.
                 pub fn $scalar(&self, other: impl Into<Scalar>) -> Result<Tensor> {
-                    run($op, Arg::T(self), Arg::S(other.into()), None)
+                    let s = other.into();
+                    autograd::apply(
+                        &[self],
+                        || run($op, Arg::T(self), Arg::S(s), None),
+                        |_| scalar_node($op, self, s),
+                    )
                 }
 
                 #[doc = concat!("`Tensor.", $torch, "_(scalar)`: ", $what, " with a Rust number, in place.")]
@@ -207,7 +279,11 @@ macro_rules! binary_scalar_methods {
                 /// # Errors
                 /// As the in-place tensor form.
                 pub fn $scalar_inplace(&self, other: impl Into<Scalar>) -> Result<()> {
-                    run($op, Arg::T(self), Arg::S(other.into()), Some(self)).map(|_| ())
+                    let s = other.into();
+                    if autograd::needs_grad(&[self]) {
+                        return autograd::inplace_rebase(self, |old| old.$scalar(s));
+                    }
+                    run($op, Arg::T(self), Arg::S(s), Some(self)).map(|_| ())
                 }
             )*
         }
@@ -232,6 +308,17 @@ impl Tensor {
     /// [`Error::InvalidArgument`] `Integers to negative integer powers are not allowed.`
     pub fn pow_scalar(&self, exponent: impl Into<Scalar>) -> Result<Tensor> {
         let e = exponent.into();
+        autograd::apply(
+            &[self],
+            || self.pow_scalar_impl(e),
+            |_| autograd::PowScalarBackward {
+                x: autograd::SavedTensor::input(self),
+                exponent: e,
+            },
+        )
+    }
+
+    fn pow_scalar_impl(&self, e: Scalar) -> Result<Tensor> {
         if self.dtype().is_integral(true) {
             if let Scalar::Int(i) = e {
                 if i < 0 {
@@ -329,6 +416,9 @@ fn run_alpha(
     out: Option<&Tensor>,
 ) -> Result<Tensor> {
     let name = if op == BinaryOp::Sub { "sub" } else { "add" };
+    if let Some(o) = out {
+        autograd::check_writable(o)?;
+    }
     let mut iter = build(op, Arg::T(a), Arg::T(b), out)?;
     alpha_check(name, iter.dtype(0), alpha)?;
     let alpha = match (op, alpha) {
@@ -338,7 +428,24 @@ fn run_alpha(
     };
     alpha_kernel(&iter, alpha, name)?;
     iter.cast_outputs()?;
+    if let Some(o) = out {
+        autograd::wrote(o);
+    }
     Ok(iter.final_output(0).alias())
+}
+
+/// The backward node of `a ± alpha * b`.
+fn alpha_node(op: BinaryOp, alpha: Scalar) -> autograd::AddBackward {
+    let negate = op == BinaryOp::Sub;
+    let factor = match alpha {
+        Scalar::Int(i) => Scalar::Int(if negate { -i } else { i }),
+        Scalar::Float(f) => Scalar::Float(if negate { -f } else { f }),
+        Scalar::Bool(b) => Scalar::Int(if negate { -(b as i64) } else { b as i64 }),
+    };
+    autograd::AddBackward {
+        name: if negate { "SubBackward0" } else { "AddBackward0" },
+        other_factor: Some(factor),
+    }
 }
 
 macro_rules! alpha_methods {
@@ -358,7 +465,12 @@ macro_rules! alpha_methods {
                 /// results.`), or an `alpha` that overflows the dtype
                 /// (`value cannot be converted to type int8_t without overflow`).
                 pub fn $name(&self, other: &Tensor, alpha: impl Into<Scalar>) -> Result<Tensor> {
-                    run_alpha($op, self, other, alpha.into(), None)
+                    let alpha = alpha.into();
+                    autograd::apply(
+                        &[self, other],
+                        || run_alpha($op, self, other, alpha, None),
+                        |_| alpha_node($op, alpha),
+                    )
                 }
 
                 #[doc = concat!("`Tensor.", $torch, "_(other, alpha=alpha)`: ", $what, " in place; `other` broadcasts to `self`.")]
@@ -368,7 +480,11 @@ macro_rules! alpha_methods {
                 /// [`Error::UnsafeCast`] when the promoted dtype cannot be stored in
                 /// `self`; overlap errors.
                 pub fn $inplace(&self, other: &Tensor, alpha: impl Into<Scalar>) -> Result<()> {
-                    run_alpha($op, self, other, alpha.into(), Some(self)).map(|_| ())
+                    let alpha = alpha.into();
+                    if autograd::needs_grad(&[self, other]) {
+                        return autograd::inplace_rebase(self, |old| old.$name(other, alpha));
+                    }
+                    run_alpha($op, self, other, alpha, Some(self)).map(|_| ())
                 }
 
                 #[doc = concat!("`torch.", $torch, "(self, other, alpha=alpha, out=out)`: ", $what, " written into `out`.")]
@@ -380,6 +496,7 @@ macro_rules! alpha_methods {
                 /// As the functional form; [`Error::UnsafeCast`] for `out`'s dtype;
                 /// overlap errors.
                 pub fn $out(&self, other: &Tensor, alpha: impl Into<Scalar>, out: &Tensor) -> Result<Tensor> {
+                    autograd::check_out($torch, &[self, other], out)?;
                     run_alpha($op, self, other, alpha.into(), Some(out))
                 }
             )*

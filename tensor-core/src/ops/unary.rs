@@ -1,6 +1,7 @@
 //! Unary elementwise ops: `neg abs exp log sqrt relu sigmoid tanh`, each functional,
 //! in place (`neg_`) and with an output (`neg_out`).
 
+use crate::autograd;
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::{Arith, FloatMath};
@@ -105,6 +106,9 @@ fn kernel(iter: &TensorIterator, op: UnaryOp) {
 /// the kernel and copies temporaries back. Returns the written tensor.
 fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     op.check(input)?;
+    if let Some(o) = out {
+        autograd::check_writable(o)?;
+    }
     let config = if op.is_float_op() {
         TensorIteratorConfig::unary_float_op(out, input)
     } else {
@@ -115,7 +119,25 @@ fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
     kernel(&iter, op);
     iter.cast_outputs()?;
+    if let Some(o) = out {
+        autograd::wrote(o);
+    }
     Ok(iter.final_output(0).alias())
+}
+
+impl UnaryOp {
+    fn grad(self) -> autograd::UnaryGrad {
+        match self {
+            UnaryOp::Neg => autograd::UnaryGrad::Neg,
+            UnaryOp::Abs => autograd::UnaryGrad::Abs,
+            UnaryOp::Relu => autograd::UnaryGrad::Relu,
+            UnaryOp::Exp => autograd::UnaryGrad::Exp,
+            UnaryOp::Log => autograd::UnaryGrad::Log,
+            UnaryOp::Sqrt => autograd::UnaryGrad::Sqrt,
+            UnaryOp::Sigmoid => autograd::UnaryGrad::Sigmoid,
+            UnaryOp::Tanh => autograd::UnaryGrad::Tanh,
+        }
+    }
 }
 
 macro_rules! unary_methods {
@@ -130,7 +152,11 @@ macro_rules! unary_methods {
                 /// [`Error::UnsupportedDType`] where PyTorch rejects the dtype (bool for
                 /// `neg` and `relu`).
                 pub fn $name(&self) -> Result<Tensor> {
-                    run($op, self, None)
+                    autograd::apply(
+                        &[self],
+                        || run($op, self, None),
+                        |out| autograd::UnaryBackward::new($op.grad(), self, out),
+                    )
                 }
 
                 #[doc = concat!("`Tensor.", $torch, "_()`: ", $what, " in place.")]
@@ -140,6 +166,9 @@ macro_rules! unary_methods {
                 /// overlapping elements; [`Error::UnsafeCast`] when the result dtype
                 /// cannot be stored in `self` (float ops on integral tensors).
                 pub fn $inplace(&self) -> Result<()> {
+                    if autograd::needs_grad(&[self]) {
+                        return autograd::inplace_rebase(self, |old| old.$name());
+                    }
                     run($op, self, Some(self)).map(|_| ())
                 }
 
@@ -151,6 +180,7 @@ macro_rules! unary_methods {
                 /// As the functional form; overlap errors;
                 /// [`Error::DTypeMismatch`] / [`Error::UnsafeCast`] for `out`'s dtype.
                 pub fn $out(&self, out: &Tensor) -> Result<Tensor> {
+                    autograd::check_out($torch, &[self], out)?;
                     run($op, self, Some(out))
                 }
             )*

@@ -1,0 +1,55 @@
+//! `matmul` in all its cases: vectors are made matrices (a row for the left operand,
+//! a column for the right one), the gradients are matrix products, summed over the
+//! broadcast batch dims and shaped back.
+
+use super::first;
+use crate::autograd::{Node, SavedTensor};
+use crate::error::Result;
+use crate::Tensor;
+
+/// `a @ b` (MmBackward0 for 2-d, else the decomposition PyTorch traces: here one node).
+pub(crate) struct MatmulBackward {
+    pub(crate) a: SavedTensor,
+    pub(crate) b: SavedTensor,
+    pub(crate) need_a: bool,
+    pub(crate) need_b: bool,
+}
+
+fn as_i64(sizes: &[usize]) -> Vec<i64> {
+    sizes.iter().map(|&s| s as i64).collect()
+}
+
+impl Node for MatmulBackward {
+    fn name(&self) -> &'static str {
+        "MmBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let (a, b) = (self.a.unpack()?, self.b.unpack()?);
+        let mut g = first(grads)?.alias();
+        let a2 = if a.dim() == 1 { a.unsqueeze(0)? } else { a.alias() };
+        let b2 = if b.dim() == 1 { b.unsqueeze(-1)? } else { b.alias() };
+        if a.dim() == 1 {
+            g = g.unsqueeze(if b.dim() == 1 { 0 } else { -2 })?;
+        }
+        if b.dim() == 1 {
+            g = g.unsqueeze(-1)?;
+        }
+        let ga = if self.need_a {
+            let ga = g.matmul(&b2.transpose(-1, -2)?)?;
+            Some(ga.sum_to_size(a2.sizes())?.reshape(&as_i64(a.sizes()))?)
+        } else {
+            None
+        };
+        let gb = if self.need_b {
+            let gb = a2.transpose(-1, -2)?.matmul(&g)?;
+            Some(gb.sum_to_size(b2.sizes())?.reshape(&as_i64(b.sizes()))?)
+        } else {
+            None
+        };
+        Ok(vec![ga, gb])
+    }
+    fn release(&self) {
+        self.a.release();
+        self.b.release();
+    }
+}

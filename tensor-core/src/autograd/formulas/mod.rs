@@ -1,0 +1,36 @@
+//! Backward formulas, one file per op family. Each is a [`Node`](super::Node) built
+//! from ordinary tensor ops (grad mode is off in backward), so it serves every dtype
+//! and layout; the formulas are PyTorch's (`derivatives.yaml`).
+
+mod elementwise;
+mod matmul;
+mod reduce;
+mod views;
+
+pub(crate) use elementwise::*;
+#[allow(unused_imports)]
+pub(crate) use matmul::*;
+#[allow(unused_imports)]
+pub(crate) use reduce::*;
+#[allow(unused_imports)]
+pub(crate) use views::*;
+
+use crate::error::Result;
+use crate::Tensor;
+
+/// The gradient of output 0 (the engine calls a node only when some gradient
+/// reached it; a single-output node always gets it).
+pub(crate) fn first(grads: &[Option<Tensor>]) -> Result<&Tensor> {
+    grads
+        .first()
+        .and_then(Option::as_ref)
+        .ok_or(crate::Error::InvalidArgument {
+            op: "backward",
+            message: "a node was run without the gradient of its output".into(),
+        })
+}
+
+/// A 0-d zero of `t`'s dtype (broadcasts in `where`).
+pub(crate) fn zero_of(t: &Tensor) -> Result<Tensor> {
+    Tensor::zeros(&[], t.dtype())
+}

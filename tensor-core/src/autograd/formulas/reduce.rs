@@ -1,0 +1,177 @@
+//! Reductions: sum, mean, prod, amax, amin.
+
+use super::first;
+use crate::autograd::{Node, SavedTensor};
+use crate::error::Result;
+use crate::layout::wrap_dims;
+use crate::Tensor;
+
+/// Which dims of a tensor of `ndim` dims a reduction over `dims` removes (an empty
+/// list: all).
+pub(crate) fn reduced_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
+    if dims.is_empty() {
+        return Ok((0..ndim).collect());
+    }
+    let mut d = wrap_dims(dims, ndim)?;
+    d.sort_unstable();
+    Ok(d)
+}
+
+fn as_i64(sizes: &[usize]) -> Vec<i64> {
+    sizes.iter().map(|&s| s as i64).collect()
+}
+
+/// The reduced dims put back as size 1 (`unsqueeze` at each when `keepdim` was
+/// false): `g` broadcasts against the input again.
+fn restore(g: &Tensor, reduced: &[usize], keepdim: bool) -> Result<Tensor> {
+    let mut g = g.alias();
+    if !keepdim {
+        for &d in reduced {
+            g = g.unsqueeze(d as i64)?;
+        }
+    }
+    Ok(g)
+}
+
+/// The shape and reduced dims of a reduction's input, shared by the nodes below.
+pub(crate) struct Reduced {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) dims: Vec<usize>,
+    pub(crate) keepdim: bool,
+}
+
+impl Reduced {
+    pub(crate) fn new(input: &Tensor, dims: &[i64], keepdim: bool) -> Result<Reduced> {
+        Ok(Reduced {
+            sizes: input.sizes().to_vec(),
+            dims: reduced_dims(dims, input.dim())?,
+            keepdim,
+        })
+    }
+
+    fn expand(&self, g: &Tensor) -> Result<Tensor> {
+        restore(g, &self.dims, self.keepdim)?.expand(&as_i64(&self.sizes))
+    }
+
+    fn count(&self) -> usize {
+        self.dims.iter().map(|&d| self.sizes[d]).product()
+    }
+}
+
+/// `sum(x, dims, keepdim)` (SumBackward0/1): `g` expanded back to `x`'s sizes.
+pub(crate) struct SumBackward {
+    pub(crate) r: Reduced,
+    pub(crate) all: bool,
+}
+
+impl Node for SumBackward {
+    fn name(&self) -> &'static str {
+        if self.all {
+            "SumBackward0"
+        } else {
+            "SumBackward1"
+        }
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        Ok(vec![Some(self.r.expand(first(grads)?)?)])
+    }
+}
+
+/// `mean(x, dims, keepdim)` (MeanBackward0/1): `g / n` expanded back.
+pub(crate) struct MeanBackward {
+    pub(crate) r: Reduced,
+    pub(crate) all: bool,
+}
+
+impl Node for MeanBackward {
+    fn name(&self) -> &'static str {
+        if self.all {
+            "MeanBackward0"
+        } else {
+            "MeanBackward1"
+        }
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?.div_scalar(self.r.count() as f64)?;
+        Ok(vec![Some(self.r.expand(&g)?)])
+    }
+}
+
+/// `prod(x, dims, keepdim)` (ProdBackward0/1): `g` times the product of the other
+/// elements of each reduction: `result / x` when no element is zero, otherwise the
+/// product recomputed with each element in turn set to 1.
+pub(crate) struct ProdBackward {
+    pub(crate) r: Reduced,
+    pub(crate) x: SavedTensor,
+    pub(crate) result: SavedTensor,
+}
+
+impl Node for ProdBackward {
+    fn name(&self) -> &'static str {
+        if self.r.dims.len() == self.r.sizes.len() && !self.r.keepdim {
+            "ProdBackward0"
+        } else {
+            "ProdBackward1"
+        }
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = self.r.expand(first(grads)?)?;
+        let x = self.x.unpack()?;
+        let result = self.result.unpack()?;
+        let has_zero = x.eq_scalar(0)?.to_vec::<bool>()?.into_iter().any(|z| z);
+        if !has_zero {
+            let r = self.r.expand(&result)?;
+            return Ok(vec![Some(g.mul(&r.div(&x)?)?)]);
+        }
+        // Exclusive products: for every element, the product with it set to 1.
+        let others = Tensor::zeros(x.sizes(), x.dtype())?;
+        let flat = x.contiguous()?.reshape(&[-1])?;
+        let out_flat = others.reshape(&[-1])?;
+        let dims: Vec<i64> = self.r.dims.iter().map(|&d| d as i64).collect();
+        for i in 0..flat.numel() {
+            let y = x.clone(crate::MemoryFormat::Contiguous)?;
+            y.reshape(&[-1])?.narrow(0, i as i64, 1)?.fill_(1)?;
+            let p = y.prod(&dims, true)?.expand(&as_i64(x.sizes()))?.contiguous()?;
+            out_flat
+                .narrow(0, i as i64, 1)?
+                .copy_(&p.reshape(&[-1])?.narrow(0, i as i64, 1)?)?;
+        }
+        Ok(vec![Some(g.mul(&others)?)])
+    }
+    fn release(&self) {
+        self.x.release();
+        self.result.release();
+    }
+}
+
+/// `amax`/`amin(x, dims, keepdim)` (AmaxBackward0/AminBackward0): `g` split evenly
+/// among the elements equal to the result.
+pub(crate) struct ExtremumReduceBackward {
+    pub(crate) max: bool,
+    pub(crate) r: Reduced,
+    pub(crate) x: SavedTensor,
+    pub(crate) result: SavedTensor,
+}
+
+impl Node for ExtremumReduceBackward {
+    fn name(&self) -> &'static str {
+        if self.max {
+            "AmaxBackward0"
+        } else {
+            "AminBackward0"
+        }
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let x = self.x.unpack()?;
+        let result = restore(&self.result.unpack()?, &self.r.dims, self.r.keepdim)?;
+        let mask = x.eq(&result)?.to_dtype(x.dtype())?;
+        let dims: Vec<i64> = self.r.dims.iter().map(|&d| d as i64).collect();
+        let count = mask.sum(&dims, true)?;
+        let g = restore(first(grads)?, &self.r.dims, self.r.keepdim)?;
+        Ok(vec![Some(g.div(&count)?.mul(&mask)?)])
+    }
+    fn release(&self) {
+        self.x.release();
+        self.result.release();
+    }
+}

@@ -1,0 +1,210 @@
+//! View ops and the copies that stand for them: view/reshape/flatten/squeeze/
+//! unsqueeze, permute, transpose, expand, slice/narrow, select, repeat, as_strided.
+
+use super::first;
+use crate::autograd::Node;
+use crate::error::{Error, Result};
+use crate::Tensor;
+
+fn as_i64(sizes: &[usize]) -> Vec<i64> {
+    sizes.iter().map(|&s| s as i64).collect()
+}
+
+/// A gradient reshaped back to the input's sizes: view (ViewBackward0), reshape
+/// (ReshapeAliasBackward0/UnsafeViewBackward0), flatten, squeeze (SqueezeBackward0/1),
+/// unsqueeze (UnsqueezeBackward0).
+pub(crate) struct ReshapeBackward {
+    pub(crate) name: &'static str,
+    pub(crate) sizes: Vec<usize>,
+}
+
+impl Node for ReshapeBackward {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        Ok(vec![Some(first(grads)?.reshape(&as_i64(&self.sizes))?)])
+    }
+}
+
+/// `permute(dims)` (PermuteBackward0): the inverse permutation.
+pub(crate) struct PermuteBackward {
+    pub(crate) inverse: Vec<i64>,
+}
+
+impl PermuteBackward {
+    pub(crate) fn new(dims: &[i64], ndim: usize) -> Result<PermuteBackward> {
+        let dims = crate::layout::wrap_dims(dims, ndim)?;
+        let mut inverse = vec![0i64; dims.len()];
+        for (i, &d) in dims.iter().enumerate() {
+            inverse[d] = i as i64;
+        }
+        Ok(PermuteBackward { inverse })
+    }
+}
+
+impl Node for PermuteBackward {
+    fn name(&self) -> &'static str {
+        "PermuteBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        Ok(vec![Some(first(grads)?.permute(&self.inverse)?)])
+    }
+}
+
+/// `transpose(d0, d1)` (TransposeBackward0): the same transpose.
+pub(crate) struct TransposeBackward {
+    pub(crate) dim0: i64,
+    pub(crate) dim1: i64,
+}
+
+impl Node for TransposeBackward {
+    fn name(&self) -> &'static str {
+        "TransposeBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        if first(grads)?.dim() == 0 {
+            return Ok(vec![Some(first(grads)?.alias())]);
+        }
+        Ok(vec![Some(first(grads)?.transpose(self.dim0, self.dim1)?)])
+    }
+}
+
+/// `expand(sizes)` (ExpandBackward0): the engine sums the gradient back to the
+/// input's sizes (`sum_to_size`).
+pub(crate) struct ExpandBackward;
+
+impl Node for ExpandBackward {
+    fn name(&self) -> &'static str {
+        "ExpandBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        Ok(vec![Some(first(grads)?.alias())])
+    }
+}
+
+/// `slice(dim, start, end, step)` / `narrow` (SliceBackward0): the gradient written
+/// into zeros of the input's sizes through the same slice.
+pub(crate) struct SliceBackward {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) dim: i64,
+    pub(crate) start: Option<i64>,
+    pub(crate) end: Option<i64>,
+    pub(crate) step: i64,
+}
+
+impl Node for SliceBackward {
+    fn name(&self) -> &'static str {
+        "SliceBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let z = Tensor::zeros(&self.sizes, g.dtype())?;
+        z.slice(self.dim, self.start, self.end, self.step)?.copy_(g)?;
+        Ok(vec![Some(z)])
+    }
+}
+
+/// `select(dim, index)` (SelectBackward0).
+pub(crate) struct SelectBackward {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) dim: i64,
+    pub(crate) index: i64,
+}
+
+impl Node for SelectBackward {
+    fn name(&self) -> &'static str {
+        "SelectBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let z = Tensor::zeros(&self.sizes, g.dtype())?;
+        z.select(self.dim, self.index)?.copy_(g)?;
+        Ok(vec![Some(z)])
+    }
+}
+
+/// `repeat(repeats)` (RepeatBackward0): the gradient seen as `[r0, s0, r1, s1, ..]`
+/// summed over the repeat dims.
+pub(crate) struct RepeatBackward {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) repeats: Vec<i64>,
+}
+
+impl Node for RepeatBackward {
+    fn name(&self) -> &'static str {
+        "RepeatBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let lead = self.repeats.len() - self.sizes.len();
+        let mut split = Vec::with_capacity(2 * self.repeats.len());
+        let mut sum_dims = Vec::with_capacity(self.repeats.len());
+        for (i, &r) in self.repeats.iter().enumerate() {
+            let s = if i < lead { 1 } else { self.sizes[i - lead] };
+            sum_dims.push(split.len() as i64);
+            split.push(r);
+            split.push(s as i64);
+        }
+        if g.numel() == 0 {
+            return Ok(vec![Some(Tensor::zeros(&self.sizes, g.dtype())?)]);
+        }
+        let summed = g.reshape(&split)?.sum(&sum_dims, false)?;
+        Ok(vec![Some(summed.reshape(&as_i64(&self.sizes))?)])
+    }
+}
+
+/// `as_strided(sizes, strides, offset)` (AsStridedBackward0) of an input whose
+/// elements do not overlap, into an output whose elements do not overlap either:
+/// the gradient is scattered into a zero copy of the storage range both cover, and
+/// read back through the input's geometry.
+pub(crate) struct AsStridedBackward {
+    pub(crate) input: crate::Layout,
+    pub(crate) output: crate::Layout,
+}
+
+fn extent(l: &crate::Layout) -> usize {
+    l.storage_offset()
+        + l.sizes()
+            .iter()
+            .zip(l.strides())
+            .map(|(&s, &st)| s.saturating_sub(1) * st as usize)
+            .sum::<usize>()
+        + 1
+}
+
+impl Node for AsStridedBackward {
+    fn name(&self) -> &'static str {
+        "AsStridedBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let unsupported = || Error::InvalidArgument {
+            op: "as_strided backward",
+            message: "the input or the output of as_strided has overlapping elements".into(),
+        };
+        if !crate::layout::is_provably_non_overlapping(self.input.sizes(), self.input.strides())
+            || !crate::layout::is_provably_non_overlapping(
+                self.output.sizes(),
+                self.output.strides(),
+            )
+        {
+            return Err(unsupported());
+        }
+        let base = self.input.storage_offset().min(self.output.storage_offset());
+        let len = extent(&self.input).max(extent(&self.output)) - base;
+        let buf = Tensor::zeros(&[len], g.dtype())?;
+        buf.as_strided(
+            self.output.sizes(),
+            self.output.strides(),
+            self.output.storage_offset() - base,
+        )?
+        .copy_(g)?;
+        let gi = buf.as_strided(
+            self.input.sizes(),
+            self.input.strides(),
+            self.input.storage_offset() - base,
+        )?;
+        Ok(vec![Some(gi)])
+    }
+}
