@@ -6,8 +6,10 @@
 //! as one flat span into an output with its strides (the iterator's fast setup); any
 //! other layout goes through the iterator.
 
+use super::backward::{self, node::node};
 use super::fastmath::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
 use super::rows::par_flat;
+use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::unary;
@@ -147,7 +149,24 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
         GeluApproximate::None => Activation::GeluExact,
         GeluApproximate::Tanh => Activation::GeluTanh,
     };
-    activation(input, act)
+    autograd::apply(
+        &[input],
+        || activation(input, act),
+        |_| {
+            node(
+                "GeluBackward0",
+                vec![SavedTensor::input(input)],
+                1,
+                move |g, s| {
+                    Ok(vec![Some(backward::activation::gelu_backward(
+                        g,
+                        &s[0],
+                        approximate,
+                    )?)])
+                },
+            )
+        },
+    )
 }
 
 /// `torch.nn.functional.silu(input)`: `x σ(x) = x / (1 + e^-x)`, elementwise; layout as
@@ -157,7 +176,18 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for non-float inputs (`"silu_cpu" not implemented for
 /// 'Long'`).
 pub fn silu(input: &Tensor) -> Result<Tensor> {
-    activation(input, Activation::Silu)
+    autograd::apply(
+        &[input],
+        || activation(input, Activation::Silu),
+        |_| {
+            node(
+                "SiluBackward0",
+                vec![SavedTensor::input(input)],
+                1,
+                |g, s| Ok(vec![Some(backward::activation::silu_backward(g, &s[0])?)]),
+            )
+        },
+    )
 }
 
 impl Tensor {

@@ -9,7 +9,9 @@
 
 use std::mem::MaybeUninit;
 
+use super::backward::{self, node::node};
 use super::index::fresh_output;
+use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
 use crate::parallel::{chunks_for, for_chunks_mut};
@@ -298,6 +300,29 @@ pub fn max_pool2d(
     stride: [usize; 2],
     padding: [usize; 2],
 ) -> Result<Tensor> {
+    autograd::apply(
+        &[input],
+        || max_pool2d_forward(input, kernel_size, stride, padding),
+        |_| {
+            let sizes = input.sizes().to_vec();
+            // The argmax of each window, found now (the input is not kept).
+            let indices = max_pool2d_indices(input, kernel_size, stride, padding);
+            node("MaxPool2DWithIndicesBackward0", vec![], 1, move |g, _| {
+                let idx = indices.as_ref().map_err(Clone::clone)?;
+                Ok(vec![Some(backward::pool::max_pool2d_backward(
+                    g, &sizes, idx,
+                )?)])
+            })
+        },
+    )
+}
+
+fn max_pool2d_forward(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
     let (g, format) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
     if input.dtype() == DType::Bool {
         return Err(Error::UnsupportedDType {
@@ -333,6 +358,30 @@ pub fn max_pool2d(
 /// [-2, 1], but got -3)`), and the dtypes refused are the integer types but int64 and
 /// bool: `"avg_pool2d" not implemented for 'Int'`.
 pub fn avg_pool2d(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
+    autograd::apply(
+        &[input],
+        || avg_pool2d_forward(input, kernel_size, stride, padding),
+        |_| {
+            let sizes = input.sizes().to_vec();
+            node("AvgPool2DBackward0", vec![], 1, move |g, _| {
+                Ok(vec![Some(backward::pool::avg_pool2d_backward(
+                    g,
+                    &sizes,
+                    kernel_size,
+                    stride,
+                    padding,
+                )?)])
+            })
+        },
+    )
+}
+
+fn avg_pool2d_forward(
     input: &Tensor,
     kernel_size: [usize; 2],
     stride: [usize; 2],

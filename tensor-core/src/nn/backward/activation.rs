@@ -15,7 +15,8 @@ use crate::Tensor;
 
 fn gelu_exact(x: f64) -> f64 {
     let cdf = 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2));
-    let pdf = (-0.5 * x * x).exp() * (0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
+    let pdf = (-0.5 * x * x).exp()
+        * (0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
     cdf + x * pdf
 }
 
@@ -57,7 +58,12 @@ pub(crate) fn gelu_backward(
         GeluApproximate::None => gelu_exact,
         GeluApproximate::Tanh => gelu_tanh,
     };
-    dispatch_acc!(input.dtype(), "GeluBackwardKernelImpl", A, map::<A>(grad, input, f))
+    dispatch_acc!(
+        input.dtype(),
+        "GeluBackwardKernelImpl",
+        A,
+        map::<A>(grad, input, f)
+    )
 }
 
 /// The gradient of `F.silu(input)` with respect to `input`; as [`gelu_backward`].
@@ -65,5 +71,10 @@ pub(crate) fn gelu_backward(
 /// # Errors
 /// As [`gelu_backward`].
 pub(crate) fn silu_backward(grad: &Tensor, input: &Tensor) -> Result<Tensor> {
-    dispatch_acc!(input.dtype(), "silu_backward_cpu", A, map::<A>(grad, input, silu))
+    dispatch_acc!(
+        input.dtype(),
+        "silu_backward_cpu",
+        A,
+        map::<A>(grad, input, silu)
+    )
 }

@@ -18,10 +18,7 @@ pub(crate) type InputMeta = (Vec<usize>, DType);
 pub(crate) fn cat_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Result<Vec<Tensor>> {
     let skipped = |s: &[usize]| s.len() == 1 && s[0] == 0;
     let Some(valid) = inputs.iter().position(|(s, _)| !skipped(s)) else {
-        return inputs
-            .iter()
-            .map(|(s, dt)| Tensor::zeros(s, *dt))
-            .collect();
+        return inputs.iter().map(|(s, dt)| Tensor::zeros(s, *dt)).collect();
     };
     let d = wrap_dim(dim, inputs[valid].0.len())?;
     let mut offset = 0usize;
@@ -44,11 +41,7 @@ pub(crate) fn cat_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Res
 ///
 /// # Errors
 /// A dim out of range; allocation errors.
-pub(crate) fn stack_backward(
-    grad: &Tensor,
-    inputs: &[InputMeta],
-    dim: i64,
-) -> Result<Vec<Tensor>> {
+pub(crate) fn stack_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Result<Vec<Tensor>> {
     let d = wrap_dim(dim, grad.dim())?;
     inputs
         .iter()

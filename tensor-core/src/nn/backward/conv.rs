@@ -100,8 +100,16 @@ fn run<A: Real + Gemm>(
     let dy = load::<A>(grad)?;
     let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
     let (kk, p) = (cing * g.kh * g.kw, g.oh * g.ow);
-    let x = if mask[1] { load::<A>(input)? } else { Vec::new() };
-    let w = if mask[0] { load::<A>(weight)? } else { Vec::new() };
+    let x = if mask[1] {
+        load::<A>(input)?
+    } else {
+        Vec::new()
+    };
+    let w = if mask[0] {
+        load::<A>(weight)?
+    } else {
+        Vec::new()
+    };
     let mut dx = mask[0].then(|| vec![A::zero(); g.n * g.cin * g.h * g.w]);
     let mut dw = mask[1].then(|| vec![A::zero(); g.cout * kk]);
     let mut col = vec![A::zero(); kk * p];

@@ -111,7 +111,11 @@ fn gather_run<A: Real>(
     for d in (0..nd.saturating_sub(1)).rev() {
         istr[d] = istr[d + 1] * input_sizes[d + 1];
     }
-    let isz = if index.dim() == 0 { &[1][..] } else { index.sizes() };
+    let isz = if index.dim() == 0 {
+        &[1][..]
+    } else {
+        index.sizes()
+    };
     let mut pos = vec![0usize; nd];
     for (p, (&gv, &iv)) in g.iter().zip(&idx).enumerate() {
         let mut rest = p;

@@ -31,7 +31,10 @@ fn run<A: Real>(
     let (tp, ti) = if probabilities {
         (load::<A>(target)?, Vec::new())
     } else {
-        (Vec::new(), target.to_dtype(crate::DType::I64)?.to_vec::<i64>()?)
+        (
+            Vec::new(),
+            target.to_dtype(crate::DType::I64)?.to_vec::<i64>()?,
+        )
     };
     let count = if probabilities {
         outer * inner

@@ -11,6 +11,7 @@ pub(crate) mod index;
 pub(crate) mod loss;
 pub(crate) mod mask;
 pub(crate) mod moments;
+pub(crate) mod node;
 pub(crate) mod norm;
 pub(crate) mod pool;
 pub(crate) mod softmax;
