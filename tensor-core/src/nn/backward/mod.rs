@@ -18,3 +18,5 @@ pub(crate) mod softmax;
 
 #[cfg(test)]
 mod golden_tests;
+#[cfg(test)]
+mod gradcheck_tests;
