@@ -2,10 +2,10 @@
 
 use crate::alloc::try_with_capacity;
 use crate::autograd::AutogradMeta;
-use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, contiguous_nbytes, Layout};
 use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
+use std::sync::Arc;
 
 /// A strided, dynamically typed tensor: a [`Storage`] shared with every view of it, a
 /// [`Layout`] (sizes, strides and storage offset in elements) and a [`DType`].

@@ -73,10 +73,7 @@ impl AutogradMeta {
     }
 
     /// The leaf's `AccumulateGrad` node, made by `make` when no graph holds one.
-    pub(crate) fn accumulator(
-        &self,
-        make: impl FnOnce() -> Arc<GraphNode>,
-    ) -> Arc<GraphNode> {
+    pub(crate) fn accumulator(&self, make: impl FnOnce() -> Arc<GraphNode>) -> Arc<GraphNode> {
         let mut slot = lock(&self.accumulator);
         if let Some(n) = slot.upgrade() {
             return n;

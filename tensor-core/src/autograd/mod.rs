@@ -62,9 +62,9 @@ mod node;
 mod record;
 mod sum_to;
 
+pub(crate) use formulas::*;
 pub use grad_mode::{is_grad_enabled, no_grad, set_grad_enabled, NoGradGuard};
 pub(crate) use inplace::{check_out, check_writable, inplace_rebase, wrote};
 pub(crate) use meta::AutogradMeta;
 pub use node::{Node, SavedTensor};
 pub use record::{apply, apply_multi, apply_view, needs_grad};
-pub(crate) use formulas::*;

@@ -60,12 +60,18 @@ mod tests {
     #[test]
     fn sum_to_size_2x3_to_3_and_2x1() {
         let t = Tensor::from_vec((0..6).map(f64::from).collect(), &[2, 3]).unwrap();
-        assert_eq!(t.sum_to_size(&[3]).unwrap().to_vec::<f64>().unwrap(), vec![3.0, 5.0, 7.0]);
+        assert_eq!(
+            t.sum_to_size(&[3]).unwrap().to_vec::<f64>().unwrap(),
+            vec![3.0, 5.0, 7.0]
+        );
         let r = t.sum_to_size(&[2, 1]).unwrap();
         assert_eq!(r.sizes(), &[2, 1]);
         assert_eq!(r.to_vec::<f64>().unwrap(), vec![3.0, 12.0]);
         assert!(t.sum_to_size(&[4]).is_err());
-        let s = Tensor::ones(&[1, 4], DType::F32).unwrap().sum_to_size(&[4]).unwrap();
+        let s = Tensor::ones(&[1, 4], DType::F32)
+            .unwrap()
+            .sum_to_size(&[4])
+            .unwrap();
         assert_eq!(s.sizes(), &[4]);
     }
 }

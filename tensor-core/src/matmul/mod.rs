@@ -59,6 +59,19 @@ impl Tensor {
     ///   for 'Bool'`);
     /// - [`Error::NumelOverflow`] when the result would be too large.
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
+        crate::autograd::apply(
+            &[self, other],
+            || self.matmul_impl(other),
+            |_| crate::autograd::MatmulBackward {
+                a: crate::autograd::SavedTensor::input(self),
+                b: crate::autograd::SavedTensor::input(other),
+                need_a: self.requires_grad(),
+                need_b: other.requires_grad(),
+            },
+        )
+    }
+
+    fn matmul_impl(&self, other: &Tensor) -> Result<Tensor> {
         let (d1, d2) = (self.dim(), other.dim());
         if d1 == 0 || d2 == 0 {
             return Err(Error::MatmulShape {

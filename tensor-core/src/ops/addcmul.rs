@@ -117,7 +117,15 @@ impl Tensor {
     /// when `value` does not fit the dtype
     /// (`value cannot be converted to type int8_t without overflow`).
     pub fn addcmul(&self, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<Tensor> {
-        run(self, tensor1, tensor2, value, None)
+        crate::autograd::apply(
+            &[self, tensor1, tensor2],
+            || run(self, tensor1, tensor2, value, None),
+            |_| crate::autograd::AddcmulBackward {
+                t1: crate::autograd::SavedTensor::input(tensor1),
+                t2: crate::autograd::SavedTensor::input(tensor2),
+                value,
+            },
+        )
     }
 
     /// `Tensor.addcmul_(tensor1, tensor2, value=value)`: `self += value * tensor1 *
@@ -129,7 +137,15 @@ impl Tensor {
     /// `self` (`result type Float can't be cast to the desired output type Long`);
     /// [`Error::InternalOverlap`] / [`Error::PartialOverlap`].
     pub fn addcmul_(&self, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<()> {
-        run(self, tensor1, tensor2, value, Some(self)).map(|_| ())
+        if crate::autograd::needs_grad(&[self, tensor1, tensor2]) {
+            return crate::autograd::inplace_rebase(self, |old| {
+                old.addcmul(tensor1, tensor2, value)
+            });
+        }
+        crate::autograd::check_writable(self)?;
+        run(self, tensor1, tensor2, value, Some(self))?;
+        crate::autograd::wrote(self);
+        Ok(())
     }
 
     /// `torch.addcmul(self, tensor1, tensor2, value=value, out=out)`:
@@ -148,7 +164,10 @@ impl Tensor {
         value: Scalar,
         out: &Tensor,
     ) -> Result<Tensor> {
-        run(self, tensor1, tensor2, value, Some(out))
+        crate::autograd::check_out("addcmul", &[self, tensor1, tensor2], out)?;
+        let r = run(self, tensor1, tensor2, value, Some(out))?;
+        crate::autograd::wrote(out);
+        Ok(r)
     }
 }
 

@@ -443,7 +443,11 @@ fn alpha_node(op: BinaryOp, alpha: Scalar) -> autograd::AddBackward {
         Scalar::Bool(b) => Scalar::Int(if negate { -(b as i64) } else { b as i64 }),
     };
     autograd::AddBackward {
-        name: if negate { "SubBackward0" } else { "AddBackward0" },
+        name: if negate {
+            "SubBackward0"
+        } else {
+            "AddBackward0"
+        },
         other_factor: Some(factor),
     }
 }

@@ -195,7 +195,15 @@ impl Tensor {
     /// [`Error::UnsupportedDType`] for bool (`"clamp_scalar_cpu" not implemented for
     /// 'Bool'`).
     pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
-        run(self, min, max, None)
+        crate::autograd::apply(
+            &[self],
+            || run(self, min, max, None),
+            |_| crate::autograd::ClampBackward {
+                x: crate::autograd::SavedTensor::input(self),
+                min,
+                max,
+            },
+        )
     }
 
     /// `Tensor.clamp_(min, max)`: [`clamp`](Self::clamp) in place. The bounds must not
@@ -207,7 +215,13 @@ impl Tensor {
     /// (`result type Float can't be cast to the desired output type long int`);
     /// [`Error::InternalOverlap`] when `self` has overlapping elements.
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<()> {
-        run(self, min, max, Some(self)).map(|_| ())
+        if crate::autograd::needs_grad(&[self]) {
+            return crate::autograd::inplace_rebase(self, |old| old.clamp(min, max));
+        }
+        crate::autograd::check_writable(self)?;
+        run(self, min, max, Some(self))?;
+        crate::autograd::wrote(self);
+        Ok(())
     }
 
     /// `torch.clamp(self, min, max, out=out)`: [`clamp`](Self::clamp) written into `out`,
@@ -224,7 +238,10 @@ impl Tensor {
         max: Option<Scalar>,
         out: &Tensor,
     ) -> Result<Tensor> {
-        run(self, min, max, Some(out))
+        crate::autograd::check_out("clamp", &[self], out)?;
+        let r = run(self, min, max, Some(out))?;
+        crate::autograd::wrote(out);
+        Ok(r)
     }
 }
 

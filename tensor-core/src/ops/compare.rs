@@ -110,7 +110,10 @@ macro_rules! compare_methods {
                 /// # Errors
                 /// As the functional form; overlap and output-shape errors.
                 pub fn $out(&self, other: &Tensor, out: &Tensor) -> Result<Tensor> {
-                    run($op, Arg::T(self), Arg::T(other), Some(out))
+                    crate::autograd::check_writable(out)?;
+                    let r = run($op, Arg::T(self), Arg::T(other), Some(out))?;
+                    crate::autograd::wrote(out);
+                    Ok(r)
                 }
             )*
         }

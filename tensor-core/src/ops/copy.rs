@@ -21,6 +21,13 @@ impl Tensor {
         if is_same(self, src) {
             return Ok(());
         }
+        if crate::autograd::needs_grad(&[self, src]) {
+            // The new value is `src` everywhere: `where(true, src, old)` has that value
+            // and the gradients of `copy_` (all to `src`, none to the old value).
+            let all = Tensor::scalar(true);
+            return crate::autograd::inplace_rebase(self, |old| Tensor::where_(&all, src, old));
+        }
+        crate::autograd::check_writable(self)?;
         let iter = TensorIterator::build(
             TensorIteratorConfig::new()
                 .add_output(self)
@@ -32,6 +39,7 @@ impl Tensor {
             return Ok(());
         }
         copy_kernel(&iter);
+        crate::autograd::wrote(self);
         Ok(())
     }
 
@@ -47,6 +55,12 @@ impl Tensor {
     /// type uint8_t without overflow`. The tensor is left unchanged.
     pub fn fill_(&self, value: impl Into<Scalar>) -> Result<()> {
         let value = value.into();
+        if crate::autograd::needs_grad(&[self]) {
+            let all = Tensor::scalar(true);
+            let v = Tensor::scalar_of(value, self.dtype());
+            return crate::autograd::inplace_rebase(self, |old| Tensor::where_(&all, &v, old));
+        }
+        crate::autograd::check_writable(self)?;
         // PyTorch's `fill_out`: no overlap check (fill is idempotent), no resizing.
         let config = TensorIteratorConfig::new()
             .set_check_mem_overlap(false)
@@ -58,6 +72,7 @@ impl Tensor {
             let v = checked_scalar::<T>(value, "fill_")?;
             nullary_fill::<T>(&iter, v)
         });
+        crate::autograd::wrote(self);
         Ok(())
     }
 
@@ -68,6 +83,16 @@ impl Tensor {
     /// # Errors
     /// Only allocation errors.
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
+        crate::autograd::apply(
+            &[self],
+            || self.to_dtype_impl(dtype),
+            |_| crate::autograd::IdentityBackward {
+                name: "ToCopyBackward0",
+            },
+        )
+    }
+
+    fn to_dtype_impl(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
             return Ok(self.alias());
         }

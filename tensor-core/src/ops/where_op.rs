@@ -70,7 +70,13 @@ impl Tensor {
     /// `where expected condition to be a boolean tensor, but got a tensor with dtype
     /// Float`; [`Error::Broadcast`].
     pub fn where_(condition: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
-        run(condition, x, y, None)
+        crate::autograd::apply(
+            &[condition, x, y],
+            || run(condition, x, y, None),
+            |_| crate::autograd::WhereBackward {
+                cond: crate::autograd::SavedTensor::input(condition),
+            },
+        )
     }
 
     /// `torch.where(condition, x, y, out=out)`: [`where_`](Self::where_) written into
@@ -85,7 +91,10 @@ impl Tensor {
     /// first); the errors of [`where_`](Self::where_); [`Error::InternalOverlap`] /
     /// [`Error::PartialOverlap`] when `out` overlaps itself or an input.
     pub fn where_out(condition: &Tensor, x: &Tensor, y: &Tensor, out: &Tensor) -> Result<Tensor> {
-        run(condition, x, y, Some(out))
+        crate::autograd::check_out("where", &[x, y], out)?;
+        let r = run(condition, x, y, Some(out))?;
+        crate::autograd::wrote(out);
+        Ok(r)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::kernels::{arg_reduce, reduce, Reducer};
 use super::Geometry;
+use crate::autograd;
 use crate::error::{Error, Result};
 use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
 use half::{bf16, f16};
@@ -283,6 +284,17 @@ impl Tensor {
     /// [`Error::DimOutOfRange`]; [`Error::DuplicateDim`]
     /// (`dim 0 appears multiple times in the list of dims`).
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        autograd::apply(
+            &[self],
+            || self.sum_impl(dims, keepdim),
+            |_| autograd::SumBackward {
+                r: autograd::Reduced::new(self, dims, keepdim),
+                all: dims.is_empty() && !keepdim,
+            },
+        )
+    }
+
+    fn sum_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let p = Plan::new(self, dims, keepdim)?;
         match self.dtype() {
             DType::F32 => sum_float::<f32>(self, &p),
@@ -301,6 +313,18 @@ impl Tensor {
     /// # Errors
     /// As [`sum`](Tensor::sum).
     pub fn prod(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        autograd::apply(
+            &[self],
+            || self.prod_impl(dims, keepdim),
+            |out| autograd::ProdBackward {
+                r: autograd::Reduced::new(self, dims, keepdim),
+                x: autograd::SavedTensor::input(self),
+                result: autograd::SavedTensor::output(out, "ProdBackward1", 0),
+            },
+        )
+    }
+
+    fn prod_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let p = Plan::new(self, dims, keepdim)?;
         match self.dtype() {
             DType::F32 => prod_float::<f32>(self, &p),
@@ -320,6 +344,17 @@ impl Tensor {
     /// output dtype. Input dtype must be either a floating point or complex dtype.
     /// Got: Long`); as [`sum`](Tensor::sum).
     pub fn mean(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+        autograd::apply(
+            &[self],
+            || self.mean_impl(dims, keepdim),
+            |_| autograd::MeanBackward {
+                r: autograd::Reduced::new(self, dims, keepdim),
+                all: dims.is_empty() && !keepdim,
+            },
+        )
+    }
+
+    fn mean_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_floating() {
             return Err(Error::UnsupportedDType {
                 message: format!(
@@ -348,9 +383,19 @@ impl Tensor {
     /// (`amax(): Expected reduction dim 0 to have non-zero size.`, the dim as given);
     /// as [`sum`](Tensor::sum).
     pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        check_nonempty(self, dims, "amax")?;
-        let p = Plan::new(self, dims, keepdim)?;
-        extremum_of(self, &p, true)
+        autograd::apply(
+            &[self],
+            || {
+                check_nonempty(self, dims, "amax")?;
+                extremum_of(self, &Plan::new(self, dims, keepdim)?, true)
+            },
+            |out| autograd::ExtremumReduceBackward {
+                max: true,
+                r: autograd::Reduced::new(self, dims, keepdim),
+                x: autograd::SavedTensor::input(self),
+                result: autograd::SavedTensor::output(out, "AmaxBackward0", 0),
+            },
+        )
     }
 
     /// `torch.amin(self, dims, keepdim)`: the minimum over `dims`, as
@@ -359,9 +404,19 @@ impl Tensor {
     /// # Errors
     /// As [`amax`](Tensor::amax), naming `amin`.
     pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
-        check_nonempty(self, dims, "amin")?;
-        let p = Plan::new(self, dims, keepdim)?;
-        extremum_of(self, &p, false)
+        autograd::apply(
+            &[self],
+            || {
+                check_nonempty(self, dims, "amin")?;
+                extremum_of(self, &Plan::new(self, dims, keepdim)?, false)
+            },
+            |out| autograd::ExtremumReduceBackward {
+                max: false,
+                r: autograd::Reduced::new(self, dims, keepdim),
+                x: autograd::SavedTensor::input(self),
+                result: autograd::SavedTensor::output(out, "AminBackward0", 0),
+            },
+        )
     }
 
     /// `torch.argmax(self, dim, keepdim)`: the `int64` index of the first maximum along

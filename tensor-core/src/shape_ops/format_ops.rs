@@ -33,6 +33,16 @@ impl Tensor {
     /// # Errors
     /// As [`Tensor::empty_like`].
     pub fn clone(&self, format: MemoryFormat) -> Result<Tensor> {
+        crate::autograd::apply(
+            &[self],
+            || self.clone_impl(format),
+            |_| crate::autograd::IdentityBackward {
+                name: "CloneBackward0",
+            },
+        )
+    }
+
+    fn clone_impl(&self, format: MemoryFormat) -> Result<Tensor> {
         Tensor::fresh_copy(self, &self.strides_like(format)?, self.dtype())
     }
 

@@ -24,7 +24,8 @@ impl Tensor {
         // sizes) before `out` is returned; if it fails, `out` is dropped here unread.
         // `out` is reachable by no other code until then.
         let out = unsafe { Tensor::empty_strided_uninit(src.sizes(), strides, dtype)? };
-        out.copy_(src)?;
+        // `out` is fresh: the copy is part of an op (recorded by its caller, if at all).
+        crate::autograd::no_grad(|| out.copy_(src))?;
         Ok(out)
     }
 

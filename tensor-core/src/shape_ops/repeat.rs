@@ -100,6 +100,17 @@ impl Tensor {
     /// # Errors
     /// As [`repeat_decomposition`].
     pub fn repeat(&self, repeats: &[i64]) -> Result<Tensor> {
+        crate::autograd::apply(
+            &[self],
+            || self.repeat_impl(repeats),
+            |_| crate::autograd::RepeatBackward {
+                sizes: self.sizes().to_vec(),
+                repeats: repeats.to_vec(),
+            },
+        )
+    }
+
+    fn repeat_impl(&self, repeats: &[i64]) -> Result<Tensor> {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
         let output = Layout::contiguous(&plan.output_shape)?;
         if output.numel() == 0 {

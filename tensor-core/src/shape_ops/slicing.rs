@@ -47,6 +47,26 @@ impl Tensor {
         end: Option<i64>,
         step: i64,
     ) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.slice_impl(dim, start, end, step),
+            |_| crate::autograd::SliceBackward {
+                sizes: self.sizes().to_vec(),
+                dim,
+                start,
+                end,
+                step,
+            },
+        )
+    }
+
+    fn slice_impl(
+        &self,
+        dim: i64,
+        start: Option<i64>,
+        end: Option<i64>,
+        step: i64,
+    ) -> Result<Tensor> {
         if self.dim() == 0 {
             return Err(zero_dim_error("slice"));
         }
@@ -122,6 +142,18 @@ impl Tensor {
     /// [`Error::IndexOutOfRange`]: `select(): index 5 out of range for tensor of size [3]
     /// at dimension 0`.
     pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.select_impl(dim, index),
+            |_| crate::autograd::SelectBackward {
+                sizes: self.sizes().to_vec(),
+                dim,
+                index,
+            },
+        )
+    }
+
+    fn select_impl(&self, dim: i64, index: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             return Err(zero_dim_error("select"));
         }

@@ -24,6 +24,17 @@ impl Tensor {
     /// would span two non-contiguous chunks (`view size is not compatible with input
     /// tensor's size and stride ... Use .reshape(...) instead.`).
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.view_impl(shape),
+            |_| crate::autograd::ReshapeBackward {
+                name: "ViewBackward0",
+                sizes: self.sizes().to_vec(),
+            },
+        )
+    }
+
+    fn view_impl(&self, shape: &[i64]) -> Result<Tensor> {
         let sizes = infer_size(shape, self.numel())?;
         let strides =
             compute_stride(self.sizes(), self.strides(), &sizes)?.ok_or(Error::ViewIncompatible)?;
@@ -44,6 +55,29 @@ impl Tensor {
     /// # Errors
     /// Those of [`crate::layout::infer_size`].
     pub fn reshape_with_kind(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
+        let (t, is_view) = if crate::autograd::needs_grad(&[self]) {
+            crate::autograd::no_grad(|| self.reshape_with_kind_impl(shape))?
+        } else {
+            self.reshape_with_kind_impl(shape)?
+        };
+        let name = if is_view {
+            "ViewBackward0"
+        } else {
+            "UnsafeViewBackward0"
+        };
+        let node = |_: &Tensor| crate::autograd::ReshapeBackward {
+            name,
+            sizes: self.sizes().to_vec(),
+        };
+        let t = if is_view {
+            crate::autograd::apply_view(&[self], || Ok(t), node)?
+        } else {
+            crate::autograd::apply(&[self], || Ok(t), node)?
+        };
+        Ok((t, is_view))
+    }
+
+    fn reshape_with_kind_impl(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
         let sizes = infer_size(shape, self.numel())?;
         if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes)? {
             return Ok((self.view_with(sizes, strides)?, true));
@@ -59,6 +93,14 @@ impl Tensor {
     /// [`Error::PermuteRank`] when `dims.len() != self.dim()`; [`Error::DimOutOfRange`];
     /// [`Error::PermuteDuplicate`] (`permute(): duplicate dims are not allowed.`).
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.permute_impl(dims),
+            |_| crate::autograd::PermuteBackward::new(dims, self.dim()),
+        )
+    }
+
+    fn permute_impl(&self, dims: &[i64]) -> Result<Tensor> {
         let ndim = self.dim();
         if dims.len() != ndim {
             return Err(Error::PermuteRank {
@@ -85,6 +127,14 @@ impl Tensor {
     /// # Errors
     /// [`Error::DimOutOfRange`].
     pub fn transpose(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.transpose_impl(dim0, dim1),
+            |_| crate::autograd::TransposeBackward { dim0, dim1 },
+        )
+    }
+
+    fn transpose_impl(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
         let (d0, d1) = (wrap_dim(dim0, self.dim())?, wrap_dim(dim1, self.dim())?);
         if d0 == d1 {
             return Ok(self.alias());
@@ -115,6 +165,16 @@ impl Tensor {
 
     /// `Tensor.squeeze()`: removes every size-1 dim.
     pub fn squeeze(&self) -> Tensor {
+        let node = |_: &Tensor| crate::autograd::ReshapeBackward {
+            name: "SqueezeBackward0",
+            sizes: self.sizes().to_vec(),
+        };
+        // The forward cannot fail, so neither can recording it.
+        crate::autograd::apply_view(&[self], || Ok(self.squeeze_impl()), node)
+            .unwrap_or_else(|_| self.squeeze_impl())
+    }
+
+    fn squeeze_impl(&self) -> Tensor {
         // Removing size-1 dims leaves every element's offset unchanged: the invariant
         // holds for the result exactly when it holds for `self`.
         let (sizes, strides) = self
@@ -132,6 +192,17 @@ impl Tensor {
     /// # Errors
     /// [`Error::DimOutOfRange`] (a 0-d tensor accepts 0 and -1).
     pub fn squeeze_dim(&self, dim: i64) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.squeeze_dim_impl(dim),
+            |_| crate::autograd::ReshapeBackward {
+                name: "SqueezeBackward1",
+                sizes: self.sizes().to_vec(),
+            },
+        )
+    }
+
+    fn squeeze_dim_impl(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.dim())?;
         if self.dim() == 0 || self.sizes()[d] != 1 {
             return Ok(self.alias());
@@ -149,6 +220,17 @@ impl Tensor {
     /// # Errors
     /// [`Error::DimOutOfRange`].
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.unsqueeze_impl(dim),
+            |_| crate::autograd::ReshapeBackward {
+                name: "UnsqueezeBackward0",
+                sizes: self.sizes().to_vec(),
+            },
+        )
+    }
+
+    fn unsqueeze_impl(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.dim() + 1)?;
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
         // A size-1 dim's stride takes no part in any offset; it saturates (sizes fit in
@@ -203,6 +285,14 @@ impl Tensor {
     /// number of sizes provided (1) must be greater or equal to the number of dimensions in
     /// the tensor (2)`), and those of [`crate::layout::infer_expand_geometry`].
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
+        crate::autograd::apply_view(
+            &[self],
+            || self.expand_impl(sizes),
+            |_| crate::autograd::ExpandBackward,
+        )
+    }
+
+    fn expand_impl(&self, sizes: &[i64]) -> Result<Tensor> {
         if sizes.len() < self.dim() {
             return Err(Error::ExpandTooFewSizes {
                 dtype: self.dtype(),
@@ -239,8 +329,17 @@ impl Tensor {
         strides: &[isize],
         storage_offset: usize,
     ) -> Result<Tensor> {
-        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), storage_offset)?;
-        self.try_with_layout(layout)
+        crate::autograd::apply_view(
+            &[self],
+            || {
+                let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), storage_offset)?;
+                self.try_with_layout(layout)
+            },
+            |out| crate::autograd::AsStridedBackward {
+                input: self.layout().clone(),
+                output: out.layout().clone(),
+            },
+        )
     }
 }
 

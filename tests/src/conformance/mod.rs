@@ -12,6 +12,7 @@ use tensor_core::{dispatch_dtype, DType, Element, Layout, Storage, Tensor};
 pub type Judge = fn(&Value) -> FileReport;
 
 // Judge modules: add `pub mod <stem>;` here, one line each.
+pub mod autograd;
 pub mod contiguity;
 pub mod elementwise;
 pub mod expand;
@@ -37,6 +38,7 @@ pub const JUDGES: &[(&str, Judge)] = &[
     ("inplace_out", inplace_out::judge),
     ("promotion", promotion::judge),
     ("nn", nn::judge),
+    ("autograd", autograd::judge),
 ];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the
@@ -52,6 +54,7 @@ pub const FILES: &[&str] = &[
     "promotion",
     "reduce",
     "nn",
+    "autograd",
 ];
 
 /// Outcome of judging one file.

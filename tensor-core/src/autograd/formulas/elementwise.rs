@@ -135,7 +135,9 @@ impl Node for PowScalarBackward {
         let x = self.x.unpack()?;
         let minus_one = match self.exponent {
             Scalar::Int(0) => return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)]),
-            Scalar::Float(f) if f == 0.0 => return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)]),
+            Scalar::Float(f) if f == 0.0 => {
+                return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)])
+            }
             Scalar::Int(i) => Scalar::Int(i - 1),
             Scalar::Float(f) => Scalar::Float(f - 1.0),
             Scalar::Bool(b) => Scalar::Int(b as i64 - 1),
@@ -280,7 +282,10 @@ impl Node for UnaryBackward {
             UnaryGrad::Neg => g.neg()?,
             UnaryGrad::Abs => {
                 let x = s();
-                let sign = x.gt_scalar(0)?.to_dtype(x.dtype())?.sub(&x.lt_scalar(0)?.to_dtype(x.dtype())?)?;
+                let sign = x
+                    .gt_scalar(0)?
+                    .to_dtype(x.dtype())?
+                    .sub(&x.lt_scalar(0)?.to_dtype(x.dtype())?)?;
                 g.mul(&sign)?
             }
             UnaryGrad::Relu => Tensor::where_(&s().gt_scalar(0)?, g, &zero_of(g)?)?,
@@ -318,9 +323,12 @@ impl Node for ClampBackward {
         let g = first(grads)?;
         let x = self.x.unpack()?;
         let mut keep: Option<Tensor> = None;
-        for m in [self.min.map(|v| x.ge_scalar(v)), self.max.map(|v| x.le_scalar(v))]
-            .into_iter()
-            .flatten()
+        for m in [
+            self.min.map(|v| x.ge_scalar(v)),
+            self.max.map(|v| x.le_scalar(v)),
+        ]
+        .into_iter()
+        .flatten()
         {
             let m = m?;
             keep = Some(match keep {
@@ -374,5 +382,31 @@ impl Node for IdentityBackward {
     }
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.alias())])
+    }
+}
+
+/// `self + value * t1 * t2` (AddcmulBackward0): `(g, g t2 value, g t1 value)`.
+pub(crate) struct AddcmulBackward {
+    pub(crate) t1: SavedTensor,
+    pub(crate) t2: SavedTensor,
+    pub(crate) value: Scalar,
+}
+
+impl Node for AddcmulBackward {
+    fn name(&self) -> &'static str {
+        "AddcmulBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let gv = g.mul_scalar(self.value)?;
+        Ok(vec![
+            Some(g.alias()),
+            Some(gv.mul(&self.t2.unpack()?)?),
+            Some(gv.mul(&self.t1.unpack()?)?),
+        ])
+    }
+    fn release(&self) {
+        self.t1.release();
+        self.t2.release();
     }
 }

@@ -26,8 +26,16 @@ impl Node for MatmulBackward {
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let (a, b) = (self.a.unpack()?, self.b.unpack()?);
         let mut g = first(grads)?.alias();
-        let a2 = if a.dim() == 1 { a.unsqueeze(0)? } else { a.alias() };
-        let b2 = if b.dim() == 1 { b.unsqueeze(-1)? } else { b.alias() };
+        let a2 = if a.dim() == 1 {
+            a.unsqueeze(0)?
+        } else {
+            a.alias()
+        };
+        let b2 = if b.dim() == 1 {
+            b.unsqueeze(-1)?
+        } else {
+            b.alias()
+        };
         if a.dim() == 1 {
             g = g.unsqueeze(if b.dim() == 1 { 0 } else { -2 })?;
         }

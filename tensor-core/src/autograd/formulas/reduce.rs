@@ -41,12 +41,13 @@ pub(crate) struct Reduced {
 }
 
 impl Reduced {
-    pub(crate) fn new(input: &Tensor, dims: &[i64], keepdim: bool) -> Result<Reduced> {
-        Ok(Reduced {
+    /// For a reduction the forward already checked (`dims` are valid).
+    pub(crate) fn new(input: &Tensor, dims: &[i64], keepdim: bool) -> Reduced {
+        Reduced {
             sizes: input.sizes().to_vec(),
-            dims: reduced_dims(dims, input.dim())?,
+            dims: reduced_dims(dims, input.dim()).unwrap_or_default(),
             keepdim,
-        })
+        }
     }
 
     fn expand(&self, g: &Tensor) -> Result<Tensor> {
@@ -131,7 +132,10 @@ impl Node for ProdBackward {
         for i in 0..flat.numel() {
             let y = x.clone(crate::MemoryFormat::Contiguous)?;
             y.reshape(&[-1])?.narrow(0, i as i64, 1)?.fill_(1)?;
-            let p = y.prod(&dims, true)?.expand(&as_i64(x.sizes()))?.contiguous()?;
+            let p = y
+                .prod(&dims, true)?
+                .expand(&as_i64(x.sizes()))?
+                .contiguous()?;
             out_flat
                 .narrow(0, i as i64, 1)?
                 .copy_(&p.reshape(&[-1])?.narrow(0, i as i64, 1)?)?;

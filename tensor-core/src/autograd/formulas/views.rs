@@ -33,13 +33,14 @@ pub(crate) struct PermuteBackward {
 }
 
 impl PermuteBackward {
-    pub(crate) fn new(dims: &[i64], ndim: usize) -> Result<PermuteBackward> {
-        let dims = crate::layout::wrap_dims(dims, ndim)?;
+    /// For dims the forward already checked.
+    pub(crate) fn new(dims: &[i64], ndim: usize) -> PermuteBackward {
+        let dims = crate::layout::wrap_dims(dims, ndim).unwrap_or_default();
         let mut inverse = vec![0i64; dims.len()];
         for (i, &d) in dims.iter().enumerate() {
             inverse[d] = i as i64;
         }
-        Ok(PermuteBackward { inverse })
+        PermuteBackward { inverse }
     }
 }
 
@@ -100,7 +101,8 @@ impl Node for SliceBackward {
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
-        z.slice(self.dim, self.start, self.end, self.step)?.copy_(g)?;
+        z.slice(self.dim, self.start, self.end, self.step)?
+            .copy_(g)?;
         Ok(vec![Some(z)])
     }
 }
@@ -191,7 +193,10 @@ impl Node for AsStridedBackward {
         {
             return Err(unsupported());
         }
-        let base = self.input.storage_offset().min(self.output.storage_offset());
+        let base = self
+            .input
+            .storage_offset()
+            .min(self.output.storage_offset());
         let len = extent(&self.input).max(extent(&self.output)) - base;
         let buf = Tensor::zeros(&[len], g.dtype())?;
         buf.as_strided(
