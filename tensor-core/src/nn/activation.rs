@@ -90,11 +90,22 @@ fn map<T: NnFloat>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<T
         return Tensor::empty(input.sizes(), input.dtype());
     }
     if input.layout().is_non_overlapping_and_dense() {
+        // The iterator's fast setup: contiguous first (size-1 dims ignored, so
+        // `[1]` with stride 7 gives stride 1), then channels-last, else the input's
+        // strides; all three walk the elements in the same storage order.
+        let strides = if input.is_contiguous() {
+            crate::contiguous_strides(input.sizes())
+        } else if input.layout().is_channels_last_contiguous() {
+            crate::layout::channels_last_strides_2d(input.sizes())
+                .unwrap_or_else(|| input.strides().to_vec())
+        } else {
+            input.strides().to_vec()
+        };
         // SAFETY: the layout is non-overlapping and dense (checked above), so its
         // elements are exactly the storage's first `n`; `par_flat` writes each of them
         // before `out` is returned, and nothing else can reach `out` before then.
-        let out =
-            unsafe { Tensor::empty_strided_uninit(input.sizes(), input.strides(), input.dtype())? };
+        // Those strides are dense too.
+        let out = unsafe { Tensor::empty_strided_uninit(input.sizes(), &strides, input.dtype())? };
         let n = input.numel();
         {
             let src = input.storage().read();
