@@ -20,6 +20,9 @@ pub(crate) type ConvMask = [bool; 3];
 /// The gradients of a conv2d: input, weight, bias (each when asked for).
 pub(crate) type ConvGrads = (Option<Tensor>, Option<Tensor>, Option<Tensor>);
 
+/// The gradients as row-major values: input, weight, bias.
+type RawGrads<A> = (Option<Vec<A>>, Option<Vec<A>>, Option<Vec<A>>);
+
 /// Geometry of one call, from the (4-d) sizes.
 struct Geo {
     n: usize,
@@ -96,7 +99,7 @@ fn run<A: Real + Gemm>(
     weight: &Tensor,
     g: &Geo,
     mask: ConvMask,
-) -> Result<(Option<Vec<A>>, Option<Vec<A>>, Option<Vec<A>>)> {
+) -> Result<RawGrads<A>> {
     let dy = load::<A>(grad)?;
     let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
     let (kk, p) = (cing * g.kh * g.kw, g.oh * g.ow);

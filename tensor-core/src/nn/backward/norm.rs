@@ -21,7 +21,7 @@ fn run<A: Real>(
     let g = load::<A>(grad)?;
     let x = load::<A>(input)?;
     let w = weight.map(load::<A>).transpose()?;
-    let rows = if n == 0 { 0 } else { x.len() / n };
+    let rows = x.len().checked_div(n).unwrap_or(0);
     let mut dx = vec![A::zero(); x.len()];
     let mut dw = vec![A::zero(); n];
     let mut db = vec![A::zero(); n];

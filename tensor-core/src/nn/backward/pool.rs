@@ -17,7 +17,7 @@ fn planes(input_sizes: &[usize]) -> (usize, usize, usize) {
 fn max_run<A: Real>(grad: &Tensor, input_sizes: &[usize], indices: &[usize]) -> Result<Tensor> {
     let g = load::<A>(grad)?;
     let (np, h, w) = planes(input_sizes);
-    let plane_out = if np == 0 { 0 } else { g.len() / np };
+    let plane_out = g.len().checked_div(np).unwrap_or(0);
     let mut dx = vec![A::zero(); np * h * w];
     for (k, (&gv, &i)) in g.iter().zip(indices).enumerate() {
         let at = (k / plane_out) * h * w + i;
