@@ -10,6 +10,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tensor_core::nn::{self, GeluApproximate, Reduction};
 use tensor_core::{no_grad, DType, MemoryFormat, Result, Scalar, Tensor};
 
 const EPS: f64 = 1e-6;
@@ -550,6 +551,218 @@ const CASES: &[Case] = &[
                 .mul(&t[0].sum(&[1], true)?)?
                 .mean(&[0], false)
         },
+    },
+    // Model ops (tensor_core::nn and the Tensor methods beside them).
+    Case {
+        name: "softmax",
+        inputs: |r| nd(r, 1, 3, Domain::Any),
+        f: |t| nn::softmax(&t[0], -1),
+    },
+    Case {
+        name: "softmax_dim0",
+        inputs: |r| nd(r, 1, 3, Domain::Any),
+        f: |t| nn::softmax(&t[0], 0),
+    },
+    Case {
+        name: "log_softmax",
+        inputs: |r| nd(r, 1, 3, Domain::Any),
+        f: |t| nn::log_softmax(&t[0], 0),
+    },
+    Case {
+        name: "layer_norm",
+        inputs: |r| {
+            let (b, n) = (r.random_range(1..=3), r.random_range(2..=5));
+            vec![
+                diff(r, &[b, n], Domain::Any),
+                diff(r, &[n], Domain::Any),
+                diff(r, &[n], Domain::Any),
+            ]
+        },
+        f: |t| {
+            let n = t[1].sizes()[0];
+            nn::layer_norm(&t[0], &[n], Some(&t[1]), Some(&t[2]), 1e-5)
+        },
+    },
+    Case {
+        name: "layer_norm_no_affine",
+        inputs: |r| {
+            let (b, m, n) = (
+                r.random_range(1..=2),
+                r.random_range(1..=3),
+                r.random_range(2..=3),
+            );
+            vec![diff(r, &[b, m, n], Domain::Any)]
+        },
+        f: |t| {
+            let s = t[0].sizes()[1..].to_vec();
+            nn::layer_norm(&t[0], &s, None, None, 1e-3)
+        },
+    },
+    Case {
+        name: "gelu",
+        inputs: |r| one(r, Domain::Any),
+        f: |t| nn::gelu(&t[0], GeluApproximate::None),
+    },
+    Case {
+        name: "gelu_tanh",
+        inputs: |r| one(r, Domain::Any),
+        f: |t| nn::gelu(&t[0], GeluApproximate::Tanh),
+    },
+    Case {
+        name: "silu",
+        inputs: |r| one(r, Domain::Any),
+        f: |t| nn::silu(&t[0]),
+    },
+    Case {
+        name: "embedding",
+        inputs: |r| {
+            let (v, e) = (r.random_range(2..=5), r.random_range(1..=4));
+            let idx: Vec<i64> = (0..6).map(|_| r.random_range(0..v as i64)).collect();
+            vec![
+                diff(r, &[v, e], Domain::Any),
+                Arg::Fixed(Tensor::from_vec(idx, &[2, 3]).unwrap()),
+            ]
+        },
+        f: |t| nn::embedding(&t[1], &t[0]),
+    },
+    Case {
+        name: "index_select",
+        inputs: |r| {
+            let s = shape(r, 2);
+            let idx: Vec<i64> = (0..4).map(|_| r.random_range(0..s[1] as i64)).collect();
+            vec![
+                diff(r, &s, Domain::Any),
+                Arg::Fixed(Tensor::from_vec(idx, &[4]).unwrap()),
+            ]
+        },
+        f: |t| t[0].index_select(1, &t[1]),
+    },
+    Case {
+        name: "gather",
+        inputs: |r| {
+            let s = shape(r, 2);
+            let idx: Vec<i64> = (0..s[0] * 3)
+                .map(|_| r.random_range(0..s[1] as i64))
+                .collect();
+            vec![
+                diff(r, &s, Domain::Any),
+                Arg::Fixed(Tensor::from_vec(idx, &[s[0], 3]).unwrap()),
+            ]
+        },
+        f: |t| t[0].gather(1, &t[1]),
+    },
+    Case {
+        name: "cat",
+        inputs: |r| {
+            let (a, b, c) = (
+                r.random_range(1..=3),
+                r.random_range(1..=3),
+                r.random_range(1..=3),
+            );
+            vec![diff(r, &[a, b], Domain::Any), diff(r, &[a, c], Domain::Any)]
+        },
+        f: |t| Tensor::cat(&[&t[0], &t[1]], 1),
+    },
+    Case {
+        name: "stack",
+        inputs: |r| {
+            let s = shape(r, 2);
+            vec![diff(r, &s, Domain::Any), diff(r, &s, Domain::Any)]
+        },
+        f: |t| Tensor::stack(&[&t[0], &t[1]], 1),
+    },
+    Case {
+        name: "cross_entropy_mean",
+        inputs: |r| {
+            let (n, c) = (r.random_range(1..=4), r.random_range(2..=4));
+            let target: Vec<i64> = (0..n).map(|_| r.random_range(0..c as i64)).collect();
+            vec![
+                diff(r, &[n, c], Domain::Any),
+                Arg::Fixed(Tensor::from_vec(target, &[n]).unwrap()),
+            ]
+        },
+        f: |t| nn::cross_entropy(&t[0], &t[1], Reduction::Mean),
+    },
+    Case {
+        name: "cross_entropy_none_ignore",
+        inputs: |r| {
+            let (n, c) = (r.random_range(2..=4), r.random_range(2..=4));
+            let mut target: Vec<i64> = (0..n).map(|_| r.random_range(0..c as i64)).collect();
+            target[0] = nn::IGNORE_INDEX;
+            vec![
+                diff(r, &[n, c], Domain::Any),
+                Arg::Fixed(Tensor::from_vec(target, &[n]).unwrap()),
+            ]
+        },
+        f: |t| nn::cross_entropy(&t[0], &t[1], Reduction::None),
+    },
+    Case {
+        name: "conv2d",
+        inputs: |r| {
+            let (n, g) = (r.random_range(1..=2), r.random_range(1..=2));
+            let (cin, cout) = (g * r.random_range(1..=2), g * r.random_range(1..=2));
+            let (kh, kw) = (r.random_range(1..=3), r.random_range(1..=2));
+            vec![
+                diff(r, &[n, cin, 5, 4], Domain::Any),
+                diff(r, &[cout, cin / g, kh, kw], Domain::Any),
+                diff(r, &[cout], Domain::Any),
+            ]
+        },
+        f: |t| {
+            let g = t[0].sizes()[1] / t[1].sizes()[1];
+            nn::conv2d(&t[0], &t[1], Some(&t[2]), [2, 1], [1, 0], [1, 2], g)
+        },
+    },
+    Case {
+        name: "max_pool2d",
+        inputs: |r| {
+            let c = r.random_range(1..=2);
+            vec![diff(r, &[1, c, 4, 5], Domain::Distinct)]
+        },
+        f: |t| nn::max_pool2d(&t[0], [2, 3], [2, 1], [1, 1]),
+    },
+    Case {
+        name: "avg_pool2d",
+        inputs: |r| {
+            let c = r.random_range(1..=2);
+            vec![diff(r, &[c, 4, 5], Domain::Any)]
+        },
+        f: |t| nn::avg_pool2d(&t[0], [3, 2], [1, 2], [1, 1]),
+    },
+    Case {
+        name: "var",
+        inputs: |r| nd(r, 1, 3, Domain::Any),
+        f: |t| t[0].var(&[0], 1, false),
+    },
+    Case {
+        name: "std",
+        inputs: |r| {
+            let s = vec![r.random_range(2..=4), r.random_range(1..=3)];
+            vec![diff(r, &s, Domain::Distinct)]
+        },
+        f: |t| t[0].std(&[], 0, false),
+    },
+    Case {
+        name: "masked_fill",
+        inputs: |r| {
+            let s = shape(r, 2);
+            let m: Vec<bool> = (0..s[1]).map(|_| r.random_bool(0.5)).collect();
+            vec![
+                diff(r, &s, Domain::Any),
+                Arg::Fixed(Tensor::from_vec(m, &[s[1]]).unwrap()),
+            ]
+        },
+        f: |t| t[0].masked_fill(&t[1], -1.5),
+    },
+    Case {
+        name: "tril",
+        inputs: |r| nd(r, 2, 3, Domain::Any),
+        f: |t| t[0].tril(0),
+    },
+    Case {
+        name: "triu",
+        inputs: |r| nd(r, 2, 3, Domain::Any),
+        f: |t| t[0].triu(1),
     },
 ];
 

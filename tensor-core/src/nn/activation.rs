@@ -6,8 +6,10 @@
 //! as one flat span into an output with its strides (the iterator's fast setup); any
 //! other layout goes through the iterator.
 
+use super::backward::{self, node::node};
 use super::fastmath::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
 use super::rows::par_flat;
+use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::unary;
@@ -88,11 +90,22 @@ fn map<T: NnFloat>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<T
         return Tensor::empty(input.sizes(), input.dtype());
     }
     if input.layout().is_non_overlapping_and_dense() {
+        // The iterator's fast setup: contiguous first (size-1 dims ignored, so
+        // `[1]` with stride 7 gives stride 1), then channels-last, else the input's
+        // strides; all three walk the elements in the same storage order.
+        let strides = if input.is_contiguous() {
+            crate::contiguous_strides(input.sizes())
+        } else if input.layout().is_channels_last_contiguous() {
+            crate::layout::channels_last_strides_2d(input.sizes())
+                .unwrap_or_else(|| input.strides().to_vec())
+        } else {
+            input.strides().to_vec()
+        };
         // SAFETY: the layout is non-overlapping and dense (checked above), so its
         // elements are exactly the storage's first `n`; `par_flat` writes each of them
         // before `out` is returned, and nothing else can reach `out` before then.
-        let out =
-            unsafe { Tensor::empty_strided_uninit(input.sizes(), input.strides(), input.dtype())? };
+        // Those strides are dense too.
+        let out = unsafe { Tensor::empty_strided_uninit(input.sizes(), &strides, input.dtype())? };
         let n = input.numel();
         {
             let src = input.storage().read();
@@ -147,7 +160,24 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
         GeluApproximate::None => Activation::GeluExact,
         GeluApproximate::Tanh => Activation::GeluTanh,
     };
-    activation(input, act)
+    autograd::apply(
+        &[input],
+        || activation(input, act),
+        |_| {
+            node(
+                "GeluBackward0",
+                vec![SavedTensor::input(input)],
+                1,
+                move |g, s| {
+                    Ok(vec![Some(backward::activation::gelu_backward(
+                        g,
+                        &s[0],
+                        approximate,
+                    )?)])
+                },
+            )
+        },
+    )
 }
 
 /// `torch.nn.functional.silu(input)`: `x σ(x) = x / (1 + e^-x)`, elementwise; layout as
@@ -157,7 +187,18 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for non-float inputs (`"silu_cpu" not implemented for
 /// 'Long'`).
 pub fn silu(input: &Tensor) -> Result<Tensor> {
-    activation(input, Activation::Silu)
+    autograd::apply(
+        &[input],
+        || activation(input, Activation::Silu),
+        |_| {
+            node(
+                "SiluBackward0",
+                vec![SavedTensor::input(input)],
+                1,
+                |g, s| Ok(vec![Some(backward::activation::silu_backward(g, &s[0])?)]),
+            )
+        },
+    )
 }
 
 impl Tensor {

@@ -5,6 +5,9 @@
 //! (`narrow` of the output along `dim`) by the iterator's `copy_`, which casts to the
 //! promoted dtype and reads any strided layout.
 
+use super::backward::cat::InputMeta;
+use super::backward::{self, node::node};
+use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
 use crate::{promote_types, MemoryFormat, Tensor};
@@ -55,6 +58,31 @@ fn check_shape_except_dim(first: &Tensor, t: &Tensor, dim: usize, index: usize) 
     Ok(())
 }
 
+/// Runs `forward` (cat or stack of `tensors`) recorded for autograd: each input's
+/// gradient is its slice of the output's.
+fn record_list(
+    name: &'static str,
+    tensors: &[&Tensor],
+    dim: i64,
+    forward: impl FnOnce() -> Result<Tensor>,
+) -> Result<Tensor> {
+    autograd::apply(tensors, forward, |_| {
+        let meta: Vec<InputMeta> = tensors
+            .iter()
+            .map(|t| (t.sizes().to_vec(), t.dtype()))
+            .collect();
+        let n = meta.len();
+        node(name, vec![], n, move |g, _| {
+            let grads = if name == "CatBackward0" {
+                backward::cat::cat_backward(g, &meta, dim)?
+            } else {
+                backward::cat::stack_backward(g, &meta, dim)?
+            };
+            Ok(grads.into_iter().map(Some).collect())
+        })
+    })
+}
+
 impl Tensor {
     /// `torch.cat(tensors, dim)`: the tensors joined along `dim` (negative counts from
     /// the end). All tensors have the same sizes off `dim`; 1-d tensors of size 0 are
@@ -73,6 +101,12 @@ impl Tensor {
     ///   size 4 for tensor number 1 in the list.`;
     /// - [`Error::OutOfMemory`], [`Error::StorageSizeOverflow`] for an output too large.
     pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
+        record_list("CatBackward0", tensors, dim, || {
+            Tensor::cat_forward(tensors, dim)
+        })
+    }
+
+    fn cat_forward(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         if let Some(i) = tensors.iter().position(|t| t.dim() == 0) {
             return Err(cat_error(format!(
                 "zero-dimensional tensor (at position {i}) cannot be concatenated"
@@ -137,6 +171,12 @@ impl Tensor {
     ///   [2, 4] at entry 1`;
     /// - those of [`Tensor::cat`].
     pub fn stack(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
+        record_list("StackBackward0", tensors, dim, || {
+            Tensor::stack_forward(tensors, dim)
+        })
+    }
+
+    fn stack_forward(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         let Some(first) = tensors.first() else {
             return Err(Error::InvalidArgument {
                 op: "stack",
@@ -160,14 +200,14 @@ impl Tensor {
         if dim < ndim {
             let mut sizes: Vec<i64> = first.sizes().iter().map(|&s| s as i64).collect();
             sizes.insert(dim, tensors.len() as i64);
-            return Tensor::cat(tensors, dim as i64)?.view(&sizes);
+            return Tensor::cat_forward(tensors, dim as i64)?.view(&sizes);
         }
         let unsqueezed = tensors
             .iter()
             .map(|t| t.unsqueeze(dim as i64))
             .collect::<Result<Vec<_>>>()?;
         let refs: Vec<&Tensor> = unsqueezed.iter().collect();
-        Tensor::cat(&refs, dim as i64)
+        Tensor::cat_forward(&refs, dim as i64)
     }
 }
 

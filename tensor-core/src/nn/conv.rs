@@ -13,8 +13,10 @@ use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
+use super::backward::{self, node::node};
 use super::index::fresh_output;
 use crate::alloc::try_vec;
+use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
 use crate::layout::strides_for_format;
 use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
@@ -76,6 +78,42 @@ fn conv_error(message: String) -> Error {
 /// is a dense tensor`; `"slow_conv2d_cpu" not implemented for 'Bool'`;
 /// [`Error::NumelOverflow`]; [`Error::OutOfMemory`].
 pub fn conv2d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Tensor> {
+    let mut inputs = vec![input, weight];
+    inputs.extend(bias);
+    let n_inputs = inputs.len();
+    autograd::apply(
+        &inputs,
+        || conv2d_forward(input, weight, bias, stride, padding, dilation, groups),
+        |_| {
+            let mask = [
+                input.requires_grad(),
+                weight.requires_grad(),
+                bias.is_some_and(Tensor::requires_grad),
+            ];
+            let saved = vec![SavedTensor::input(input), SavedTensor::input(weight)];
+            node("ConvolutionBackward0", saved, n_inputs, move |g, s| {
+                let (dx, dw, db) = backward::conv::conv2d_backward(
+                    g, &s[0], &s[1], stride, padding, dilation, groups, mask,
+                )?;
+                let mut grads = vec![dx, dw];
+                if n_inputs == 3 {
+                    grads.push(db);
+                }
+                Ok(grads)
+            })
+        },
+    )
+}
+
+fn conv2d_forward(
     input: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
@@ -283,7 +321,7 @@ fn conv2d_batched(
 }
 
 /// `f32`/`f64` GEMM from `matrixmultiply`.
-trait Gemm: Element {
+pub(super) trait Gemm: Element {
     /// `C ← A·B + beta·C` with element strides.
     ///
     /// # Safety

@@ -6,6 +6,8 @@
 
 use std::mem::MaybeUninit;
 
+use super::backward::{self, node::node};
+use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{checked_numel, contiguous_strides, wrap_dim, Layout};
 use crate::parallel::{chunks_for, for_chunks_mut};
@@ -69,7 +71,7 @@ pub(super) fn is_row_major_run(sizes: &[usize], strides: &[isize]) -> bool {
 }
 
 /// The values of an index tensor of dtype int64 or int32, in row-major order.
-fn index_values(index: &Tensor) -> Result<Vec<i64>> {
+pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>> {
     match index.dtype() {
         DType::I64 => index.to_vec::<i64>(),
         DType::I32 => Ok(index.to_vec::<i32>()?.into_iter().map(i64::from).collect()),
@@ -184,6 +186,22 @@ impl Tensor {
     ///   size 0 of an empty tensor);
     /// - [`Error::OutOfMemory`].
     pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        let sizes = self.sizes().to_vec();
+        let idx = index.detach();
+        autograd::apply(
+            &[self],
+            || self.index_select_forward(dim, index),
+            |_| {
+                node("IndexSelectBackward0", vec![], 1, move |g, _| {
+                    Ok(vec![Some(backward::index::index_select_backward(
+                        g, &sizes, dim, &idx,
+                    )?)])
+                })
+            },
+        )
+    }
+
+    fn index_select_forward(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let dim = wrap_dim(dim, self.dim())?;
         let numel = index.numel();
         if index.dim() > 1 {
@@ -246,6 +264,22 @@ impl Tensor {
     /// - `index 5 is out of bounds for dimension 1 with size 3`;
     /// - [`Error::OutOfMemory`].
     pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
+        let sizes = self.sizes().to_vec();
+        let idx = index.detach();
+        autograd::apply(
+            &[self],
+            || self.gather_forward(dim, index),
+            |_| {
+                node("GatherBackward0", vec![], 1, move |g, _| {
+                    Ok(vec![Some(backward::index::gather_backward(
+                        g, &sizes, dim, &idx,
+                    )?)])
+                })
+            },
+        )
+    }
+
+    fn gather_forward(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let dim = wrap_dim(dim, self.dim())?;
         let gather_error = |message: String| Error::InvalidArgument {
             op: "gather",
@@ -329,6 +363,24 @@ impl Tensor {
 /// - `index out of range in self` (also for negative indices);
 /// - [`Error::OutOfMemory`].
 pub fn embedding(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    let idx = indices.detach();
+    let num_weights = weight.sizes().first().copied().unwrap_or(0);
+    autograd::apply(
+        &[weight],
+        || embedding_forward(indices, weight),
+        |_| {
+            node("EmbeddingBackward0", vec![], 1, move |g, _| {
+                Ok(vec![Some(backward::index::embedding_backward(
+                    g,
+                    &idx,
+                    num_weights,
+                )?)])
+            })
+        },
+    )
+}
+
+fn embedding_forward(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
     if weight.dim() != 2 {
         return Err(Error::InvalidArgument {
             op: "embedding",
@@ -347,10 +399,10 @@ pub fn embedding(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
     let mut sizes: Vec<i64> = indices.sizes().iter().map(|&s| s as i64).collect();
     sizes.push(weight.sizes()[1] as i64);
     if indices.dim() == 1 {
-        return weight.index_select(0, indices);
+        return weight.index_select_forward(0, indices);
     }
     weight
-        .index_select(0, &indices.reshape(&[-1])?)?
+        .index_select_forward(0, &indices.reshape(&[-1])?)?
         .view(&sizes)
 }
 

@@ -3,9 +3,11 @@
 //! row (max, `Σ e^(x - max)`, and the target's log-probability); targets with the
 //! input's shape are class probabilities.
 
+use super::backward::{self, node::node};
 use super::fastmath::{check_float, dispatch_float, max_row, sum_row, Acc, NnFloat};
 use super::rows::{par_rows, read};
 use crate::alloc::try_vec;
+use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
 use crate::{wrap_dim, DType, Tensor};
 use num_traits::Float;
@@ -267,6 +269,26 @@ fn class_probabilities(input: &Tensor, target: &Tensor, reduction: Reduction) ->
 /// (`"log_softmax_lastdim_kernel_impl" not implemented for 'Long'`);
 /// [`Error::DimOutOfRange`](crate::Error::DimOutOfRange) for a 0-d input.
 pub fn cross_entropy(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
+    let t = target.detach();
+    autograd::apply(
+        &[input],
+        || cross_entropy_forward(input, target, reduction),
+        |_| {
+            node(
+                "NllLossBackward0",
+                vec![SavedTensor::input(input)],
+                1,
+                move |g, s| {
+                    Ok(vec![Some(backward::loss::cross_entropy_backward(
+                        g, &s[0], &t, reduction,
+                    )?)])
+                },
+            )
+        },
+    )
+}
+
+fn cross_entropy_forward(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     if input.sizes() == target.sizes() {
         return class_probabilities(input, target, reduction);
     }

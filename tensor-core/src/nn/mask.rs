@@ -2,6 +2,8 @@
 //! broadcasts to the filled tensor, and a value converted to its dtype with c10's
 //! overflow check.
 
+use super::backward::{self, node::node};
+use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::ops::checked_scalar;
 use crate::{
@@ -35,6 +37,11 @@ impl Tensor {
     /// not fit the dtype (`value cannot be converted to type uint8_t without
     /// overflow`).
     pub fn masked_fill_(&self, mask: &Tensor, value: impl Into<Scalar>) -> Result<()> {
+        let value = value.into();
+        if autograd::needs_grad(&[self]) {
+            return autograd::inplace_rebase(self, |old| old.masked_fill(mask, value));
+        }
+        autograd::check_writable(self)?;
         if mask.dtype() != DType::Bool {
             return Err(Error::UnsupportedDType {
                 message: format!(
@@ -59,11 +66,11 @@ impl Tensor {
             // Only a bool tensor can share a bool mask's storage: read a copy.
             m = m.clone(MemoryFormat::Contiguous)?;
         }
-        let value = value.into();
         dispatch_dtype!(self.dtype(), T, {
             let v = checked_scalar::<T>(value, "masked_fill")?;
             fill_where::<T>(self, &m, v);
         });
+        autograd::wrote(self);
         Ok(())
     }
 
@@ -77,6 +84,27 @@ impl Tensor {
     /// tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1`,
     /// `a` being the mask); otherwise as [`masked_fill_`](Tensor::masked_fill_).
     pub fn masked_fill(&self, mask: &Tensor, value: impl Into<Scalar>) -> Result<Tensor> {
+        let value = value.into();
+        let sizes = self.sizes().to_vec();
+        autograd::apply(
+            &[self],
+            || self.masked_fill_forward(mask, value),
+            |_| {
+                node(
+                    "MaskedFillBackward0",
+                    vec![SavedTensor::input(mask)],
+                    1,
+                    move |g, s| {
+                        Ok(vec![Some(backward::mask::masked_fill_backward(
+                            g, &s[0], &sizes,
+                        )?)])
+                    },
+                )
+            },
+        )
+    }
+
+    fn masked_fill_forward(&self, mask: &Tensor, value: Scalar) -> Result<Tensor> {
         let shape = broadcast_shapes(mask.sizes(), self.sizes())?;
         let target: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
         let result = self.expand(&target)?.clone(MemoryFormat::Contiguous)?;

@@ -14,6 +14,7 @@
 //! row read from cache by its passes, rows split across threads.
 
 mod activation;
+pub(crate) mod backward;
 mod cat;
 mod conv;
 mod fastmath;
@@ -22,7 +23,7 @@ mod loss;
 mod mask;
 mod moments;
 mod norm;
-mod pool;
+pub(crate) mod pool;
 mod rows;
 mod softmax;
 mod triangle;

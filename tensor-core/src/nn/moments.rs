@@ -3,10 +3,43 @@
 //! `f64` (PyTorch's CPU Welford accumulates in `double` too) and rounded once to the
 //! input's dtype.
 
+use super::backward::{self, node::node};
+use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::{wrap_dims, DType, Scalar, Tensor};
 
+/// [`moments_forward`], recorded for autograd (`VarBackward0`, `StdBackward0`).
 fn moments(
+    x: &Tensor,
+    dims: &[i64],
+    correction: Scalar,
+    keepdim: bool,
+    sqrt: bool,
+) -> Result<Tensor> {
+    let name = if sqrt { "StdBackward0" } else { "VarBackward0" };
+    let d = dims.to_vec();
+    let c = correction.to_f64();
+    autograd::apply(
+        &[x],
+        || moments_forward(x, dims, correction, keepdim, sqrt),
+        |out| {
+            let mut saved = vec![SavedTensor::input(x)];
+            if sqrt {
+                saved.push(SavedTensor::output(out, name, 0));
+            }
+            node(name, saved, 1, move |g, s| {
+                let dx = if sqrt {
+                    backward::moments::std_backward(g, &s[0], &s[1], &d, c)?
+                } else {
+                    backward::moments::var_backward(g, &s[0], &d, c)?
+                };
+                Ok(vec![Some(dx)])
+            })
+        },
+    )
+}
+
+fn moments_forward(
     x: &Tensor,
     dims: &[i64],
     correction: Scalar,

@@ -3,9 +3,11 @@
 //! accumulation type, `rstd = 1 / sqrt(var + eps)`, then
 //! `y = (x * rstd - mean * rstd) * weight + bias`, one fused pass per row.
 
+use super::backward::{self, node::node};
 use super::fastmath::{dispatch_float, sum_row, Acc, NnFloat};
 use super::rows::{par_rows, read, write_new};
 use crate::alloc::try_with_capacity;
+use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
 use crate::{DType, Tensor};
 use num_traits::Float;
@@ -171,6 +173,38 @@ fn run<T: NnFloat>(
 /// Half but found Float`); [`Error::UnsupportedDType`] for a non-float input
 /// (`"LayerNormKernelImpl" not implemented for 'Long'`).
 pub fn layer_norm(
+    input: &Tensor,
+    normalized_shape: &[usize],
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let mut inputs = vec![input];
+    inputs.extend(weight);
+    inputs.extend(bias);
+    let n_inputs = inputs.len();
+    let shape = normalized_shape.to_vec();
+    let (has_w, has_b) = (weight.is_some(), bias.is_some());
+    autograd::apply(
+        &inputs,
+        || layer_norm_forward(input, normalized_shape, weight, bias, eps),
+        |_| {
+            let saved = inputs.iter().map(|t| SavedTensor::input(t)).collect();
+            node("NativeLayerNormBackward0", saved, n_inputs, move |g, s| {
+                let w = has_w.then(|| &s[1]);
+                let b = has_b.then(|| &s[s.len() - 1]);
+                let (dx, dw, db) =
+                    backward::norm::layer_norm_backward(g, &s[0], &shape, w, b, eps)?;
+                let mut grads = vec![Some(dx)];
+                grads.extend(dw.map(Some));
+                grads.extend(db.map(Some));
+                Ok(grads)
+            })
+        },
+    )
+}
+
+fn layer_norm_forward(
     input: &Tensor,
     normalized_shape: &[usize],
     weight: Option<&Tensor>,

@@ -9,7 +9,9 @@
 
 use std::mem::MaybeUninit;
 
+use super::backward::{self, node::node};
 use super::index::fresh_output;
+use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
 use crate::parallel::{chunks_for, for_chunks_mut};
@@ -298,6 +300,29 @@ pub fn max_pool2d(
     stride: [usize; 2],
     padding: [usize; 2],
 ) -> Result<Tensor> {
+    autograd::apply(
+        &[input],
+        || max_pool2d_forward(input, kernel_size, stride, padding),
+        |_| {
+            let sizes = input.sizes().to_vec();
+            // The argmax of each window, found now (the input is not kept).
+            let indices = max_pool2d_indices(input, kernel_size, stride, padding);
+            node("MaxPool2DWithIndicesBackward0", vec![], 1, move |g, _| {
+                let idx = indices.as_ref().map_err(Clone::clone)?;
+                Ok(vec![Some(backward::pool::max_pool2d_backward(
+                    g, &sizes, idx,
+                )?)])
+            })
+        },
+    )
+}
+
+fn max_pool2d_forward(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
     let (g, format) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
     if input.dtype() == DType::Bool {
         return Err(Error::UnsupportedDType {
@@ -338,6 +363,30 @@ pub fn avg_pool2d(
     stride: [usize; 2],
     padding: [usize; 2],
 ) -> Result<Tensor> {
+    autograd::apply(
+        &[input],
+        || avg_pool2d_forward(input, kernel_size, stride, padding),
+        |_| {
+            let sizes = input.sizes().to_vec();
+            node("AvgPool2DBackward0", vec![], 1, move |g, _| {
+                Ok(vec![Some(backward::pool::avg_pool2d_backward(
+                    g,
+                    &sizes,
+                    kernel_size,
+                    stride,
+                    padding,
+                )?)])
+            })
+        },
+    )
+}
+
+fn avg_pool2d_forward(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Tensor> {
     let (g, format) = geometry("avg_pool2d", input, kernel_size, stride, padding)?;
     let dtype = input.dtype();
     if !(dtype.is_floating() || dtype == DType::I64) {
@@ -373,6 +422,52 @@ pub fn avg_pool2d(
             T::from_f64(sum / div as f64)
         })
     })
+}
+
+/// The argmax of each window of `F.max_pool2d(input, kernel_size, stride, padding)`, as
+/// PyTorch's `max_pool2d_with_indices` returns it: for each output element (row-major,
+/// `[N, C, oh, ow]` or `[C, oh, ow]`), the flat index `y·W + x` of the window's maximum
+/// within its input plane (the first maximum; NaN wins).
+///
+/// # Errors
+/// As [`max_pool2d`].
+pub(crate) fn max_pool2d_indices(
+    input: &Tensor,
+    kernel_size: [usize; 2],
+    stride: [usize; 2],
+    padding: [usize; 2],
+) -> Result<Vec<usize>> {
+    let (g, _) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
+    if input.dtype() == DType::Bool {
+        return Err(Error::UnsupportedDType {
+            message: "\"max_pool2d\" not implemented for 'Bool'".into(),
+        });
+    }
+    let x = input.to_vec_f64()?;
+    let mut out = crate::alloc::try_vec(g.n * g.c * g.oh * g.ow, 0usize)?;
+    let plane = g.h * g.w;
+    let mut k = 0;
+    for q in 0..g.n * g.c {
+        let src = &x[q * plane..(q + 1) * plane];
+        for oy in 0..g.oh {
+            let (hs, he, _) = window(oy, g.k.0, g.s.0, g.p.0, g.h);
+            for ox in 0..g.ow {
+                let (ws, we, _) = window(ox, g.k.1, g.s.1, g.p.1, g.w);
+                let mut best = hs * g.w + ws;
+                for y in hs..he {
+                    for xx in ws..we {
+                        let i = y * g.w + xx;
+                        if replaces_max(src[i], src[best]) {
+                            best = i;
+                        }
+                    }
+                }
+                out[k] = best;
+                k += 1;
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! row at a time: max, `Σ e^(x - max)`, scale) and `softmax_kernel` (a dim that is not
 //! the last: the same three passes over blocks of the inner positions).
 
+use super::backward::{self, node::node};
 use super::fastmath::{dispatch_float, max_row, sum_row, Acc, NnFloat};
 use super::rows::{par_rows, read, write_new};
+use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
 use crate::{wrap_dim, Tensor};
 use num_traits::Float;
@@ -158,7 +160,23 @@ fn softmax_impl(input: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
 /// elements, [`Error::UnsupportedDType`](crate::Error::UnsupportedDType)
 /// (`"softmax_lastdim_kernel_impl" not implemented for 'Long'`).
 pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
-    softmax_impl(input, dim, false)
+    const NAME: &str = "SoftmaxBackward0";
+    autograd::apply(
+        &[input],
+        || softmax_impl(input, dim, false),
+        |out| {
+            node(
+                NAME,
+                vec![SavedTensor::output(out, NAME, 0)],
+                1,
+                move |g, s| {
+                    Ok(vec![Some(backward::softmax::softmax_backward(
+                        g, &s[0], dim,
+                    )?)])
+                },
+            )
+        },
+    )
 }
 
 /// `torch.log_softmax(input, dim)`: `x - log Σ e^x` along `dim`, computed as
@@ -167,7 +185,23 @@ pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
 /// # Errors
 /// As [`softmax`] (`"log_softmax_lastdim_kernel_impl" not implemented for 'Long'`).
 pub fn log_softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
-    softmax_impl(input, dim, true)
+    const NAME: &str = "LogSoftmaxBackward0";
+    autograd::apply(
+        &[input],
+        || softmax_impl(input, dim, true),
+        |out| {
+            node(
+                NAME,
+                vec![SavedTensor::output(out, NAME, 0)],
+                1,
+                move |g, s| {
+                    Ok(vec![Some(backward::softmax::log_softmax_backward(
+                        g, &s[0], dim,
+                    )?)])
+                },
+            )
+        },
+    )
 }
 
 impl Tensor {

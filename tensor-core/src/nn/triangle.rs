@@ -1,6 +1,8 @@
 //! `tril` and `triu`: the lower or upper triangle of the last two dims (a batch of
 //! matrices), as PyTorch's `tril_cpu` / `triu_cpu`, into a fresh contiguous tensor.
 
+use super::backward::{self, node::node};
+use crate::autograd;
 use crate::error::{Error, Result};
 use crate::{dispatch_dtype, Element, Tensor};
 
@@ -60,6 +62,26 @@ fn triangle(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
     Ok(out)
 }
 
+/// [`triangle`], recorded for autograd (`TrilBackward0`, `TriuBackward0`).
+fn recorded(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
+    let name = if lower {
+        "TrilBackward0"
+    } else {
+        "TriuBackward0"
+    };
+    autograd::apply(
+        &[input],
+        || triangle(input, diagonal, lower),
+        |_| {
+            node(name, vec![], 1, move |g, _| {
+                Ok(vec![Some(backward::mask::triangle_backward(
+                    g, diagonal, lower,
+                )?)])
+            })
+        },
+    )
+}
+
 impl Tensor {
     /// `torch.tril(self, diagonal)`: the elements on and below the `diagonal`-th
     /// diagonal of each matrix of the last two dims (`j - i <= diagonal`; 0 is the main
@@ -70,7 +92,7 @@ impl Tensor {
     /// [`Error::InvalidArgument`] for fewer than 2 dims (`tril: input tensor must have
     /// at least 2 dimensions`).
     pub fn tril(&self, diagonal: i64) -> Result<Tensor> {
-        triangle(self, diagonal, true)
+        recorded(self, diagonal, true)
     }
 
     /// `torch.triu(self, diagonal)`: the elements on and above the `diagonal`-th
@@ -79,7 +101,7 @@ impl Tensor {
     /// # Errors
     /// As [`tril`](Tensor::tril), naming `triu`.
     pub fn triu(&self, diagonal: i64) -> Result<Tensor> {
-        triangle(self, diagonal, false)
+        recorded(self, diagonal, false)
     }
 }
 

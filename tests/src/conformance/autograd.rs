@@ -18,25 +18,7 @@ use tensor_core::{DType, Scalar, Tensor};
 
 /// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
 /// each op gets its backward.
-pub const NN_OPS_NOT_YET_WIRED: &[&str] = &[
-    "softmax",
-    "log_softmax",
-    "layer_norm",
-    "gelu",
-    "silu",
-    "embedding",
-    "index_select",
-    "gather",
-    "cat",
-    "stack",
-    "cross_entropy",
-    "conv2d",
-    "max_pool2d",
-    "avg_pool2d",
-    "masked_fill",
-    "tril",
-    "triu",
-];
+pub const NN_OPS_NOT_YET_WIRED: &[&str] = &[];
 
 /// A Python number argument as the Scalar PyTorch sees.
 fn scalar(v: &Value) -> Result<Scalar, String> {

@@ -1,0 +1,24 @@
+//! The backward computations of the model ops, one family per file: given the gradient
+//! of an op's output (and what the forward saved), the gradients of its inputs, with
+//! PyTorch's formulas. Each returns fresh tensors (contiguous unless stated) in the
+//! dtype of the input it differentiates; `f16`/`bf16` compute in `f32`.
+
+pub(crate) mod activation;
+pub(crate) mod cat;
+pub(crate) mod common;
+pub(crate) mod conv;
+pub(crate) mod index;
+pub(crate) mod loss;
+pub(crate) mod mask;
+pub(crate) mod moments;
+pub(crate) mod node;
+pub(crate) mod norm;
+pub(crate) mod pool;
+pub(crate) mod softmax;
+
+#[cfg(test)]
+mod engine_tests;
+#[cfg(test)]
+mod golden_tests;
+#[cfg(test)]
+mod gradcheck_tests;
