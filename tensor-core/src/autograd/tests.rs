@@ -252,3 +252,22 @@ fn no_grad_on_one_thread_does_not_stop_recording_on_another() {
     });
     assert!(h.join().unwrap());
 }
+
+#[test]
+fn a_graph_100000_ops_deep_is_dropped_without_overflowing_the_stack() {
+    let x = leaf(&[1.0], &[1]);
+    let mut y = x.mul_scalar(1.0).unwrap();
+    for _ in 0..100_000 {
+        y = y.add_scalar(1.0).unwrap();
+    }
+    y.backward().unwrap();
+    assert_eq!(grad(&x), vec![1.0]);
+    drop(y);
+}
+
+#[test]
+fn integer_results_do_not_require_grad() {
+    let x = leaf(&[1.5, -2.0], &[2]);
+    assert!(!x.to_dtype(DType::I64).unwrap().requires_grad());
+    assert!(x.to_dtype(DType::F32).unwrap().requires_grad());
+}
