@@ -321,3 +321,13 @@ fn backward_of_a_leaf_itself_accumulates_the_given_gradient() {
     x.backward_with(&g).unwrap();
     assert_eq!(grad(&x), vec![0.5, -1.0]);
 }
+
+#[test]
+fn modified_saved_leaf_message_names_no_producer() {
+    // An optimiser-style update between forward and backward.
+    let w = leaf(&[1.0, 2.0], &[2]);
+    let y = w.mul(&w).unwrap();
+    no_grad(|| w.sub_scalar_(0.1)).unwrap();
+    let e = sum(&y).backward().unwrap_err().to_string();
+    assert!(e.contains("inplace operation: [torch.DoubleTensor [2]] is at version 1; expected version 0 instead."), "{e}");
+}
