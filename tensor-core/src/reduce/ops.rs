@@ -316,10 +316,19 @@ impl Tensor {
         autograd::apply(
             &[self],
             || self.prod_impl(dims, keepdim),
-            |out| autograd::ProdBackward {
-                r: autograd::Reduced::new(self, dims, keepdim),
-                x: autograd::SavedTensor::input(self),
-                result: autograd::SavedTensor::output(out, "ProdBackward1", 0),
+            |out| {
+                let all = dims.is_empty() && !keepdim;
+                let name = if all {
+                    "ProdBackward0"
+                } else {
+                    "ProdBackward1"
+                };
+                autograd::ProdBackward {
+                    r: autograd::Reduced::new(self, dims, keepdim),
+                    all,
+                    x: autograd::SavedTensor::input(self),
+                    result: autograd::SavedTensor::output(out, name, 0),
+                }
             },
         )
     }

@@ -99,17 +99,18 @@ impl Node for MeanBackward {
 }
 
 /// `prod(x, dims, keepdim)` (ProdBackward0/1): `g` times the product of the other
-/// elements of each reduction: `result / x` when no element is zero, otherwise the
-/// product recomputed with each element in turn set to 1.
+/// elements of each reduction (zeros handled exactly, as PyTorch's `prod_backward`).
 pub(crate) struct ProdBackward {
     pub(crate) r: Reduced,
+    /// `prod(x)` over every dim (ProdBackward0) rather than over given dims.
+    pub(crate) all: bool,
     pub(crate) x: SavedTensor,
     pub(crate) result: SavedTensor,
 }
 
 impl Node for ProdBackward {
     fn name(&self) -> &'static str {
-        if self.r.dims.len() == self.r.sizes.len() && !self.r.keepdim {
+        if self.all {
             "ProdBackward0"
         } else {
             "ProdBackward1"
@@ -118,28 +119,22 @@ impl Node for ProdBackward {
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = self.r.expand(first(grads)?)?;
         let x = self.x.unpack()?;
-        let result = self.result.unpack()?;
-        let has_zero = x.eq_scalar(0)?.to_vec::<bool>()?.into_iter().any(|z| z);
-        if !has_zero {
-            let r = self.r.expand(&result)?;
-            return Ok(vec![Some(g.mul(&r.div(&x)?)?)]);
-        }
-        // Exclusive products: for every element, the product with it set to 1.
-        let others = Tensor::zeros(x.sizes(), x.dtype())?;
-        let flat = x.contiguous()?.reshape(&[-1])?;
-        let out_flat = others.reshape(&[-1])?;
+        // Kept alive for its version check: the result is not needed by the formula.
+        let _ = self.result.unpack()?;
         let dims: Vec<i64> = self.r.dims.iter().map(|&d| d as i64).collect();
-        for i in 0..flat.numel() {
-            let y = x.clone(crate::MemoryFormat::Contiguous)?;
-            y.reshape(&[-1])?.narrow(0, i as i64, 1)?.fill_(1)?;
-            let p = y
-                .prod(&dims, true)?
-                .expand(&as_i64(x.sizes()))?
-                .contiguous()?;
-            out_flat
-                .narrow(0, i as i64, 1)?
-                .copy_(&p.reshape(&[-1])?.narrow(0, i as i64, 1)?)?;
-        }
+        // The product of the other elements of each reduction, zeros included: with
+        // `p` the product of the non-zero elements and `z` the number of zeros, it is
+        // `p / x` for a non-zero `x` when `z == 0` (else 0), and `p` for a zero `x` when
+        // `z == 1` (else 0).
+        let zero = super::zero_of(&x)?;
+        let one = Tensor::ones(&[], x.dtype())?;
+        let is_zero = x.eq_scalar(0)?;
+        let nonzero = Tensor::where_(&is_zero, &one, &x)?;
+        let p = nonzero.prod(&dims, true)?;
+        let z = is_zero.to_dtype(x.dtype())?.sum(&dims, true)?;
+        let at_zero = Tensor::where_(&z.eq_scalar(1)?, &p, &zero)?;
+        let elsewhere = Tensor::where_(&z.eq_scalar(0)?, &p, &zero)?.div(&nonzero)?;
+        let others = Tensor::where_(&is_zero, &at_zero, &elsewhere)?;
         Ok(vec![Some(g.mul(&others)?)])
     }
     fn release(&self) {
