@@ -37,6 +37,13 @@ pub struct Linear<W, B> {
     pub b: B,
 }
 
+/// A 64 → 64 linear layer (the attention's projections).
+type Proj = Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>;
+/// The MLP's 64 → 256 layer.
+type Up = Linear<Tensor<f32, Shape![64, 256]>, Tensor<f32, Shape![256]>>;
+/// The MLP's 256 → 64 layer.
+type Down = Linear<Tensor<f32, Shape![256, 64]>, Tensor<f32, Shape![64]>>;
+
 /// A layer norm's weight and bias over the last dim (64).
 pub struct LayerNorm {
     /// Scale (gamma).
@@ -48,15 +55,15 @@ pub struct LayerNorm {
 /// The block's parameters (names as in the recorded safetensors file).
 pub struct Block {
     ln1: LayerNorm,
-    q: Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>,
-    k: Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>,
-    v: Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>,
-    o: Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>,
+    q: Proj,
+    k: Proj,
+    v: Proj,
+    o: Proj,
     ln2: LayerNorm,
     /// MLP up-projection 64 → 256 (GPT-2's 4x).
-    up: Linear<Tensor<f32, Shape![64, 256]>, Tensor<f32, Shape![256]>>,
+    up: Up,
     /// MLP down-projection 256 → 64.
-    down: Linear<Tensor<f32, Shape![256, 64]>, Tensor<f32, Shape![64]>>,
+    down: Down,
     /// `true` above the diagonal: the future positions a query may not attend to.
     future: Tensor<bool, Shape![16, 16]>,
 }
@@ -77,7 +84,7 @@ impl Block {
                 bias: st.load(&format!("{name}.bias"))?,
             })
         };
-        let attn = |p: &str| -> Result<Linear<_, _>> {
+        let attn = |p: &str| -> Result<Proj> {
             Ok(Linear {
                 w: st.load(&format!("attn.w{p}"))?,
                 b: st.load(&format!("attn.b{p}"))?,
@@ -105,7 +112,7 @@ impl Block {
     /// Causal multi-head self-attention of `h` (already normalised), before the output
     /// projection's residual: 4 heads of 16, scores scaled by `1/sqrt(16)`.
     fn attention(&self, h: &Seq) -> Seq {
-        let heads = |l: &Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>| -> Heads {
+        let heads = |l: &Proj| -> Heads {
             let t = &h.matmul(&l.w) + &l.b;
             layout!(t, "b s (h d) -> b h s d", h = 4)
         };
