@@ -54,7 +54,7 @@ pub(super) fn sgemm(
     b: Strided<'_, f32>,
     c: &mut [f32],
 ) -> bool {
-    if k > SMALL_DIM || n > SMALL_DIM || n < TILE_COLS {
+    if k > SMALL_DIM || !(TILE_COLS..=SMALL_DIM).contains(&n) {
         return false;
     }
     let packed: Vec<f32>;
