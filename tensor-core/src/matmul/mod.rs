@@ -25,6 +25,7 @@ use crate::layout::checked_numel;
 use crate::{dispatch_dtype, DType, Tensor};
 use gemm::{GemmElement, Strided};
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
+use rayon::prelude::*;
 
 /// Below this many multiply-adds per matrix, a batch is split across rayon threads
 /// instead of relying on the GEMM's own threading.
@@ -156,7 +157,7 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
     // m·n·k may exceed usize only for a product far too long to run; treat it as large.
     let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
     if nbatch > 1 && small {
-        small::for_batches(&mut out, mn, mn * k, one);
+        out.par_chunks_mut(mn).enumerate().for_each(one);
     } else {
         out.chunks_mut(mn).enumerate().for_each(one);
     }

@@ -89,26 +89,6 @@ pub(super) fn sgemm(
     true
 }
 
-/// Runs `one((index, c))` for each matrix `c` (`mn` elements, `work` multiply-adds) of
-/// `out`, split across threads as `at::parallel_for` does: the calling thread takes the
-/// first chunk and spins for the others instead of parking (waking a parked caller
-/// costs as long as a whole batch of small products).
-pub(super) fn for_batches<T: Send>(
-    out: &mut [T],
-    mn: usize,
-    work: usize,
-    one: impl Fn((usize, &mut [T])) + Sync,
-) {
-    let nbatch = out.len() / mn;
-    let chunks = parallel::chunks_for(nbatch * work, GRAIN);
-    let per = nbatch.div_ceil(chunks.max(1));
-    parallel::for_chunks_mut(out, per * mn, |start, part| {
-        for (i, c) in part.chunks_mut(mn).enumerate() {
-            one((start / mn + i, c));
-        }
-    });
-}
-
 /// [`rows_kernel`] compiled for AVX-512 or AVX2 with FMA when the CPU has them, with a
 /// tile shape that keeps enough independent accumulators in flight to hide the FMA
 /// latency (AVX-512: 4 rows × 64 columns, or 4 × 16 for narrow `b`; AVX2: 6 × 16).
