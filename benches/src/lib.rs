@@ -5,6 +5,7 @@
 //! runs them on tensor-core, `src/bin/compare.rs` turns two JSON results into a table.
 #![warn(missing_docs)]
 
+pub mod attention;
 pub mod bandwidth;
 pub mod bytes;
 pub mod nn_a;

@@ -1,9 +1,12 @@
 //! `Axes![1, 0]` → `(::tensor_typed::Ax<1>, ::tensor_typed::Ax<0>)`: a type-level list of
-//! axis indices for `permute` and reductions.
+//! axis indices for `permute` and reductions. A negative axis counts from the end, as in
+//! PyTorch: `Axes![-1]` → `(::tensor_typed::shape::dims::SDim<-1>,)`, resolved against the
+//! tensor's rank by the op (an out-of-range one is the op's compile error).
 //!
-//! Phases: parse (integer literals or const expressions, spans kept) → validate (no
-//! negative axes: type-level axes count from 0; no literal beyond 63) → expand (a tuple type, or on error
-//! `AxesError` beside the `compile_error!`).
+//! Phases: parse (integer literals, negated integer literals or const expressions, spans
+//! kept) → validate (no literal beyond 63, no negative one below -8: out of range for
+//! every shape) → expand (a tuple type, or on error `AxesError` beside the
+//! `compile_error!`).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -38,12 +41,40 @@ fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
                 "an axis is an integer literal or a const expression",
             )),
         },
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => Err(syn::Error::new(
-            e.span(),
-            "Axes! takes axes counted from 0; negative axes are not supported at the type level",
-        )),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => negative_axis_tokens(e, &u.expr),
         _ => Ok(quote_spanned!(e.span()=> ::tensor_typed::Ax<{ #e }>)),
     }
+}
+
+/// `-n` → `SDim<-n>` for a literal `n` in `1..=8` (a signed dim, wrapped by the op).
+fn negative_axis_tokens(e: &Expr, inner: &Expr) -> syn::Result<TokenStream> {
+    let lit = match inner {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i,
+        _ => {
+            return Err(syn::Error::new(
+                e.span(),
+                "a negative axis is a negated integer literal (`-1`)",
+            ))
+        }
+    };
+    let n: usize = lit.base10_parse()?;
+    if n == 0 {
+        return Ok(quote_spanned!(e.span()=> ::tensor_typed::Ax<0>));
+    }
+    if n > crate::shape::MAX_RANK {
+        return Err(syn::Error::new(
+            e.span(),
+            format!(
+                "Axes!: axis -{n} is out of range for every shape (typed shapes have at most {} dims; negative axes run from -1 to -{})",
+                crate::shape::MAX_RANK,
+                crate::shape::MAX_RANK
+            ),
+        ));
+    }
+    let n = proc_macro2::Literal::usize_unsuffixed(n);
+    Ok(quote_spanned!(e.span()=> ::tensor_typed::shape::dims::SDim<-#n>))
 }
 
 fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {

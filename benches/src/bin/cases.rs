@@ -218,6 +218,7 @@ fn run(opts: &Options) -> Result<Results> {
     drop((a1, b1, o1, s, p1, p2, op, m, m2, om, mt, n, on, x, y, ocl));
     tensor_benches::nn_a::run(&opts.only, &mut |name, f| run.case(name, f))?;
     tensor_benches::nn_b::run(&mut |name, f| run.case(name, f))?;
+    tensor_benches::attention::run(&opts.only, &mut |name, f| run.case(name, f))?;
 
     // The physical limit: the same work as add_contig_16M on plain slices.
     let (va, vb) = (a.to_vec::<f32>()?, b.to_vec::<f32>()?);

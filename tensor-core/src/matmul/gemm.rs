@@ -37,7 +37,7 @@ pub(super) trait GemmElement: Element {
 }
 
 macro_rules! blas_gemm {
-    ($t:ty, $f:path) => {
+    ($t:ty, $f:path $(, $small:path)?) => {
         impl GemmElement for $t {
             fn gemm(
                 m: usize,
@@ -48,6 +48,9 @@ macro_rules! blas_gemm {
                 c: &mut [$t],
             ) {
                 debug_assert_eq!(c.len(), m * n);
+                $(if $small(m, k, n, a, b, c) {
+                    return;
+                })?
                 // SAFETY: `in_bounds` checked that every `(i, p)` of `a` (i < m, p < k)
                 // and every `(p, j)` of `b` lies inside its slice, so the offsets are in
                 // bounds and the GEMM reads only those elements; `c` is an exclusive,
@@ -74,7 +77,7 @@ macro_rules! blas_gemm {
         }
     };
 }
-blas_gemm!(f32, matrixmultiply::sgemm);
+blas_gemm!(f32, matrixmultiply::sgemm, super::small::sgemm);
 blas_gemm!(f64, matrixmultiply::dgemm);
 
 /// The `i`-`p`-`j` loop: for each row of `a`, accumulate `a[i, p] * b[p, :]` into an

@@ -14,6 +14,7 @@
 
 mod gemm;
 mod plan;
+mod small;
 
 #[cfg(test)]
 mod tests;

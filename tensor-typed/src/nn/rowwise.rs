@@ -54,9 +54,9 @@ impl<T: Float, S: Shape> Tensor<T, S> {
 
     /// Variance over the axes `A` with Bessel's `correction` (1: unbiased). Mirrors
     /// `torch.var(x, dim=A, correction=correction)`.
-    pub fn var<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::mean>>
+    pub fn var<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::var>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::mean>,
+        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::var>,
     {
         or_panic(fit(self.inner.var(&A::indices(), correction, false)))
     }
@@ -65,19 +65,30 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     pub fn var_keepdim<A: AxisList>(
         &self,
         correction: i64,
-    ) -> Tensor<T, ReducedKeepdim<S, A, op::mean>>
+    ) -> Tensor<T, ReducedKeepdim<S, A, op::var>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::mean>,
+        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::var>,
     {
         or_panic(fit(self.inner.var(&A::indices(), correction, true)))
     }
 
     /// Standard deviation over the axes `A`. Mirrors `torch.std(x, dim=A, correction=..)`.
-    pub fn std<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::mean>>
+    pub fn std<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::std>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::mean>,
+        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::std>,
     {
         or_panic(fit(self.inner.std(&A::indices(), correction, false)))
+    }
+
+    /// [`Tensor::std`] keeping the reduced dims as 1.
+    pub fn std_keepdim<A: AxisList>(
+        &self,
+        correction: i64,
+    ) -> Tensor<T, ReducedKeepdim<S, A, op::std>>
+    where
+        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::std>,
+    {
+        or_panic(fit(self.inner.std(&A::indices(), correction, true)))
     }
 }
 

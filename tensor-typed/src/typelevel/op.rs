@@ -32,6 +32,8 @@ ops! {
     permute "Tensor.permute";
     sum "torch.sum";
     mean "torch.mean";
+    var "torch.var";
+    std "torch.std";
     amax "torch.amax";
     amin "torch.amin";
     argmax "torch.argmax";

@@ -2,5 +2,5 @@ use tensor_typed::prelude::*;
 
 fn main() {
     let a: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _s = a.sum::<Axes![0, -1]>();
+    let _p = a.permute::<Axes![-9, 0]>();
 }
