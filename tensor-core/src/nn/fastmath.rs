@@ -171,11 +171,33 @@ pub(crate) fn max_row<T: NnFloat>(x: &[T]) -> T::A {
             acc[k] = if v > acc[k] { v } else { acc[k] };
         }
     }
-    let mut m = T::A::neg_infinity();
-    for v in chunks.remainder().iter().map(|v| v.up()).chain(acc) {
+    // The lanes as a tree (four vector steps, not sixteen dependent scalar ones: rows of
+    // 16, as in attention over 16 positions, are mostly this reduction).
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = if acc[k + w] > acc[k] { acc[k + w] } else { acc[k] };
+        }
+    }
+    let mut m = acc[0];
+    for v in chunks.remainder().iter().map(|v| v.up()) {
         m = if v > m { v } else { m };
     }
     m
+}
+
+/// The sum of `L` accumulator lanes, pairwise (a tree of vector adds).
+#[inline(always)]
+pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = acc[k] + acc[k + w];
+        }
+    }
+    acc[0]
 }
 
 /// `Σ f(x_i)` of a row in lanes (so the loop vectorises).
@@ -193,15 +215,7 @@ pub(crate) fn sum_row<T: NnFloat>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
     for v in chunks.remainder() {
         s = s + f(v.up());
     }
-    // Pairwise over the lanes.
-    let mut w = L;
-    while w > 1 {
-        w /= 2;
-        for k in 0..w {
-            acc[k] = acc[k] + acc[k + w];
-        }
-    }
-    acc[0] + s
+    sum_lanes(acc) + s
 }
 
 #[cfg(test)]

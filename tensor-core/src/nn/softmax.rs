@@ -3,7 +3,7 @@
 //! the last: the same three passes over blocks of the inner positions).
 
 use super::backward::{self, node::node};
-use super::fastmath::{dispatch_float, max_row, sum_row, Acc, NnFloat};
+use super::fastmath::{dispatch_float, max_row, sum_lanes, sum_row, Acc, NnFloat};
 use super::rows::{par_rows, read, write_new};
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
@@ -41,7 +41,7 @@ fn row_lastdim<T: NnFloat>(x: &[T], y: &mut [T], log: bool) {
             *o = T::down(e);
             s = s + e;
         }
-        let s = acc.iter().fold(T::A::c(0.0), |a, &b| a + b) + s;
+        let s = sum_lanes(acc) + s;
         let inv = T::A::c(1.0) / s;
         for o in y.iter_mut() {
             *o = T::down(o.up() * inv);
