@@ -47,7 +47,8 @@ fn main() -> Result<(), tensor_core::Error> {
         .expand(&[2, 5])
         .unwrap_err();
     println!("{err}");
-    model_ops()
+    model_ops()?;
+    training()
 }
 
 /// The README's "Model ops, typed" section.
@@ -72,5 +73,43 @@ fn model_ops() -> Result<()> {
     let _: Tensor<f32, Shape![Dyn, 16, 64]> = y;
     let _: Tensor<f32, Shape![Dyn, 32, 64]> = c;
     let _: Tensor<f32, Shape![Dyn, 16, 14, 14]> = f;
+    Ok(())
+}
+
+#[derive(Params)]
+struct Mlp {
+    w1: Tensor<f32, Shape![64, 32]>,
+    b1: Tensor<f32, Shape![32]>,
+    w2: Tensor<f32, Shape![32, 10]>,
+}
+
+impl Mlp {
+    fn forward(&self, x: &Tensor<f32, Shape![Dyn, 64]>) -> Tensor<f32, Shape![Dyn, 10]> {
+        (&x.matmul(&self.w1) + &self.b1).relu().matmul(&self.w2)
+    }
+}
+
+/// The README's "Training" section.
+fn training() -> Result<()> {
+    let mut model = Mlp {
+        w1: Tensor::randn(0),
+        b1: Tensor::zeros(),
+        w2: Tensor::randn(1),
+    };
+    model.requires_grad_(true)?;
+    let mut opt = optim::AdamW::new(1e-3); // betas (0.9, 0.999), eps 1e-8, weight decay 0.01
+    let x = Tensor::<f32, Shape![Dyn, 64]>::randn_with(&[32, 64], 2)?;
+    let loss = model.forward(&x).mean_all(); // Tensor<f32, Shape![]>
+    loss.backward()?; // only a 0-d tensor has backward()
+    let gw: Tensor<f32, Shape![64, 32]> = model.w1.grad().unwrap();
+    opt.step(&mut model)?; // in place, outside the graph
+    model.zero_grad();
+    let y = no_grad(|| model.forward(&x)); // no graph recorded
+    assert!(!y.requires_grad() && model.w1.grad().is_none());
+    println!(
+        "loss = {}, |grad w1| has {} elements",
+        loss.item()?,
+        gw.numel()
+    );
     Ok(())
 }

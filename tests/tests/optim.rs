@@ -30,7 +30,7 @@ fn set_grad<S: tensor_typed::Shape>(p: &mut Tensor<f32, S>, g: &Value) {
     let grad = if g.is_null() {
         None
     } else {
-        Some(typed(g, &p.dims().to_vec()))
+        Some(typed(g, p.dims()))
     };
     p.set_grad(grad).expect("grad of the parameter's type");
 }

@@ -1,0 +1,6 @@
+use tensor_typed::prelude::*;
+
+fn main() {
+    let w = Tensor::<f32, Shape![Dyn]>::ones_with(&[4]).unwrap().requires_grad_(true);
+    let _ = w.backward();
+}
