@@ -177,7 +177,11 @@ pub(crate) fn max_row<T: NnFloat>(x: &[T]) -> T::A {
     while w > 1 {
         w /= 2;
         for k in 0..w {
-            acc[k] = if acc[k + w] > acc[k] { acc[k + w] } else { acc[k] };
+            acc[k] = if acc[k + w] > acc[k] {
+                acc[k + w]
+            } else {
+                acc[k]
+            };
         }
     }
     let mut m = acc[0];
