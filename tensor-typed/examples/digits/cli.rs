@@ -85,7 +85,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 )
             }
             "--seed" => c.seed = value.parse().map_err(|_| bad("an unsigned integer"))?,
-            "--model" => c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?,
+            "--model" => {
+                c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?
+            }
             "--data" => c.data = PathBuf::from(value),
             _ => return Err(format!("unknown flag '{flag}'")),
         }

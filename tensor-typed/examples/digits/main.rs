@@ -12,9 +12,9 @@
 //! scikit-learn; see `tensor-typed/data/README.md`.
 
 mod cli;
+mod data;
 #[cfg(test)]
 mod manual_mlp;
-mod data;
 mod models;
 mod optim;
 mod rng;

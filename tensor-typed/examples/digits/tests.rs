@@ -66,7 +66,10 @@ fn transformer_four_epochs_on_shipped_file_reach_accuracy_above_0_93() {
 fn max_abs_diff(a: &tensor_core::Tensor, b: &tensor_core::Tensor) -> f32 {
     let (a, b) = (a.to_vec::<f32>().unwrap(), b.to_vec::<f32>().unwrap());
     assert_eq!(a.len(), b.len());
-    a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 #[test]

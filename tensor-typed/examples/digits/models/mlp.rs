@@ -28,7 +28,11 @@ impl Model for Mlp {
     }
 
     fn parameters(&self) -> Vec<tensor_core::Tensor> {
-        self.l1.parameters().into_iter().chain(self.l2.parameters()).collect()
+        self.l1
+            .parameters()
+            .into_iter()
+            .chain(self.l2.parameters())
+            .collect()
     }
 
     fn optimizer(&self) -> Optimizer {

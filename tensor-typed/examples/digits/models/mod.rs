@@ -124,8 +124,12 @@ impl<S: Shape> LayerNorm<S> {
     /// Ones and zeros, as PyTorch initialises them.
     pub fn init() -> Result<Self> {
         Ok(LayerNorm {
-            w: leaf(Tensor::ones_with(&S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>())?)?,
-            b: leaf(Tensor::zeros_with(&S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>())?)?,
+            w: leaf(Tensor::ones_with(
+                &S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>(),
+            )?)?,
+            b: leaf(Tensor::zeros_with(
+                &S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>(),
+            )?)?,
         })
     }
 
