@@ -1,4 +1,5 @@
-//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Axes!`.
+//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Axes!`, and
+//! `#[derive(Params)]`.
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
@@ -10,6 +11,7 @@ use proc_macro::TokenStream;
 mod axes;
 mod layout;
 mod literal;
+mod params;
 mod shape;
 
 /// `Shape![2, Dyn, 3]`: the type of a shape with static dims and run-time (`Dyn`) dims.
@@ -43,4 +45,13 @@ pub fn tensor(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
     layout::expand(input.into()).into()
+}
+
+/// `#[derive(Params)]`: implements `tensor_typed::Params` for a struct, visiting in
+/// declaration order every field whose type implements `Params` (typed tensors, nested
+/// models, `Vec`s/arrays/`Option`s/`Box`es of those); other fields are skipped, and
+/// `#[params(skip)]` skips one that would be visited.
+#[proc_macro_derive(Params, attributes(params))]
+pub fn derive_params(input: TokenStream) -> TokenStream {
+    params::expand(input.into()).into()
 }

@@ -12,11 +12,14 @@ extern crate self as tensor_typed;
 #[macro_use]
 mod wrap;
 
+pub mod autograd;
 pub mod io;
 #[doc(hidden)]
 pub mod layout_support;
 pub mod nn;
 pub mod ops;
+pub mod optim;
+pub mod params;
 pub mod shape;
 pub mod tensor;
 #[doc(hidden)]
@@ -32,18 +35,21 @@ pub use typelevel::{checks, dim, dtype_rules, layout_rules, list, op, peano};
 /// output size) for rules and layers of your own; see the module's items.
 pub use typelevel::arith;
 
+pub use autograd::{is_grad_enabled, no_grad, NoGradGuard};
+pub use params::Params;
 pub use shape::{Shape, StaticShape};
 pub use tensor::Tensor;
 pub use tensor_core::{Element, Error, Result};
-pub use tensor_macros::{layout, tensor, Axes, Shape};
+pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 
 /// Everything a user needs: `use tensor_typed::prelude::*;`.
 pub mod prelude {
     pub use crate::nn;
     pub use crate::nn::Conv2dExt;
+    pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
-    pub use crate::{layout, tensor, Axes, Shape};
+    pub use crate::{layout, no_grad, tensor, Axes, NoGradGuard, Params, Shape};
     pub use tensor_core::{Element, Error, Result};
 }

@@ -1,0 +1,217 @@
+//! [`AdamW`]: Adam with decoupled weight decay, as `torch.optim.AdamW`.
+
+use super::{check_state_sizes, for_each_with_grad, invalid, Optimizer};
+use crate::params::Params;
+use tensor_core::{MemoryFormat, Result, Tensor};
+
+/// `torch.optim.AdamW`: for each parameter `p` with gradient `g`, at step `t` (counted
+/// per parameter from 1; PyTorch's single-tensor algorithm, in the parameter's dtype):
+///
+/// ```text
+/// g = -g                                        if maximize
+/// p = p * (1 - lr * weight_decay)               (decoupled weight decay)
+/// m = m + (1 - beta1) * (g - m)                 (first moment, lerp)
+/// v = beta2 * v + (1 - beta2) * g * g           (second moment)
+/// v_max = max(v_max, v)                         if amsgrad (and v_max replaces v below)
+/// denom = sqrt(v) / sqrt(1 - beta2^t) + eps
+/// p = p - lr / (1 - beta1^t) * m / denom
+/// ```
+///
+/// Defaults as PyTorch: betas (0.9, 0.999), eps 1e-8, weight decay 0.01, no AMSGrad.
+#[derive(Debug)]
+pub struct AdamW {
+    lr: f64,
+    betas: (f64, f64),
+    eps: f64,
+    weight_decay: f64,
+    amsgrad: bool,
+    maximize: bool,
+    /// Per-parameter state by position (`None` until the parameter's first step).
+    state: Vec<Option<State>>,
+}
+
+/// One parameter's state (PyTorch's `state[p]`).
+#[derive(Debug)]
+struct State {
+    /// Steps taken (`state["step"]`).
+    step: u64,
+    /// First moment (`exp_avg`).
+    exp_avg: Tensor,
+    /// Second moment (`exp_avg_sq`).
+    exp_avg_sq: Tensor,
+    /// Running maximum of the second moment (`max_exp_avg_sq`, AMSGrad only).
+    max_exp_avg_sq: Option<Tensor>,
+    /// Scratch for `denom` (kept to avoid allocating each step).
+    denom: Tensor,
+}
+
+impl AdamW {
+    /// AdamW with learning rate `lr` and PyTorch's other defaults.
+    pub fn new(lr: f64) -> AdamW {
+        AdamW {
+            lr,
+            betas: (0.9, 0.999),
+            eps: 1e-8,
+            weight_decay: 1e-2,
+            amsgrad: false,
+            maximize: false,
+            state: Vec::new(),
+        }
+    }
+
+    /// Coefficients of the running averages of the gradient and its square (`betas`,
+    /// default (0.9, 0.999); each in `[0, 1)`).
+    pub fn betas(mut self, betas: (f64, f64)) -> AdamW {
+        self.betas = betas;
+        self
+    }
+
+    /// Added to the denominator (`eps`, default 1e-8).
+    pub fn eps(mut self, eps: f64) -> AdamW {
+        self.eps = eps;
+        self
+    }
+
+    /// Decoupled weight decay (`weight_decay`, default 0.01): each step multiplies the
+    /// parameter by `1 - lr * weight_decay`.
+    pub fn weight_decay(mut self, weight_decay: f64) -> AdamW {
+        self.weight_decay = weight_decay;
+        self
+    }
+
+    /// The AMSGrad variant (`amsgrad`, default `false`).
+    pub fn amsgrad(mut self, amsgrad: bool) -> AdamW {
+        self.amsgrad = amsgrad;
+        self
+    }
+
+    /// Maximise the objective instead of minimising it (`maximize`, default `false`).
+    pub fn maximize(mut self, maximize: bool) -> AdamW {
+        self.maximize = maximize;
+        self
+    }
+
+    /// PyTorch's constructor checks, with its messages.
+    fn validate(&self) -> Result<()> {
+        let bad = |x: f64| x.is_nan() || x < 0.0;
+        if bad(self.lr) {
+            return Err(invalid(
+                "AdamW",
+                format!("Invalid learning rate: {}", self.lr),
+            ));
+        }
+        if bad(self.eps) {
+            return Err(invalid(
+                "AdamW",
+                format!("Invalid epsilon value: {}", self.eps),
+            ));
+        }
+        let (b1, b2) = self.betas;
+        if !(0.0..1.0).contains(&b1) {
+            return Err(invalid(
+                "AdamW",
+                format!("Invalid beta parameter at index 0: {b1}"),
+            ));
+        }
+        if !(0.0..1.0).contains(&b2) {
+            return Err(invalid(
+                "AdamW",
+                format!("Invalid beta parameter at index 1: {b2}"),
+            ));
+        }
+        if bad(self.weight_decay) {
+            return Err(invalid(
+                "AdamW",
+                format!("Invalid weight_decay value: {}", self.weight_decay),
+            ));
+        }
+        Ok(())
+    }
+
+    /// One update of every parameter of `model` that has a gradient. Mirrors
+    /// `AdamW.step()`.
+    ///
+    /// # Errors
+    /// PyTorch's messages for invalid hyper-parameters ("Invalid beta parameter at
+    /// index 0: 1"); a parameter whose sizes changed since its state was made.
+    pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
+        self.validate()?;
+        let AdamW {
+            lr,
+            betas: (beta1, beta2),
+            eps,
+            weight_decay,
+            amsgrad,
+            maximize,
+            ref mut state,
+        } = *self;
+        for_each_with_grad(model, |i, p, mut g| {
+            if maximize {
+                g = g.neg()?;
+            }
+            if state.len() <= i {
+                state.resize_with(i + 1, || None);
+            }
+            let s = match &mut state[i] {
+                Some(s) => {
+                    check_state_sizes("AdamW", i, &s.exp_avg, p)?;
+                    s
+                }
+                slot @ None => slot.insert(State {
+                    step: 0,
+                    exp_avg: zeros_like(p)?,
+                    exp_avg_sq: zeros_like(p)?,
+                    max_exp_avg_sq: if amsgrad { Some(zeros_like(p)?) } else { None },
+                    denom: zeros_like(p)?,
+                }),
+            };
+            s.step += 1;
+            if weight_decay != 0.0 {
+                p.mul_scalar_(1.0 - lr * weight_decay)?;
+            }
+            // exp_avg.lerp_(g, 1 - beta1): PyTorch's lerp for a weight below 0.5.
+            let w = 1.0 - beta1;
+            s.exp_avg.mul_scalar_(1.0 - w)?;
+            s.exp_avg.add_alpha_(&g, w)?;
+            s.exp_avg_sq.mul_scalar_(beta2)?;
+            s.exp_avg_sq.addcmul_(&g, &g, (1.0 - beta2).into())?;
+            let t = s.step as f64;
+            let bias_correction1 = 1.0 - beta1.powf(t);
+            let bias_correction2 = 1.0 - beta2.powf(t);
+            let step_size = lr / bias_correction1;
+            let bias_correction2_sqrt = bias_correction2.sqrt();
+            let second = match &s.max_exp_avg_sq {
+                Some(m) => {
+                    m.maximum_(&s.exp_avg_sq)?;
+                    m
+                }
+                None => &s.exp_avg_sq,
+            };
+            second.sqrt_out(&s.denom)?;
+            s.denom.div_scalar_(bias_correction2_sqrt)?;
+            s.denom.add_scalar_(eps)?;
+            // p.addcdiv_(exp_avg, denom, value=-step_size)
+            s.exp_avg.div_out(&s.denom, &s.denom)?;
+            p.add_alpha_(&s.denom, -step_size)
+        })
+    }
+}
+
+/// `torch.zeros_like(p)` with `p`'s layout (`memory_format=torch.preserve_format`).
+fn zeros_like(p: &Tensor) -> Result<Tensor> {
+    let z = p.clone(MemoryFormat::Preserve)?;
+    z.fill_(0.0)?;
+    Ok(z)
+}
+
+impl Optimizer for AdamW {
+    fn step(&mut self, model: &mut dyn Params) -> Result<()> {
+        AdamW::step(self, model)
+    }
+    fn lr(&self) -> f64 {
+        self.lr
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.lr = lr;
+    }
+}

@@ -1,0 +1,99 @@
+//! Optimisers with PyTorch's update rules and defaults: [`Sgd`] (`torch.optim.SGD`) and
+//! [`AdamW`] (`torch.optim.AdamW`).
+//!
+//! An optimiser updates every parameter of a model ([`Params`], in visit order) in
+//! place, with grad mode off; a parameter without a gradient is skipped, as PyTorch
+//! does. Per-parameter state (momentum buffers, moment estimates) lives in the
+//! optimiser, keyed by the parameter's position in the visit order, so step the same
+//! model (or one with the same parameters in the same order) each time.
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//!
+//! #[derive(Params)]
+//! struct Linear { w: Tensor<f32, Shape![3, 2]>, b: Tensor<f32, Shape![2]> }
+//!
+//! let mut model = Linear { w: Tensor::ones(), b: Tensor::zeros() };
+//! model.requires_grad_(true)?;
+//! let x = Tensor::<f32, Shape![4, 3]>::ones();
+//! let mut opt = optim::Sgd::new(0.1).momentum(0.9);
+//! let loss = (&x.matmul(&model.w) + &model.b).sum_all();
+//! loss.backward()?;
+//! opt.step(&mut model)?;
+//! model.zero_grad();
+//! assert_eq!(model.b.to_vec(), vec![-0.4, -0.4]);
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+
+mod adamw;
+mod sgd;
+
+pub use adamw::AdamW;
+pub use sgd::Sgd;
+
+use crate::params::Params;
+use tensor_core::{Error, Result};
+
+/// What every optimiser offers: one update step and its learning rate (for schedules).
+pub trait Optimizer {
+    /// Updates every parameter of `model` that has a gradient, in place and outside
+    /// the graph. Mirrors `Optimizer.step()`.
+    ///
+    /// # Errors
+    /// An invalid hyper-parameter (PyTorch's message, e.g. "Invalid learning rate:
+    /// -0.1"), or a parameter whose size changed since the previous step.
+    fn step(&mut self, model: &mut dyn Params) -> Result<()>;
+
+    /// The learning rate.
+    fn lr(&self) -> f64;
+
+    /// Sets the learning rate (what a scheduler does to `param_group["lr"]`).
+    fn set_lr(&mut self, lr: f64);
+}
+
+/// PyTorch's `ValueError` for a hyper-parameter, as an `InvalidArgument`.
+pub(crate) fn invalid(op: &'static str, message: String) -> Error {
+    Error::InvalidArgument { op, message }
+}
+
+/// Runs `f` on every parameter of `model` that has a gradient, with its position in
+/// the visit order and its gradient, under `no_grad`; stops at the first error.
+pub(crate) fn for_each_with_grad(
+    model: &dyn Params,
+    mut f: impl FnMut(usize, &tensor_core::Tensor, tensor_core::Tensor) -> Result<()>,
+) -> Result<()> {
+    let _guard = tensor_core::NoGradGuard::new();
+    let mut index = 0;
+    let mut result = Ok(());
+    model.visit(&mut |p| {
+        let i = index;
+        index += 1;
+        if result.is_err() {
+            return;
+        }
+        if let Some(g) = p.grad() {
+            result = f(i, p, g);
+        }
+    });
+    result
+}
+
+/// The error when a parameter's sizes differ from those its state was made for.
+pub(crate) fn check_state_sizes(
+    op: &'static str,
+    index: usize,
+    state: &tensor_core::Tensor,
+    p: &tensor_core::Tensor,
+) -> Result<()> {
+    if state.sizes() != p.sizes() {
+        return Err(invalid(
+            op,
+            format!(
+                "parameter {index} has sizes {:?} but its optimiser state has sizes {:?}: step the same model each time",
+                p.sizes(),
+                state.sizes()
+            ),
+        ));
+    }
+    Ok(())
+}

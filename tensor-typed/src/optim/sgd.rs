@@ -1,0 +1,170 @@
+//! [`Sgd`]: stochastic gradient descent with momentum, dampening, Nesterov momentum and
+//! L2 weight decay, as `torch.optim.SGD`.
+
+use super::{check_state_sizes, for_each_with_grad, invalid, Optimizer};
+use crate::params::Params;
+use tensor_core::{MemoryFormat, Result, Tensor};
+
+/// `torch.optim.SGD`: for each parameter `p` with gradient `g` (PyTorch's
+/// single-tensor algorithm, step by step in the parameter's dtype):
+///
+/// ```text
+/// g = -g                          if maximize
+/// g = g + weight_decay * p        if weight_decay != 0
+/// if momentum != 0:
+///     buf = g (a copy)            on the first step
+///     buf = momentum * buf + (1 - dampening) * g   afterwards
+///     g = g + momentum * buf      if nesterov, else g = buf
+/// p = p - lr * g
+/// ```
+///
+/// Defaults as PyTorch: momentum 0, dampening 0, no Nesterov, weight decay 0.
+#[derive(Debug)]
+pub struct Sgd {
+    lr: f64,
+    momentum: f64,
+    dampening: f64,
+    nesterov: bool,
+    weight_decay: f64,
+    maximize: bool,
+    /// Momentum buffers by parameter position (`None` until the parameter's first step).
+    buffers: Vec<Option<Tensor>>,
+}
+
+impl Sgd {
+    /// SGD with learning rate `lr` (PyTorch's `lr`; must be ≥ 0, checked by `step`).
+    pub fn new(lr: f64) -> Sgd {
+        Sgd {
+            lr,
+            momentum: 0.0,
+            dampening: 0.0,
+            nesterov: false,
+            weight_decay: 0.0,
+            maximize: false,
+            buffers: Vec::new(),
+        }
+    }
+
+    /// Momentum factor (`momentum`, default 0).
+    pub fn momentum(mut self, momentum: f64) -> Sgd {
+        self.momentum = momentum;
+        self
+    }
+
+    /// Dampening of the momentum (`dampening`, default 0).
+    pub fn dampening(mut self, dampening: f64) -> Sgd {
+        self.dampening = dampening;
+        self
+    }
+
+    /// Nesterov momentum (`nesterov`, default `false`; needs momentum > 0 and zero
+    /// dampening).
+    pub fn nesterov(mut self, nesterov: bool) -> Sgd {
+        self.nesterov = nesterov;
+        self
+    }
+
+    /// L2 penalty added to the gradient (`weight_decay`, default 0).
+    pub fn weight_decay(mut self, weight_decay: f64) -> Sgd {
+        self.weight_decay = weight_decay;
+        self
+    }
+
+    /// Maximise the objective instead of minimising it (`maximize`, default `false`).
+    pub fn maximize(mut self, maximize: bool) -> Sgd {
+        self.maximize = maximize;
+        self
+    }
+
+    /// PyTorch's constructor checks, with its messages.
+    fn validate(&self) -> Result<()> {
+        if self.lr.is_nan() || self.lr < 0.0 {
+            return Err(invalid(
+                "SGD",
+                format!("Invalid learning rate: {}", self.lr),
+            ));
+        }
+        if self.momentum.is_nan() || self.momentum < 0.0 {
+            return Err(invalid(
+                "SGD",
+                format!("Invalid momentum value: {}", self.momentum),
+            ));
+        }
+        if self.weight_decay.is_nan() || self.weight_decay < 0.0 {
+            return Err(invalid(
+                "SGD",
+                format!("Invalid weight_decay value: {}", self.weight_decay),
+            ));
+        }
+        if self.nesterov && (self.momentum <= 0.0 || self.dampening != 0.0) {
+            return Err(invalid(
+                "SGD",
+                "Nesterov momentum requires a momentum and zero dampening".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// One update of every parameter of `model` that has a gradient. Mirrors
+    /// `SGD.step()`.
+    ///
+    /// # Errors
+    /// PyTorch's messages for invalid hyper-parameters ("Invalid learning rate: -1");
+    /// a parameter whose sizes changed since its momentum buffer was made.
+    pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
+        self.validate()?;
+        let Sgd {
+            lr,
+            momentum,
+            dampening,
+            nesterov,
+            weight_decay,
+            maximize,
+            ref mut buffers,
+        } = *self;
+        for_each_with_grad(model, |i, p, mut g| {
+            if maximize {
+                g = g.neg()?;
+            }
+            if weight_decay != 0.0 {
+                g = g.add_alpha(p, weight_decay)?;
+            }
+            if momentum != 0.0 {
+                if buffers.len() <= i {
+                    buffers.resize_with(i + 1, || None);
+                }
+                let buf = match &buffers[i] {
+                    None => {
+                        let b = g.clone(MemoryFormat::Preserve)?;
+                        buffers[i] = Some(b.alias());
+                        b
+                    }
+                    Some(b) => {
+                        check_state_sizes("SGD", i, b, p)?;
+                        b.mul_scalar_(momentum)?;
+                        b.add_alpha_(&g, 1.0 - dampening)?;
+                        b.alias()
+                    }
+                };
+                g = if nesterov {
+                    g.add_alpha(&buf, momentum)?
+                } else {
+                    buf
+                };
+            }
+            p.add_alpha_(&g, -lr)
+        })
+    }
+}
+
+impl Optimizer for Sgd {
+    fn step(&mut self, model: &mut dyn Params) -> Result<()> {
+        Sgd::step(self, model)
+    }
+    fn lr(&self) -> f64 {
+        self.lr
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.lr = lr;
+    }
+}
