@@ -14,6 +14,14 @@ impl Real for f64 {}
 /// `A` (exact for `f16`/`bf16` → `f32`).
 pub(crate) fn load<A: Real>(t: &Tensor) -> Result<Vec<A>> {
     if t.dtype() == A::DTYPE {
+        if t.is_contiguous() {
+            // One copy of the elements' span.
+            return super::super::rows::read::<A, _>(t, |s| {
+                let mut v = crate::alloc::try_with_capacity(s.len())?;
+                v.extend_from_slice(s);
+                Ok(v)
+            });
+        }
         t.to_vec::<A>()
     } else {
         t.to_dtype(A::DTYPE)?.to_vec::<A>()

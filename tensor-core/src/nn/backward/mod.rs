@@ -17,6 +17,8 @@ pub(crate) mod pool;
 pub(crate) mod softmax;
 
 #[cfg(test)]
+mod engine_tests;
+#[cfg(test)]
 mod golden_tests;
 #[cfg(test)]
 mod gradcheck_tests;
