@@ -16,7 +16,6 @@ mod data;
 #[cfg(test)]
 mod manual_mlp;
 mod models;
-mod optim;
 mod rng;
 mod train;
 

@@ -6,7 +6,7 @@
 
 use crate::data::CLASSES;
 use crate::models::{mlp::Mlp, Images, Scores};
-use tensor_core::{no_grad, Result};
+use tensor_core::Result;
 use tensor_typed::prelude::*;
 use tensor_typed::Tensor;
 
@@ -31,11 +31,6 @@ fn one_hot(labels: &[usize]) -> Result<Scores> {
     Scores::from_vec(v, &[labels.len(), CLASSES])
 }
 
-/// `t` without graph (a leaf that does not require grad).
-fn plain<S: tensor_typed::Shape>(t: &Tensor<f32, S>) -> Result<Tensor<f32, S>> {
-    Tensor::try_from_dyn(t.as_dyn().detach())
-}
-
 /// The gradients of `mlp`'s mean loss on `x` with `labels`, by hand.
 ///
 /// With `B = labels.len()`, `p = softmax(scores)` and `y` the one-hot labels, the
@@ -44,8 +39,8 @@ fn plain<S: tensor_typed::Shape>(t: &Tensor<f32, S>) -> Result<Tensor<f32, S>> {
 /// `db1 = Σ_rows dh`.
 pub fn gradients(mlp: &Mlp, x: &Images, labels: &[usize]) -> Result<Grads> {
     no_grad(|| {
-        let (w1, b1) = (plain(&mlp.l1.w)?, plain(&mlp.l1.b)?);
-        let (w2, b2) = (plain(&mlp.l2.w)?, plain(&mlp.l2.b)?);
+        let (w1, b1) = (mlp.l1.w.detach(), mlp.l1.b.detach());
+        let (w2, b2) = (mlp.l2.w.detach(), mlp.l2.b.detach());
         let zero: Tensor<f32, Shape![]> = Tensor::zeros();
         let h_pre = x.matmul(&w1).add(&b1);
         let h = h_pre.relu();

@@ -7,6 +7,7 @@ use super::{cli, data, manual_mlp, rng::Rng, train};
 use flate2::{write::GzEncoder, Compression};
 use std::io::Write;
 use std::path::PathBuf;
+use tensor_typed::prelude::*;
 
 /// A directory of this test process's own under the system's temp dir.
 fn tmp_dir() -> PathBuf {
@@ -63,9 +64,8 @@ fn transformer_four_epochs_on_shipped_file_reach_accuracy_above_0_93() {
     assert!(acc > 0.93, "test accuracy {acc}");
 }
 
-fn max_abs_diff(a: &tensor_core::Tensor, b: &tensor_core::Tensor) -> f32 {
-    let (a, b) = (a.to_vec::<f32>().unwrap(), b.to_vec::<f32>().unwrap());
-    assert_eq!(a.len(), b.len());
+fn max_abs_diff<S: tensor_typed::Shape>(a: &Tensor<f32, S>, b: &Tensor<f32, S>) -> f32 {
+    let (a, b) = (a.to_vec(), b.to_vec());
     a.iter()
         .zip(&b)
         .map(|(x, y)| (x - y).abs())
@@ -80,19 +80,20 @@ fn mlp_autograd_gradients_equal_hand_written_backward_within_1e_6() {
     let (x, y) = train::gather(&split.train, &idx);
     let x = Images::from_vec(x, &[32, 64]).unwrap();
     let loss = super::models::loss(&mlp.forward(&x), &y).unwrap();
-    loss.into_dyn().backward().unwrap();
+    loss.backward().unwrap();
     let manual = manual_mlp::gradients(&mlp, &x, &y).unwrap();
-    let pairs = [
-        (&mlp.l1.w.as_dyn(), manual.w1.as_dyn()),
-        (&mlp.l1.b.as_dyn(), manual.b1.as_dyn()),
-        (&mlp.l2.w.as_dyn(), manual.w2.as_dyn()),
-        (&mlp.l2.b.as_dyn(), manual.b2.as_dyn()),
+    let d = [
+        max_abs_diff(&mlp.l1.w.grad().unwrap(), &manual.w1),
+        max_abs_diff(&mlp.l1.b.grad().unwrap(), &manual.b1),
+        max_abs_diff(&mlp.l2.w.grad().unwrap(), &manual.w2),
+        max_abs_diff(&mlp.l2.b.grad().unwrap(), &manual.b2),
     ];
-    for (i, (p, m)) in pairs.into_iter().enumerate() {
-        let g = p.grad().expect("autograd filled the gradient");
-        let d = max_abs_diff(&g, m);
-        assert!(d <= 1e-6, "parameter {i}: max |autograd - manual| = {d}");
-    }
+    assert!(
+        d.iter().all(|&d| d <= 1e-6),
+        "max |autograd - manual| per parameter: {d:?}"
+    );
+    // The check can fail: the gradients are not all zero.
+    assert!(max_abs_diff(&manual.w1, &Tensor::zeros()) > 1e-3);
 }
 
 #[test]

@@ -6,7 +6,8 @@ use crate::data::{Samples, Split, PIXELS};
 use crate::models::{self, cnn::Cnn, mlp::Mlp, transformer::Transformer, Images, Kind, Model};
 use crate::rng::Rng;
 use std::time::Instant;
-use tensor_core::{no_grad, Result};
+use tensor_core::Result;
+use tensor_typed::prelude::*;
 
 /// One epoch's statistics.
 #[derive(Clone, Copy, Debug)]
@@ -66,12 +67,8 @@ fn train_model<M: Model>(
     mut on_epoch: impl FnMut(Epoch),
 ) -> Result<Report> {
     let mut rng = Rng::new(config.seed);
-    let model = M::init(&mut rng)?;
-    let mut params = model.parameters();
-    let mut opt = model.optimizer();
-    if let Some(lr) = config.lr {
-        opt = opt.with_lr(lr);
-    }
+    let mut model = M::init(&mut rng)?;
+    let mut opt = M::optimizer(config.lr);
     let n = split.train.len();
     let start = Instant::now();
     for epoch in 1..=config.epochs {
@@ -88,8 +85,9 @@ fn train_model<M: Model>(
                 .filter(|(p, l)| p == l)
                 .count();
             loss_sum += loss.item()? as f64 * idx.len() as f64;
-            loss.into_dyn().backward()?;
-            opt.step(&mut params)?;
+            loss.backward()?;
+            opt.step(&mut model)?;
+            model.zero_grad();
             on_batch();
         }
         on_epoch(Epoch {

@@ -6,7 +6,6 @@
 //! and padding: a wrong channel count or a flatten to the wrong width does not compile.
 
 use super::{dim, kaiming_uniform, Images, Linear, Model, Scores};
-use crate::optim::Optimizer;
 use crate::rng::Rng;
 use tensor_core::Result;
 use tensor_typed::prelude::*;
@@ -14,6 +13,7 @@ use tensor_typed::Tensor;
 
 /// `torch.nn.Conv2d(I, O, K)` with weight shape `W` = `[O, I, K, K]` and bias shape
 /// `B` = `[O]`.
+#[derive(Params)]
 pub struct Conv2d<W: Shape, B: Shape> {
     /// Weight `[O, I, K, K]`.
     pub w: Tensor<f32, W>,
@@ -30,14 +30,10 @@ impl<W: Shape, B: Shape> Conv2d<W, B> {
             b: kaiming_uniform(rng, fan_in)?,
         })
     }
-
-    /// Handles to `w` and `b`.
-    pub fn parameters(&self) -> [tensor_core::Tensor; 2] {
-        [self.w.as_dyn().alias(), self.b.as_dyn().alias()]
-    }
 }
 
 /// Two conv stages and a linear classifier.
+#[derive(Params)]
 pub struct Cnn {
     /// Conv 1 → 8, 3x3.
     pub c1: Conv2d<Shape![8, 1, 3, 3], Shape![8]>,
@@ -70,15 +66,7 @@ impl Model for Cnn {
         x.matmul(&self.fc.w).add(&self.fc.b)
     }
 
-    fn parameters(&self) -> Vec<tensor_core::Tensor> {
-        let mut p = Vec::new();
-        p.extend(self.c1.parameters());
-        p.extend(self.c2.parameters());
-        p.extend(self.fc.parameters());
-        p
-    }
-
-    fn optimizer(&self) -> Optimizer {
-        Optimizer::adamw(1e-2)
+    fn optimizer(lr: Option<f64>) -> Box<dyn Optimizer> {
+        Box::new(optim::AdamW::new(lr.unwrap_or(1e-2)))
     }
 }

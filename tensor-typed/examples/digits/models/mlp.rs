@@ -1,12 +1,12 @@
 //! `Mlp` of `digits_models_torch.py`: linear 64 → 64, ReLU, linear 64 → 10; SGD lr 0.1.
 
 use super::{Images, Linear, Model, Scores};
-use crate::optim::Optimizer;
 use crate::rng::Rng;
 use tensor_core::Result;
 use tensor_typed::prelude::*;
 
 /// Two linear layers with a ReLU between them.
+#[derive(Params)]
 pub struct Mlp {
     /// `torch.nn.Linear(64, 64)`.
     pub l1: Linear<Shape![64, 64], Shape![64]>,
@@ -27,15 +27,7 @@ impl Model for Mlp {
         h.matmul(&self.l2.w).add(&self.l2.b)
     }
 
-    fn parameters(&self) -> Vec<tensor_core::Tensor> {
-        self.l1
-            .parameters()
-            .into_iter()
-            .chain(self.l2.parameters())
-            .collect()
-    }
-
-    fn optimizer(&self) -> Optimizer {
-        Optimizer::sgd(0.1)
+    fn optimizer(lr: Option<f64>) -> Box<dyn Optimizer> {
+        Box::new(optim::Sgd::new(lr.unwrap_or(0.1)))
     }
 }

@@ -7,7 +7,6 @@ pub mod mlp;
 pub mod transformer;
 
 use crate::data::CLASSES;
-use crate::optim::Optimizer;
 use crate::rng::Rng;
 use tensor_core::Result;
 use tensor_typed::prelude::*;
@@ -47,21 +46,15 @@ impl Kind {
     }
 }
 
-/// A classifier of digits with trainable parameters.
-pub trait Model: Sized {
+/// A classifier of digits whose parameters (`#[derive(Params)]`) require grad.
+pub trait Model: Params + Sized {
     /// Parameters drawn as PyTorch's default initialisation draws them.
     fn init(rng: &mut Rng) -> Result<Self>;
     /// The class scores of each image; records a graph when the parameters require grad.
     fn forward(&self, x: &Images) -> Scores;
-    /// Handles to every parameter (they share the gradient slot with the model's own).
-    fn parameters(&self) -> Vec<tensor_core::Tensor>;
-    /// The optimiser and learning rate of `digits_models_torch.py` for this model.
-    fn optimizer(&self) -> Optimizer;
-}
-
-/// `t` as a leaf that requires grad (`t.requires_grad_(True)`).
-pub fn leaf<S: Shape>(t: Tensor<f32, S>) -> Result<Tensor<f32, S>> {
-    Tensor::try_from_dyn(t.into_dyn().requires_grad_(true)?)
+    /// The optimiser of `digits_models_torch.py` for this model, with learning rate
+    /// `lr` or the script's own.
+    fn optimizer(lr: Option<f64>) -> Box<dyn Optimizer>;
 }
 
 /// `n` draws from U(-bound, bound) as f32.
@@ -76,14 +69,13 @@ fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
 pub fn kaiming_uniform<S: Shape>(rng: &mut Rng, fan_in: usize) -> Result<Tensor<f32, S>> {
     let dims: Vec<usize> = S::DIMS.iter().map(|d| d.unwrap_or(0)).collect();
     let n = dims.iter().product();
-    leaf(Tensor::from_vec(
-        uniform(rng, n, 1.0 / (fan_in as f64).sqrt()),
-        &dims,
-    )?)
+    let bound = 1.0 / (fan_in as f64).sqrt();
+    Ok(Tensor::from_vec(uniform(rng, n, bound), &dims)?.requires_grad_(true))
 }
 
 /// `torch.nn.Linear(I, O)` with weight shape `W` = `[I, O]` (stored transposed, so
 /// that the layer is `x @ w + b` on any batch shape) and bias shape `B` = `[O]`.
+#[derive(Params)]
 pub struct Linear<W: Shape, B: Shape> {
     /// Weight `[I, O]`.
     pub w: Tensor<f32, W>,
@@ -105,14 +97,10 @@ impl<W: Shape, B: Shape> Linear<W, B> {
             b: kaiming_uniform(rng, fan_in)?,
         })
     }
-
-    /// Handles to `w` and `b`.
-    pub fn parameters(&self) -> [tensor_core::Tensor; 2] {
-        [self.w.as_dyn().alias(), self.b.as_dyn().alias()]
-    }
 }
 
 /// `torch.nn.LayerNorm(D)` of the normalised shape `S` = `[D]`: weight ones, bias zeros.
+#[derive(Params)]
 pub struct LayerNorm<S: Shape> {
     /// Scale `[D]`.
     pub w: Tensor<f32, S>,
@@ -123,19 +111,11 @@ pub struct LayerNorm<S: Shape> {
 impl<S: Shape> LayerNorm<S> {
     /// Ones and zeros, as PyTorch initialises them.
     pub fn init() -> Result<Self> {
+        let dims: Vec<usize> = S::DIMS.iter().map(|d| d.unwrap_or(0)).collect();
         Ok(LayerNorm {
-            w: leaf(Tensor::ones_with(
-                &S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>(),
-            )?)?,
-            b: leaf(Tensor::zeros_with(
-                &S::DIMS.iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>(),
-            )?)?,
+            w: Tensor::ones_with(&dims)?.requires_grad_(true),
+            b: Tensor::zeros_with(&dims)?.requires_grad_(true),
         })
-    }
-
-    /// Handles to `w` and `b`.
-    pub fn parameters(&self) -> [tensor_core::Tensor; 2] {
-        [self.w.as_dyn().alias(), self.b.as_dyn().alias()]
     }
 }
 

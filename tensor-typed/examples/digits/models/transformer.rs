@@ -8,9 +8,8 @@
 //! a head count that does not divide the width, or a residual of the wrong width, does
 //! not compile.
 
-use super::{leaf, LayerNorm, Linear, Model, Scores};
+use super::{LayerNorm, Linear, Model, Scores};
 use crate::models::Images;
-use crate::optim::Optimizer;
 use crate::rng::Rng;
 use tensor_core::Result;
 use tensor_typed::prelude::*;
@@ -29,6 +28,7 @@ const EPS: f64 = 1e-5;
 type Tokens = Tensor<f32, Shape![Dyn, 8, 32]>;
 
 /// One pre-norm transformer block between an embedding and a linear head.
+#[derive(Params)]
 pub struct Transformer {
     /// Token embedding, linear 8 → 32.
     pub embed: Linear<Shape![8, 32], Shape![32]>,
@@ -76,10 +76,8 @@ impl Transformer {
 impl Model for Transformer {
     fn init(rng: &mut Rng) -> Result<Transformer> {
         let embed = Linear::init(rng)?;
-        let pos = leaf(Tensor::from_vec(
-            rng.normals(TOKENS * D, 0.02),
-            &[TOKENS, D],
-        )?)?;
+        let pos =
+            Tensor::from_vec(rng.normals(TOKENS * D, 0.02), &[TOKENS, D])?.requires_grad_(true);
         Ok(Transformer {
             embed,
             pos,
@@ -107,21 +105,7 @@ impl Model for Transformer {
         f.matmul(&self.head.w).add(&self.head.b)
     }
 
-    fn parameters(&self) -> Vec<tensor_core::Tensor> {
-        let mut p: Vec<_> = self.embed.parameters().into();
-        p.push(self.pos.as_dyn().alias());
-        p.extend(self.ln1.parameters());
-        p.extend(self.qkv.parameters());
-        p.extend(self.proj.parameters());
-        p.extend(self.ln2.parameters());
-        p.extend(self.fc1.parameters());
-        p.extend(self.fc2.parameters());
-        p.extend(self.lnf.parameters());
-        p.extend(self.head.parameters());
-        p
-    }
-
-    fn optimizer(&self) -> Optimizer {
-        Optimizer::adamw(3e-3)
+    fn optimizer(lr: Option<f64>) -> Box<dyn Optimizer> {
+        Box::new(optim::AdamW::new(lr.unwrap_or(3e-3)))
     }
 }
