@@ -55,8 +55,8 @@ pub struct Transformer {
 impl Transformer {
     /// Multi-head self-attention of the normalised tokens `a` (before the projection).
     fn attention(&self, a: &Tokens) -> Tokens {
-        let qkv = a.matmul(&self.qkv.w).add(&self.qkv.b); // [Dyn, 8, 96]
-                                                          // q, k, v: [Dyn, 4, 8, 8] (batch, head, token, head dim).
+        // [Dyn, 8, 96], split into q, k, v: [Dyn, 4, 8, 8] (batch, head, token, head dim).
+        let qkv = a.matmul(&self.qkv.w).add(&self.qkv.b);
         let q = qkv.narrow::<-1, 0, 32>();
         let k = qkv.narrow::<-1, 32, 32>();
         let v = qkv.narrow::<-1, 64, 32>();
