@@ -291,7 +291,7 @@ pub enum Error {
     #[error("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")]
     SavedTensorFreed,
     /// A tensor saved for backward was changed in place since.
-    #[error("one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{}, is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(.sizes), .producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n}")).unwrap_or_default())]
+    #[error("one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{} is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(.sizes), .producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n},")).unwrap_or_default())]
     SavedTensorModified {
         /// PyTorch's legacy type name (`torch.FloatTensor`).
         type_name: String,

@@ -58,6 +58,20 @@ impl std::fmt::Debug for GraphNode {
     }
 }
 
+impl Drop for GraphNode {
+    /// Frees the chain of producers iteratively: a graph as deep as a long loop of ops
+    /// must not overflow the stack when its last tensor goes.
+    fn drop(&mut self) {
+        let mut stack: Vec<Arc<GraphNode>> =
+            self.next.drain(..).flatten().map(|e| e.node).collect();
+        while let Some(n) = stack.pop() {
+            if let Ok(mut owned) = Arc::try_unwrap(n) {
+                stack.extend(owned.next.drain(..).flatten().map(|e| e.node));
+            }
+        }
+    }
+}
+
 /// A reference to output `output_nr` of a graph node (PyTorch's `Edge`, whose
 /// `input_nr` is the node's input = the op's output number).
 #[derive(Clone, Debug)]

@@ -73,6 +73,11 @@ fn apply_impl<N: Node + 'static>(
         let _guard = NoGradGuard::new();
         forward()?
     };
+    if !out.dtype().is_floating() {
+        // Integer and bool results never require grad (PyTorch's
+        // `isDifferentiableType`).
+        return Ok(out.alias_detached());
+    }
     let mut out = [out.alias_detached()];
     let node = make_node(&out[0]);
     attach(inputs, &mut out, Box::new(node), is_view);

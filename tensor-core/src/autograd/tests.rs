@@ -252,3 +252,82 @@ fn no_grad_on_one_thread_does_not_stop_recording_on_another() {
     });
     assert!(h.join().unwrap());
 }
+
+#[test]
+fn a_graph_100000_ops_deep_is_dropped_without_overflowing_the_stack() {
+    let x = leaf(&[1.0], &[1]);
+    let mut y = x.mul_scalar(1.0).unwrap();
+    for _ in 0..100_000 {
+        y = y.add_scalar(1.0).unwrap();
+    }
+    y.backward().unwrap();
+    assert_eq!(grad(&x), vec![1.0]);
+    drop(y);
+}
+
+#[test]
+fn integer_results_do_not_require_grad() {
+    let x = leaf(&[1.5, -2.0], &[2]);
+    assert!(!x.to_dtype(DType::I64).unwrap().requires_grad());
+    assert!(x.to_dtype(DType::F32).unwrap().requires_grad());
+}
+
+/// Splits `x` (1-d, even length) into its two halves, as a two-output op.
+struct SplitBackward {
+    n: usize,
+}
+
+impl crate::autograd::Node for SplitBackward {
+    fn name(&self) -> &'static str {
+        "SplitBackward0"
+    }
+    fn apply(&self, grads: &[Option<Tensor>]) -> crate::Result<Vec<Option<Tensor>>> {
+        let z = Tensor::zeros(&[2 * self.n], DType::F64)?;
+        for (i, g) in grads.iter().enumerate() {
+            if let Some(g) = g {
+                z.narrow(0, (i * self.n) as i64, self.n)?.copy_(g)?;
+            }
+        }
+        Ok(vec![Some(z)])
+    }
+}
+
+#[test]
+fn apply_multi_gives_each_output_its_gradient_and_none_for_unused_ones() {
+    let x = leaf(&[1.0, 2.0, 3.0, 4.0], &[4]);
+    let halves = crate::autograd::apply_multi(
+        &[&x],
+        || {
+            Ok(vec![
+                x.narrow(0, 0, 2)?.contiguous()?,
+                x.narrow(0, 2, 2)?.contiguous()?,
+            ])
+        },
+        |_| SplitBackward { n: 2 },
+    )
+    .unwrap();
+    assert_eq!(halves[1].grad_fn_name(), Some("SplitBackward0"));
+    sum(&halves[1].mul_scalar(3.0).unwrap()).backward().unwrap();
+    assert_eq!(grad(&x), vec![0.0, 0.0, 3.0, 3.0]);
+    let both = halves[0].add(&halves[1]).unwrap();
+    sum(&both).backward().unwrap();
+    assert_eq!(grad(&x), vec![1.0, 1.0, 4.0, 4.0]);
+}
+
+#[test]
+fn backward_of_a_leaf_itself_accumulates_the_given_gradient() {
+    let x = leaf(&[1.0, 2.0], &[2]);
+    let g = Tensor::from_vec(vec![0.5, -1.0], &[2]).unwrap();
+    x.backward_with(&g).unwrap();
+    assert_eq!(grad(&x), vec![0.5, -1.0]);
+}
+
+#[test]
+fn modified_saved_leaf_message_names_no_producer() {
+    // An optimiser-style update between forward and backward.
+    let w = leaf(&[1.0, 2.0], &[2]);
+    let y = w.mul(&w).unwrap();
+    no_grad(|| w.sub_scalar_(0.1)).unwrap();
+    let e = sum(&y).backward().unwrap_err().to_string();
+    assert!(e.contains("inplace operation: [torch.DoubleTensor [2]] is at version 1; expected version 0 instead."), "{e}");
+}

@@ -133,14 +133,18 @@ impl Node for PowScalarBackward {
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let x = self.x.unpack()?;
+        let zero_exponent = match self.exponent {
+            Scalar::Int(i) => i == 0,
+            Scalar::Float(f) => f == 0.0,
+            Scalar::Bool(b) => !b,
+        };
+        if zero_exponent {
+            return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)]);
+        }
         let minus_one = match self.exponent {
-            Scalar::Int(0) => return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)]),
-            Scalar::Float(f) if f == 0.0 => {
-                return Ok(vec![Some(Tensor::zeros(g.sizes(), g.dtype())?)])
-            }
-            Scalar::Int(i) => Scalar::Int(i - 1),
+            Scalar::Int(i) => Scalar::Int(i.saturating_sub(1)),
             Scalar::Float(f) => Scalar::Float(f - 1.0),
-            Scalar::Bool(b) => Scalar::Int(b as i64 - 1),
+            Scalar::Bool(_) => Scalar::Int(0),
         };
         let d = x.pow_scalar(minus_one)?.mul_scalar(self.exponent)?;
         Ok(vec![Some(g.mul(&d)?)])
