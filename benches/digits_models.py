@@ -11,7 +11,9 @@ Usage (from the workspace root, after
     python3 benches/digits_models.py [--models mlp,cnn,transformer] [--seeds 0-4]
         [--epochs 30] [--ours BINARY] [--torch-script PATH] [--data PATH]
 
-Needs PyTorch (`pip install torch numpy`): a measurement, never run in CI.
+Needs PyTorch (`pip install torch numpy`): a measurement, never run in CI. Run it on a
+quiet machine (`uptime` load below 1): under load PyTorch's two-thread runs slow down
+10-100x and ours far less, which makes the ratios meaningless.
 Targets (issue 12): mlp <= 0.25x, cnn <= 0.5x, transformer <= 0.5x; accuracy averaged
 over seeds 0-4: mlp >= 0.955, cnn >= 0.97, transformer >= 0.965.
 """
