@@ -1,14 +1,18 @@
 //! Command-line flags of the digits example.
 
+use crate::models::Kind;
 use std::path::PathBuf;
 
-/// Training settings; the defaults are those of `digits_torch.py`.
+/// Training settings; the defaults are those of `digits_models_torch.py`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    /// The model (`--model mlp|cnn|transformer`, default mlp).
+    pub model: Kind,
     /// Passes over the training set (`--epochs`, default 30).
     pub epochs: usize,
-    /// SGD learning rate (`--lr`, default 0.1).
-    pub lr: f32,
+    /// Learning rate (`--lr`); `None`: the model's own (mlp 0.1, cnn 1e-2,
+    /// transformer 3e-3).
+    pub lr: Option<f64>,
     /// Samples per batch (`--batch`, default 32); the last batch of an epoch is smaller.
     pub batch: usize,
     /// Seed of the initial weights and of the shuffles (`--seed`, default 0).
@@ -20,8 +24,9 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
+            model: Kind::Mlp,
             epochs: 30,
-            lr: 0.1,
+            lr: None,
             batch: 32,
             seed: 0,
             data: default_data_path(),
@@ -35,7 +40,7 @@ pub fn default_data_path() -> PathBuf {
 }
 
 /// Usage text printed by `--help` and after a flag error.
-pub const USAGE: &str = "usage: digits [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH]";
+pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH]";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -50,7 +55,8 @@ pub enum Command {
 ///
 /// # Errors
 /// A message naming the flag for an unknown flag, a missing value or a value that does
-/// not parse (epochs and batch must be positive integers, lr a positive number).
+/// not parse (epochs and batch must be positive integers, lr a positive number, model
+/// one of mlp, cnn, transformer).
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
     let mut c = Config::default();
     let mut args = args.into_iter();
@@ -70,13 +76,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .ok_or_else(|| bad("a positive integer"))?
             }
             "--lr" => {
-                c.lr = value
-                    .parse()
-                    .ok()
-                    .filter(|&lr: &f32| lr.is_finite() && lr > 0.0)
-                    .ok_or_else(|| bad("a positive number"))?
+                c.lr = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&lr: &f64| lr.is_finite() && lr > 0.0)
+                        .ok_or_else(|| bad("a positive number"))?,
+                )
             }
             "--seed" => c.seed = value.parse().map_err(|_| bad("an unsigned integer"))?,
+            "--model" => {
+                c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?
+            }
             "--data" => c.data = PathBuf::from(value),
             _ => return Err(format!("unknown flag '{flag}'")),
         }

@@ -1,9 +1,11 @@
-//! Trains a small MLP on the digits data set with typed tensors and a hand-written
-//! backward pass; the Rust counterpart of `benches/digits_torch.py`.
+//! Trains one of three small models (an MLP, a CNN, a transformer) on the digits data
+//! set with typed tensors and autograd; the Rust counterpart of
+//! `shared/bench/digits_models_torch.py` (same split, scaling, initialisation,
+//! optimisers and hyper-parameters).
 //!
 //! ```sh
-//! cargo run --release -p tensor-typed --example digits -- [--epochs 30] [--lr 0.1]
-//!     [--batch 32] [--seed 0] [--data PATH]
+//! cargo run --release -p tensor-typed --example digits -- [--model mlp|cnn|transformer]
+//!     [--epochs 30] [--lr F] [--batch 32] [--seed 0] [--data PATH]
 //! ```
 //! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
@@ -11,14 +13,18 @@
 
 mod cli;
 mod data;
-mod model;
+#[cfg(test)]
+mod manual_mlp;
+mod models;
 mod rng;
 mod train;
 
 #[cfg(test)]
 mod tests;
 
-use model::Images;
+use indicatif::{ProgressBar, ProgressStyle};
+use models::Images;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use tensor_typed::prelude::*;
 use tensor_typed::Tensor;
@@ -96,12 +102,38 @@ fn main() -> ExitCode {
         split.test.len(),
         config.data.display()
     );
-    let report = train::train(&split, &config, |e| {
-        println!(
-            "epoch {:3}: loss {:.4}, train accuracy {:.4}",
-            e.epoch, e.loss, e.train_accuracy
-        )
+    println!("model: {}", config.model.name());
+    let batches = split.train.len().div_ceil(config.batch) * config.epochs;
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let bar = ProgressBar::new(batches as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} batches, {elapsed} (eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
     });
+    let report = train::train(
+        &split,
+        &config,
+        || {
+            if let Some(b) = &bar {
+                b.inc(1)
+            }
+        },
+        |e| {
+            let line = format!(
+                "epoch {:3}: loss {:.4}, train accuracy {:.4}",
+                e.epoch, e.loss, e.train_accuracy
+            );
+            match &bar {
+                Some(b) => b.println(line),
+                None => println!("{line}"),
+            }
+        },
+    );
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     match report {
         Ok(r) => {
             if let Err(e) = show_mistakes(&split, &r, 6) {

@@ -1,10 +1,13 @@
-//! The digits example's tests: a short training run on the shipped file, the data
-//! errors and the flags (run by `cargo test`: the example is built with `test = true`).
+//! The digits example's tests: short training runs of each model on the shipped file,
+//! autograd's MLP gradients against the hand-written backward, the data errors and the
+//! flags (run by `cargo test`: the example is built with `test = true`).
 
-use super::{cli, data, train};
+use super::models::{mlp::Mlp, Images, Kind, Model};
+use super::{cli, data, manual_mlp, rng::Rng, train};
 use flate2::{write::GzEncoder, Compression};
 use std::io::Write;
 use std::path::PathBuf;
+use tensor_typed::prelude::*;
 
 /// A directory of this test process's own under the system's temp dir.
 fn tmp_dir() -> PathBuf {
@@ -28,22 +31,69 @@ fn row(pixel: &str, label: &str) -> String {
     fields.join(",")
 }
 
-#[test]
-fn two_epochs_on_shipped_file_reach_accuracy_above_0_8() {
+/// Trains `model` for `epochs` on the shipped file; its test accuracy.
+fn short_run(model: Kind, epochs: usize) -> f64 {
     let config = cli::Config {
-        epochs: 2,
+        model,
+        epochs,
         ..cli::Config::default()
     };
     let split = data::load(&config.data).unwrap();
     assert_eq!((split.train.len(), split.test.len()), (1438, 359));
-    let mut epochs = 0;
-    let report = train::train(&split, &config, |_| epochs += 1).unwrap();
-    assert_eq!(epochs, 2);
+    let (mut batches, mut seen) = (0, 0);
+    let report = train::train(&split, &config, || batches += 1, |_| seen += 1).unwrap();
+    assert_eq!((seen, batches), (epochs, epochs * 1438_usize.div_ceil(32)));
+    report.test_accuracy
+}
+
+#[test]
+fn mlp_four_epochs_on_shipped_file_reach_accuracy_above_0_85() {
+    let acc = short_run(Kind::Mlp, 4);
+    assert!(acc > 0.85, "test accuracy {acc}");
+}
+
+#[test]
+fn cnn_four_epochs_on_shipped_file_reach_accuracy_above_0_93() {
+    let acc = short_run(Kind::Cnn, 4);
+    assert!(acc > 0.93, "test accuracy {acc}");
+}
+
+#[test]
+fn transformer_four_epochs_on_shipped_file_reach_accuracy_above_0_93() {
+    let acc = short_run(Kind::Transformer, 4);
+    assert!(acc > 0.93, "test accuracy {acc}");
+}
+
+fn max_abs_diff<S: tensor_typed::Shape>(a: &Tensor<f32, S>, b: &Tensor<f32, S>) -> f32 {
+    let (a, b) = (a.to_vec(), b.to_vec());
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn mlp_autograd_gradients_equal_hand_written_backward_within_1e_6() {
+    let split = data::load(&cli::default_data_path()).unwrap();
+    let mlp = Mlp::init(&mut Rng::new(3)).unwrap();
+    let idx: Vec<usize> = (100..132).collect();
+    let (x, y) = train::gather(&split.train, &idx);
+    let x = Images::from_vec(x, &[32, 64]).unwrap();
+    let loss = super::models::loss(&mlp.forward(&x), &y).unwrap();
+    loss.backward().unwrap();
+    let manual = manual_mlp::gradients(&mlp, &x, &y).unwrap();
+    let d = [
+        max_abs_diff(&mlp.l1.w.grad().unwrap(), &manual.w1),
+        max_abs_diff(&mlp.l1.b.grad().unwrap(), &manual.b1),
+        max_abs_diff(&mlp.l2.w.grad().unwrap(), &manual.w2),
+        max_abs_diff(&mlp.l2.b.grad().unwrap(), &manual.b2),
+    ];
     assert!(
-        report.test_accuracy > 0.8,
-        "test accuracy {}",
-        report.test_accuracy
+        d.iter().all(|&d| d <= 1e-6),
+        "max |autograd - manual| per parameter: {d:?}"
     );
+    // The check can fail: the gradients are not all zero.
+    assert!(max_abs_diff(&manual.w1, &Tensor::zeros()) > 1e-3);
 }
 
 #[test]
@@ -111,7 +161,8 @@ fn flags_override_defaults() {
     let cli::Command::Train(c) = cli::parse(args.map(String::from)).unwrap() else {
         panic!("expected a training command")
     };
-    assert_eq!((c.epochs, c.lr, c.batch, c.seed), (3, 0.05, 16, 7));
+    assert_eq!((c.epochs, c.lr, c.batch, c.seed), (3, Some(0.05), 16, 7));
+    assert_eq!(c.model, Kind::Mlp);
     assert!(c.data.ends_with("data/digits.csv.gz"));
 }
 
@@ -120,4 +171,21 @@ fn bad_flag_value_is_an_error() {
     let e = cli::parse(["--batch", "0"].map(String::from)).unwrap_err();
     assert_eq!(e, "--batch: expected a positive integer, got '0'");
     assert!(cli::parse(["--bogus", "1"].map(String::from)).is_err());
+}
+
+#[test]
+fn model_flag_picks_the_model() {
+    for (name, kind) in [
+        ("mlp", Kind::Mlp),
+        ("cnn", Kind::Cnn),
+        ("transformer", Kind::Transformer),
+    ] {
+        let cli::Command::Train(c) = cli::parse(["--model", name].map(String::from)).unwrap()
+        else {
+            panic!("expected a training command")
+        };
+        assert_eq!(c.model, kind);
+    }
+    let e = cli::parse(["--model", "rnn"].map(String::from)).unwrap_err();
+    assert_eq!(e, "--model: expected mlp, cnn or transformer, got 'rnn'");
 }

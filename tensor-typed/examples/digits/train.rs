@@ -1,13 +1,13 @@
-//! The training loop: shuffled mini-batches, SGD, per-epoch loss and accuracy, then the
-//! test accuracy. The model itself (forward, hand-written backward, update) is in
-//! `model.rs`.
+//! The training loop: shuffled mini-batches, forward, autograd backward, optimiser step,
+//! per-epoch loss and accuracy, then the test accuracy. The models are in `models/`.
 
 use crate::cli::Config;
 use crate::data::{Samples, Split, PIXELS};
-use crate::model::{Images, Mlp};
+use crate::models::{self, cnn::Cnn, mlp::Mlp, transformer::Transformer, Images, Kind, Model};
 use crate::rng::Rng;
 use std::time::Instant;
 use tensor_core::Result;
+use tensor_typed::prelude::*;
 
 /// One epoch's statistics.
 #[derive(Clone, Copy, Debug)]
@@ -40,14 +40,35 @@ pub fn gather(samples: &Samples, idx: &[usize]) -> (Vec<f32>, Vec<usize>) {
     (x, idx.iter().map(|&i| samples.labels[i]).collect())
 }
 
-/// Trains an [`Mlp`] on `split.train` as `config` says, calling `on_epoch` after every
-/// epoch, then measures it on `split.test`.
+/// Trains the model `config.model` on `split.train` as `config` says, calling
+/// `on_batch` after every batch and `on_epoch` after every epoch, then measures it on
+/// `split.test`.
 ///
 /// # Errors
 /// A tensor-core error, which would be a bug in the model (the shapes are fixed).
-pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(Epoch)) -> Result<Report> {
+pub fn train(
+    split: &Split,
+    config: &Config,
+    on_batch: impl FnMut(),
+    on_epoch: impl FnMut(Epoch),
+) -> Result<Report> {
+    match config.model {
+        Kind::Mlp => train_model::<Mlp>(split, config, on_batch, on_epoch),
+        Kind::Cnn => train_model::<Cnn>(split, config, on_batch, on_epoch),
+        Kind::Transformer => train_model::<Transformer>(split, config, on_batch, on_epoch),
+    }
+}
+
+/// [`train`] for the model type `M`.
+fn train_model<M: Model>(
+    split: &Split,
+    config: &Config,
+    mut on_batch: impl FnMut(),
+    mut on_epoch: impl FnMut(Epoch),
+) -> Result<Report> {
     let mut rng = Rng::new(config.seed);
-    let mut model = Mlp::init(&mut rng)?;
+    let mut model = M::init(&mut rng)?;
+    let mut opt = M::optimizer(config.lr);
     let n = split.train.len();
     let start = Instant::now();
     for epoch in 1..=config.epochs {
@@ -56,9 +77,18 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(Epoch)) ->
         for idx in perm.chunks(config.batch) {
             let (x, y) = gather(&split.train, idx);
             let x = Images::from_vec(x, &[idx.len(), PIXELS])?;
-            let step = model.step(&x, &y, config.lr)?;
-            loss_sum += step.loss * idx.len() as f64;
-            correct += step.correct;
+            let scores = model.forward(&x);
+            let loss = models::loss(&scores, &y)?;
+            correct += models::predictions(&scores)
+                .iter()
+                .zip(&y)
+                .filter(|(p, l)| p == l)
+                .count();
+            loss_sum += loss.item()? as f64 * idx.len() as f64;
+            loss.backward()?;
+            opt.step(&mut model)?;
+            model.zero_grad();
+            on_batch();
         }
         on_epoch(Epoch {
             epoch,
@@ -68,7 +98,7 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(Epoch)) ->
     }
     let train_seconds = start.elapsed().as_secs_f64();
     let test_images = Images::from_vec(split.test.images.clone(), &[split.test.len(), PIXELS])?;
-    let predicted = model.predict(&test_images);
+    let predicted = no_grad(|| models::predictions(&model.forward(&test_images)));
     let mistakes: Vec<(usize, usize)> = predicted
         .iter()
         .zip(&split.test.labels)
