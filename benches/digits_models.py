@@ -27,7 +27,6 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OURS = os.path.join(ROOT, "target", "release", "examples", "digits")
-SHARED = os.path.join(ROOT, "..", "shared")
 TARGET_RATIO = {"mlp": 0.25, "cnn": 0.5, "transformer": 0.5}
 TARGET_ACC = {"mlp": 0.955, "cnn": 0.97, "transformer": 0.965}
 
@@ -63,7 +62,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--ours", default=OURS, help="the digits example binary")
     ap.add_argument("--torch-script",
-                    default=os.path.join(SHARED, "bench", "digits_models_torch.py"))
+                    default=os.path.join(ROOT, "benches", "digits_models_torch.py"))
     ap.add_argument("--data", default=os.path.join(ROOT, "tensor-typed", "data", "digits.csv.gz"))
     args = ap.parse_args()
     if not os.path.exists(args.ours):

@@ -1,6 +1,6 @@
 //! Trains one of three small models (an MLP, a CNN, a transformer) on the digits data
 //! set with typed tensors and autograd; the Rust counterpart of
-//! `shared/bench/digits_models_torch.py` (same split, scaling, initialisation,
+//! `benches/digits_models_torch.py` (same split, scaling, initialisation,
 //! optimisers and hyper-parameters).
 //!
 //! ```sh
