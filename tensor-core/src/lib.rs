@@ -10,6 +10,7 @@
 
 mod alloc;
 pub mod autograd;
+mod buffer_cache;
 mod display;
 mod dtype;
 mod element;

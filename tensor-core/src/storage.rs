@@ -58,6 +58,16 @@ pub struct Buffer {
     dtype: DType,
 }
 
+impl Drop for Buffer {
+    /// A buffer this crate allocated goes to the [`crate::buffer_cache`] (which keeps it
+    /// only when its size is worth keeping).
+    fn drop(&mut self) {
+        if let Bytes::Words(words) = &mut self.bytes {
+            crate::buffer_cache::give(std::mem::take(words));
+        }
+    }
+}
+
 /// Where a buffer's bytes live.
 #[derive(Debug)]
 enum Bytes {
@@ -182,11 +192,17 @@ impl Buffer {
 }
 
 /// `nwords` 8-byte words, zeroed (calloc: the OS hands out lazily zeroed pages) or
-/// uninitialised, or [`Error::OutOfMemory`] naming `nbytes`.
+/// uninitialised (a freed block of the same size from [`crate::buffer_cache`] when there
+/// is one), or [`Error::OutOfMemory`] naming `nbytes`.
 fn alloc_words(nwords: usize, zeroed: bool, nbytes: usize) -> Result<Box<[MaybeUninit<u64>]>> {
     let oom = Error::OutOfMemory { nbytes };
     if nwords == 0 {
         return Ok(Box::new([]));
+    }
+    if !zeroed {
+        if let Some(block) = crate::buffer_cache::take(nwords) {
+            return Ok(block);
+        }
     }
     let layout = std::alloc::Layout::array::<u64>(nwords).map_err(|_| oom.clone())?;
     // SAFETY: `layout` has a non-zero size (nwords > 0) and was checked by
