@@ -536,13 +536,11 @@ fn conv_gemm<T: Gemm>(
                 (col.as_ptr(), [p as isize, 1])
             };
             let w = wpack[w0..].as_ptr();
-            // SAFETY: A and B stay inside `wpack` (rows w0.., coutg·kk elements), the
-            // im2col buffer (kk·p elements) or, for `direct`, inside `x`'s elements
-            // (c < cing, p < h·w walk x's own strides from the image's first element);
-            // C is this image's block of C_out·P slots, written (beta 0) or
-            // initialised above (beta 1), its elements distinct under the strides used
-            // (rows·P + cols with cols < P, or rows·C_out + cols with cols < C_out); no
-            // operand aliases C (the output is a fresh storage).
+            // SAFETY: A/B stay in `wpack` (rows w0.., coutg·kk), the im2col buffer
+            // (kk·p) or, for `direct`, `x`'s own elements (c < cing, p < h·w); C is this
+            // image's C_out·P block (written at beta 0, initialised above at beta 1),
+            // distinct under its strides (cols < P or < C_out); nothing aliases C (the
+            // output is a fresh storage).
             unsafe {
                 if cl {
                     // out[P, Cout_g] = col[P, K] · W_gᵀ[K, Cout_g]
