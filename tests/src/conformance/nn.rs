@@ -60,7 +60,7 @@ fn explicit(v: &Value) -> Tensor {
 }
 
 /// A Python number argument as the Scalar PyTorch sees (int, float or bool).
-fn scalar(v: &Value) -> Result<Scalar, String> {
+pub(super) fn scalar(v: &Value) -> Result<Scalar, String> {
     match v {
         Value::Bool(b) => Ok(Scalar::Bool(*b)),
         Value::Number(n) if n.is_i64() => Ok(Scalar::Int(n.as_i64().unwrap_or(0))),
@@ -69,15 +69,25 @@ fn scalar(v: &Value) -> Result<Scalar, String> {
     }
 }
 
-fn int(args: &Value, name: &str) -> Result<i64, String> {
+pub(super) fn int(args: &Value, name: &str) -> Result<i64, String> {
     args[name].as_i64().ok_or(format!("case without {name}"))
 }
 
 /// Runs one case's op (not one of [`NN_A_OPS`]).
 fn run(case: &Value, op: &str) -> Result<tensor_core::Result<Tensor>, String> {
-    let args = &case["args"];
     let n = case["inputs"].as_array().map_or(0, Vec::len);
     let t: Vec<Tensor> = (0..n).map(|k| input(case, k)).collect();
+    apply(case, op, &t)
+}
+
+/// Runs op `op` of a case (one of the ops this file judges) on the tensors `t`: the
+/// case's inputs, or leaves made from them (the autograd judge).
+pub(super) fn apply(
+    case: &Value,
+    op: &str,
+    t: &[Tensor],
+) -> Result<tensor_core::Result<Tensor>, String> {
+    let args = &case["args"];
     let x = t.first().ok_or("case without inputs")?;
     let two = || -> Result<&Tensor, String> { t.get(1).ok_or(format!("{op} needs two inputs")) };
     let dims = || ints(&args["dims"]);
