@@ -22,14 +22,18 @@ mod tests;
 use crate::alloc::try_vec;
 use crate::error::{Error, Result};
 use crate::layout::checked_numel;
+use crate::parallel;
 use crate::{dispatch_dtype, DType, Tensor};
 use gemm::{GemmElement, Strided};
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
-use rayon::prelude::*;
 
 /// Below this many multiply-adds per matrix, a batch is split across rayon threads
 /// instead of relying on the GEMM's own threading.
 const SMALL_GEMM: usize = 64 * 64 * 64;
+
+/// Multiply-adds per thread below which a batch of small products is not split
+/// (`at::internal::GRAIN_SIZE`): waking a worker costs more than a few small products.
+const BATCH_GRAIN: usize = 32 * 1024;
 
 impl Tensor {
     /// Matrix product with broadcasting, as `torch.matmul(self, other)`.
@@ -170,7 +174,16 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
     // m·n·k may exceed usize only for a product far too long to run; treat it as large.
     let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
     if nbatch > 1 && small {
-        out.par_chunks_mut(mn).enumerate().for_each(one);
+        // Whole matrices per chunk; one chunk (no thread hand-off) when the batch's
+        // multiply-adds are below the grain.
+        let chunks = parallel::chunks_for(total.saturating_mul(k), BATCH_GRAIN).min(nbatch);
+        let per = nbatch.div_ceil(chunks.max(1));
+        parallel::for_chunks_mut(&mut out, per * mn, |start, part| {
+            let first = start / mn;
+            part.chunks_mut(mn)
+                .enumerate()
+                .for_each(|(i, c)| one((first + i, c)));
+        });
     } else {
         out.chunks_mut(mn).enumerate().for_each(one);
     }
