@@ -47,9 +47,9 @@ pub fn extent(sizes: &[usize], strides: &[isize], offset: usize) -> Option<(i128
     for (&s, &st) in sizes.iter().zip(strides) {
         let reach = (s as i128 - 1) * st as i128;
         if reach < 0 {
-            lo += reach;
+            lo = lo.saturating_add(reach);
         } else {
-            hi += reach;
+            hi = hi.saturating_add(reach);
         }
     }
     Some((lo, hi))

@@ -8,6 +8,11 @@ impl TensorIterator {
     /// `shape[d0] * stride[d0] == stride[d1]`.
     fn can_coalesce(&self, dim0: usize, dim1: usize) -> bool {
         let (s0, s1) = (self.shape[dim0], self.shape[dim1]);
+        // Two huge dims of an empty iteration (another dim is 0) can have a product past
+        // `usize`: keep them apart (nothing is iterated either way).
+        if s0.checked_mul(s1).is_none() {
+            return false;
+        }
         if s0 == 1 || s1 == 1 {
             return true;
         }

@@ -253,7 +253,7 @@ impl TensorIterator {
 
     /// Number of elements iterated (`numel`).
     pub fn numel(&self) -> usize {
-        self.shape.iter().product()
+        crate::layout::numel_of(self.shape.iter().copied())
     }
 
     /// Byte strides of operand `arg` in iteration order. Crate code only (its indices
@@ -388,10 +388,11 @@ impl TensorIterator {
 
     /// Number of output elements: the product of the non-reduced iteration dims.
     pub fn num_output_elements(&self) -> usize {
-        (0..self.ndim())
-            .filter(|&d| !self.is_dim_reduced(d))
-            .map(|d| self.shape[d])
-            .product()
+        crate::layout::numel_of(
+            (0..self.ndim())
+                .filter(|&d| !self.is_dim_reduced(d))
+                .map(|d| self.shape[d]),
+        )
     }
 
     /// Copies outputs computed in temporaries of the common dtype back to the caller's

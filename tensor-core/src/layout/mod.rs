@@ -22,4 +22,5 @@ pub use memory_format::{
     strides_for_format, MemoryFormat,
 };
 pub(crate) use non_overlapping::is_provably_non_overlapping;
+pub(crate) use strided::numel_of;
 pub use strided::{checked_numel, contiguous_nbytes, contiguous_strides, Layout, StridedOffsets};

@@ -192,6 +192,24 @@ pub fn contiguous_nbytes(sizes: &[usize], itemsize: usize) -> Result<usize> {
         })
 }
 
+/// The product of `sizes` as an element count: 0 when any size is 0 (even if the
+/// others multiply past `usize`, as the huge dims of an empty tensor can), otherwise
+/// the product, saturating at `usize::MAX` (layouts of live tensors were checked, so
+/// it is exact for them).
+pub(crate) fn numel_of(sizes: impl IntoIterator<Item = usize>) -> usize {
+    let mut n = 1usize;
+    let mut empty = false;
+    for s in sizes {
+        empty |= s == 0;
+        n = n.saturating_mul(s);
+    }
+    if empty {
+        0
+    } else {
+        n
+    }
+}
+
 /// Product of `sizes`, checked: PyTorch's `numel: integer multiplication overflow`.
 ///
 /// # Errors
@@ -263,6 +281,15 @@ impl Iterator for StridedOffsets<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numel_of_empty_shape_with_huge_dims_is_zero_without_overflow() {
+        let huge = usize::MAX / 2;
+        assert_eq!(numel_of([huge, huge, 0]), 0);
+        assert_eq!(numel_of([0, huge, huge]), 0);
+        assert_eq!(numel_of([2, 3, 4]), 24);
+        assert_eq!(numel_of([]), 1);
+    }
 
     #[test]
     fn offsets_walk_transposed_in_logical_order() {

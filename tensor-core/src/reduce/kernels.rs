@@ -201,7 +201,7 @@ where
             let lines = Lines {
                 run_len: run.map_or(1, |d| g.shape[d]),
                 stride: run.map_or(0, |d| g.in_strides[d]),
-                nrows: rows.iter().map(|d| d.0).product(),
+                nrows: crate::layout::numel_of(rows.iter().map(|d| d.0)),
                 rows: &rows,
             };
             let outputs = dims(&is_kept);
@@ -287,7 +287,7 @@ where
             acc
         }
     };
-    let n_out: usize = outputs.iter().map(|d| d.0).product();
+    let n_out = crate::layout::numel_of(outputs.iter().map(|d| d.0));
     if n_out < FEW_OUTPUTS {
         let mut w = Walker::new(outputs, 0);
         for _ in 0..n_out {
@@ -336,7 +336,7 @@ where
     F: Fn(A) -> O + Sync,
     Z: Fn(A) -> bool + Sync,
 {
-    let nrows: usize = rows.iter().map(|d| d.0).product();
+    let nrows = crate::layout::numel_of(rows.iter().map(|d| d.0));
     let nchunks = len.div_ceil(COLUMNS);
     let width = len.min(COLUMNS);
     // Rows per piece: about four pieces' worth of elements, whole leaves.
@@ -391,7 +391,7 @@ where
         };
         over_pieces(npieces, &piece, &merge, split).unwrap_or_else(|| vec![r.identity; w])
     };
-    let n_others: usize = others.iter().map(|d| d.0).product();
+    let n_others = crate::layout::numel_of(others.iter().map(|d| d.0));
     let items = n_others * nchunks;
     let mut write = |kc: usize, acc: Vec<A>| {
         let (k, c) = (kc / nchunks, kc % nchunks);
@@ -473,7 +473,7 @@ pub fn arg_reduce<T: Element>(input: &Tensor, dim: Option<usize>, max: bool) -> 
                 .filter(|&k| k != d)
                 .map(|k| (sizes[k], strides[k], 0))
                 .collect();
-            let n_out: usize = kept.iter().map(|k| k.0).product();
+            let n_out = crate::layout::numel_of(kept.iter().map(|k| k.0));
             let (n, step) = (sizes[d], strides[d]);
             let base = input.storage_offset() as isize;
             let mut out = try_vec(n_out, 0i64)?;

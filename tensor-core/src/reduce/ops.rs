@@ -64,7 +64,7 @@ impl Plan {
                 (true, false) => None,
             })
             .collect();
-        let count = (0..nd).filter(|&d| reduced[d]).map(|d| sizes[d]).product();
+        let count = crate::layout::numel_of((0..nd).filter(|&d| reduced[d]).map(|d| sizes[d]));
         Ok(Plan {
             reduced,
             out_sizes,
@@ -73,7 +73,7 @@ impl Plan {
     }
 
     fn out_numel(&self) -> usize {
-        self.out_sizes.iter().product()
+        crate::layout::numel_of(self.out_sizes.iter().copied())
     }
 
     /// Runs `r` over `t` and wraps the values as a contiguous tensor.
