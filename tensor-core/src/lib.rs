@@ -23,6 +23,7 @@ mod layout;
 mod matmul;
 pub mod nn;
 mod ops;
+pub mod optim;
 mod parallel;
 mod random;
 mod reduce;

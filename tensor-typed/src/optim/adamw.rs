@@ -2,7 +2,8 @@
 
 use super::{check_state_sizes, for_each_with_grad, invalid, Optimizer};
 use crate::params::Params;
-use tensor_core::{MemoryFormat, Result, Tensor};
+use tensor_core::optim::{adamw_step_, AdamWStep};
+use tensor_core::{DType, MemoryFormat, Result, Tensor};
 
 /// `torch.optim.AdamW`: for each parameter `p` with gradient `g`, at step `t` (counted
 /// per parameter from 1; PyTorch's single-tensor algorithm, in the parameter's dtype):
@@ -146,9 +147,6 @@ impl AdamW {
             ref mut state,
         } = *self;
         for_each_with_grad(model, |i, p, mut g| {
-            if maximize {
-                g = g.neg()?;
-            }
             if state.len() <= i {
                 state.resize_with(i + 1, || None);
             }
@@ -166,6 +164,29 @@ impl AdamW {
                 }),
             };
             s.step += 1;
+            let mut all = vec![p, &g, &s.exp_avg, &s.exp_avg_sq];
+            all.extend(s.max_exp_avg_sq.as_ref());
+            let fusable = matches!(p.dtype(), DType::F32 | DType::F64)
+                && all
+                    .iter()
+                    .all(|t| t.is_contiguous() && t.dtype() == p.dtype());
+            if fusable {
+                // One pass per parameter (tensor_core::optim), same roundings as below.
+                let h = AdamWStep {
+                    lr,
+                    beta1,
+                    beta2,
+                    eps,
+                    weight_decay,
+                    maximize,
+                    step: s.step,
+                };
+                let max = s.max_exp_avg_sq.as_ref();
+                return adamw_step_(p, &g, &s.exp_avg, &s.exp_avg_sq, max, &h);
+            }
+            if maximize {
+                g = g.neg()?;
+            }
             if weight_decay != 0.0 {
                 p.mul_scalar_(1.0 - lr * weight_decay)?;
             }
