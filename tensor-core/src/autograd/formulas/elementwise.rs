@@ -4,7 +4,7 @@
 use super::{first, zero_of};
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
-use crate::{Scalar, Tensor};
+use crate::{DType, Scalar, Tensor};
 
 /// `a + alpha * b` / `a - alpha * b` (AddBackward0/SubBackward0): `(g, ±alpha g)`.
 pub(crate) struct AddBackward {
@@ -240,6 +240,32 @@ pub(crate) enum UnaryGrad {
     Tanh,
 }
 
+/// PyTorch's `threshold_backward(grad, result, 0)`: `grad` where the relu's result is
+/// above 0, else 0 (a NaN result lets the gradient through, as PyTorch). One pass for
+/// `float32`/`float64` of the same dtype; other dtypes through `where`.
+fn relu_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
+    use crate::iterator::{TensorIterator, TensorIteratorConfig};
+    if g.dtype() != result.dtype() || !matches!(g.dtype(), DType::F32 | DType::F64) {
+        let kill = result.le_scalar(0)?;
+        return Tensor::where_(&kill, &zero_of(g)?, g);
+    }
+    let out = Tensor::empty(&[0], g.dtype())?;
+    let config = TensorIteratorConfig::new()
+        .add_output(&out)
+        .add_const_input(g)
+        .add_const_input(result);
+    // SAFETY: the binary kernel below writes every output element before the output
+    // is handed out.
+    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
+    match g.dtype() {
+        DType::F32 => {
+            crate::kernels::binary::<f32, f32, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g })
+        }
+        _ => crate::kernels::binary::<f64, f64, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g }),
+    }
+    Ok(iter.final_output(0).alias())
+}
+
 /// The backward of a unary op, saving the input or the result as the formula needs.
 pub(crate) struct UnaryBackward {
     op: UnaryGrad,
@@ -292,7 +318,7 @@ impl Node for UnaryBackward {
                     .sub(&x.lt_scalar(0)?.to_dtype(x.dtype())?)?;
                 g.mul(&sign)?
             }
-            UnaryGrad::Relu => Tensor::where_(&s().gt_scalar(0)?, g, &zero_of(g)?)?,
+            UnaryGrad::Relu => relu_backward(g, s())?,
             UnaryGrad::Exp => g.mul(s())?,
             UnaryGrad::Log => g.div(s())?,
             UnaryGrad::Sqrt => g.div(&s().mul_scalar(2)?)?,
