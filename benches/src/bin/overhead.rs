@@ -54,4 +54,13 @@ fn main() {
         drop(Tensor::empty(&[64], DType::F32).expect("e"))
     });
     t("alias", &mut || drop(a.alias()));
+    // Attention heads of 8 positions (the digits transformer): q @ kᵀ, n = 8.
+    let q = Tensor::zeros(&[128, 8, 16], DType::F32).expect("q");
+    let kt = Tensor::zeros(&[128, 8, 16], DType::F32)
+        .expect("k")
+        .transpose(-2, -1)
+        .expect("kT");
+    t("bmm [128,8,16]x[128,16,8]", &mut || {
+        drop(q.matmul(&kt).expect("mm"))
+    });
 }
