@@ -84,7 +84,7 @@ def main():
             )
         bo, bt = min(ours), min(torch)
         mo, mt = statistics.median(ours), statistics.median(torch)
-        print(f"| {name} | {bo:.3f} | {mo:.3f} | {bt:.3f} | {mt:.3f} | {bo / bt:.2f} | {mo / mt:.2f} |", flush=True)
+        print(f"| {name} | {bo:.4g} | {mo:.4g} | {bt:.4g} | {mt:.4g} | {bo / bt:.2f} | {mo / mt:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

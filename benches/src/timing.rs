@@ -64,7 +64,7 @@ impl Results {
     }
 
     /// The results as one JSON object `{case: median ms}`, in measuring order, formatted
-    /// like `json.dumps(res, indent=1)` with values rounded to 5 decimals.
+    /// like `json.dumps(res, indent=1)` with values rounded to 6 decimals (1 ns).
     pub fn to_json(&self) -> String {
         let body: Vec<String> = self
             .entries
@@ -76,7 +76,7 @@ impl Results {
 }
 
 fn round5(v: f64) -> f64 {
-    (v * 1e5).round() / 1e5
+    (v * 1e6).round() / 1e6
 }
 
 #[cfg(test)]

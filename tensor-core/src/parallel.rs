@@ -14,6 +14,7 @@
 //! parked thread on a virtual machine takes 15 to 50 µs, as long as a whole in-cache
 //! op; with the spinning, a back-to-back op hands out its chunks in about a microsecond.
 
+use std::cell::Cell;
 use std::hint::spin_loop;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -30,6 +31,34 @@ static EPOCH: AtomicUsize = AtomicUsize::new(0);
 
 /// The number of linger jobs queued or running.
 static LINGERING: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// `true` while the calling thread runs its own chunk of a split (chunk 0): the
+    /// pool's threads know it from `rayon::current_thread_index`, the caller from this.
+    static IN_REGION: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the current thread as inside a parallel region until dropped (restoring the
+/// previous state, also when the chunk panics).
+struct RegionGuard(bool);
+
+impl RegionGuard {
+    fn enter() -> RegionGuard {
+        RegionGuard(IN_REGION.with(|r| r.replace(true)))
+    }
+}
+
+impl Drop for RegionGuard {
+    fn drop(&mut self) {
+        IN_REGION.with(|r| r.set(self.0));
+    }
+}
+
+/// `at::in_parallel_region()`: `true` on a pool thread, and on the thread that called a
+/// split while it runs its own chunk.
+pub(crate) fn in_parallel_region() -> bool {
+    rayon::current_thread_index().is_some() || IN_REGION.with(Cell::get)
+}
 
 /// Spins until `cond()` holds or `limit` has passed, checking the clock and yielding
 /// the core to any other runnable thread every 64 spins (so that spinning costs little
@@ -70,7 +99,7 @@ fn linger(workers: usize) {
 /// smaller than `grain` (so `n < grain` runs on one thread), and 1 inside a parallel
 /// region (no nested parallelism, as `at::in_parallel_region`).
 pub(crate) fn chunks_for(n: usize, grain: usize) -> usize {
-    if rayon::current_thread_index().is_some() {
+    if in_parallel_region() {
         return 1;
     }
     rayon::current_num_threads()
@@ -114,7 +143,10 @@ fn ranges_dyn(n: usize, chunks: usize, f: &(dyn Fn(usize, usize) + Sync)) {
                 });
             }
         }
-        f(0, len.min(n));
+        {
+            let _region = RegionGuard::enter();
+            f(0, len.min(n));
+        }
         spin_until(JOIN_SPIN, || done.load(Ordering::Acquire) >= spawned);
     });
     linger(spawned);
@@ -214,5 +246,17 @@ mod tests {
         );
         // Inside a pool thread: no nested split.
         assert_eq!(rayon::scope(|_| chunks_for(1 << 20, 1)), 1);
+    }
+
+    #[test]
+    fn caller_chunk_of_a_split_does_not_split_again() {
+        // Chunk 0 runs on the calling thread: a split inside it would queue work behind
+        // the pool's own chunks (`at::in_parallel_region` is true there too).
+        let nested = Mutex::new(Vec::new());
+        for_ranges(2, 2, |_, _| {
+            nested.lock().unwrap().push(chunks_for(1 << 20, 1))
+        });
+        assert_eq!(nested.into_inner().unwrap(), vec![1, 1]);
+        assert!(!in_parallel_region());
     }
 }

@@ -266,7 +266,7 @@ impl Tensor {
     /// [`Error::StorageSizeOverflow`] when the bytes exceed `isize::MAX`;
     /// [`Error::OutOfMemory`].
     pub fn empty_strided(sizes: &[usize], strides: &[isize], dtype: DType) -> Result<Tensor> {
-        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?;
+        let layout = Layout::checked_from_slices(sizes, strides, 0)?;
         checked_numel(sizes, "empty_strided")?;
         let nbytes = layout.required_storage_bytes(dtype.size())?;
         Ok(Tensor::from_parts_unchecked(

@@ -75,6 +75,7 @@ impl TensorIteratorConfig {
     /// The caller must run an elementwise kernel over the built iterator that writes
     /// every element of every output (then [`TensorIterator::cast_outputs`]) before
     /// any output is read or handed out; if it stops early, it must drop the iterator.
+    #[inline]
     pub(crate) unsafe fn kernel_writes_every_output(mut self) -> Self {
         self.uninit_outputs = true;
         self
@@ -90,6 +91,7 @@ impl TensorIteratorConfig {
     ///
     /// Outputs come first: adding one after an input makes [`super::TensorIterator::build`]
     /// return [`crate::Error::InvalidArgument`].
+    #[inline]
     pub fn add_output(mut self, out: &Tensor) -> Self {
         self.output_after_input |= !self.inputs.is_empty();
         self.outputs.push(ConfigOperand {
@@ -102,6 +104,7 @@ impl TensorIteratorConfig {
     /// Adds an output that the iterator allocates (an undefined tensor in PyTorch),
     /// with the dtype computed by `compute_types` and strides from the perm. As
     /// [`TensorIteratorConfig::add_output`], it must come before the inputs.
+    #[inline]
     pub fn add_undefined_output(mut self) -> Self {
         self.output_after_input |= !self.inputs.is_empty();
         self.outputs.push(ConfigOperand {
@@ -112,6 +115,7 @@ impl TensorIteratorConfig {
     }
 
     /// Adds an output that is either given (`Some`) or allocated (`None`).
+    #[inline]
     pub fn add_maybe_output(self, out: Option<&Tensor>) -> Self {
         match out {
             Some(t) => self.add_output(t),
@@ -120,6 +124,7 @@ impl TensorIteratorConfig {
     }
 
     /// Adds an input (`add_input`).
+    #[inline]
     pub fn add_input(mut self, input: &Tensor) -> Self {
         self.inputs.push(ConfigOperand {
             tensor: Some(input.alias()),
@@ -129,6 +134,7 @@ impl TensorIteratorConfig {
     }
 
     /// Adds an input that is only read (`add_const_input`).
+    #[inline]
     pub fn add_const_input(mut self, input: &Tensor) -> Self {
         self.inputs.push(ConfigOperand {
             tensor: Some(input.alias()),
@@ -139,6 +145,7 @@ impl TensorIteratorConfig {
 
     /// Adds a Rust number as a 0-d input that promotes as a wrapped number
     /// (`wrapped_scalar_tensor`): `Int` is int64, `Float` float64, `Bool` bool.
+    #[inline]
     pub fn add_scalar_input(mut self, value: Scalar) -> Self {
         self.inputs.push(ConfigOperand {
             tensor: Some(Tensor::scalar_of(value, value.dtype())),
@@ -149,6 +156,7 @@ impl TensorIteratorConfig {
 
     /// Adds an input that promotes as a wrapped number (a 0-d tensor made from a Rust
     /// scalar by the caller).
+    #[inline]
     pub fn add_wrapped_number_input(mut self, input: &Tensor) -> Self {
         self.inputs.push(ConfigOperand {
             tensor: Some(input.alias()),
@@ -158,12 +166,14 @@ impl TensorIteratorConfig {
     }
 
     /// Checks outputs for internal overlap and inputs for partial overlap with outputs.
+    #[inline]
     pub fn set_check_mem_overlap(mut self, v: bool) -> Self {
         self.check_mem_overlap = v;
         self
     }
 
     /// Allows 0-d CPU tensors among non-CPU operands (no effect on a CPU-only runtime).
+    #[inline]
     pub fn allow_cpu_scalars(mut self, v: bool) -> Self {
         self.allow_cpu_scalars = v;
         self
@@ -171,24 +181,28 @@ impl TensorIteratorConfig {
 
     /// Reduction mode: outputs keep their shape (size 1 on reduced dims), get stride 0
     /// there, and reduced dims are iterated innermost. See the module docs.
+    #[inline]
     pub fn is_reduction(mut self, v: bool) -> Self {
         self.is_reduction = v;
         self
     }
 
     /// Whether outputs of the wrong shape are resized (default true).
+    #[inline]
     pub fn resize_outputs(mut self, v: bool) -> Self {
         self.resize_outputs = v;
         self
     }
 
     /// Whether all operands must share one dtype (`Found dtype X but expected Y`).
+    #[inline]
     pub fn check_all_same_dtype(mut self, v: bool) -> Self {
         self.check_all_same_dtype = v;
         self
     }
 
     /// Whether the common dtype must cast safely to each output (`can_cast`).
+    #[inline]
     pub fn enforce_safe_casting_to_output(mut self, v: bool) -> Self {
         self.enforce_safe_casting_to_output = v;
         self
@@ -196,6 +210,7 @@ impl TensorIteratorConfig {
 
     /// Iterates in plain row-major order: no stride sorting, fast setup only when
     /// everything is contiguous.
+    #[inline]
     pub fn enforce_linear_iteration(mut self, v: bool) -> Self {
         self.enforce_linear_iteration = v;
         self
@@ -203,6 +218,7 @@ impl TensorIteratorConfig {
 
     /// Computes a common dtype over the inputs and converts inputs to it; also clears
     /// `check_all_same_dtype` when set.
+    #[inline]
     pub fn promote_inputs_to_common_dtype(mut self, v: bool) -> Self {
         self.promote_inputs_to_common_dtype = v;
         if v {
@@ -212,6 +228,7 @@ impl TensorIteratorConfig {
     }
 
     /// Turns an integral (or bool) common dtype into the default float, `float32`.
+    #[inline]
     pub fn promote_integer_inputs_to_float(mut self, v: bool) -> Self {
         self.promote_integer_inputs_to_float = v;
         self
@@ -219,6 +236,7 @@ impl TensorIteratorConfig {
 
     /// Computes into temporaries of the common dtype and copies them to outputs of
     /// another dtype; also clears `check_all_same_dtype` when set.
+    #[inline]
     pub fn cast_common_dtype_to_outputs(mut self, v: bool) -> Self {
         self.cast_common_dtype_to_outputs = v;
         if v {
@@ -230,6 +248,7 @@ impl TensorIteratorConfig {
     /// Fixes the iteration shape instead of broadcasting the operands
     /// (`declare_static_shape`); every defined operand must have exactly this shape
     /// (`TensorIterator::build` returns [`crate::Error::OutputShape`] otherwise).
+    #[inline]
     pub fn declare_static_shape(mut self, shape: &[usize]) -> Self {
         self.static_shape = Some(shape.to_vec());
         self
@@ -237,6 +256,7 @@ impl TensorIteratorConfig {
 
     /// Fixes the dtype of allocated outputs (`declare_static_dtype`, e.g. bool for
     /// comparisons).
+    #[inline]
     pub fn declare_static_dtype(mut self, dtype: DType) -> Self {
         self.static_dtype = Some(dtype);
         self

@@ -2,20 +2,21 @@
 
 use super::{FastSetupType, TensorIterator};
 use crate::error::list;
+use crate::layout::DimVec;
 use std::fmt;
 
 /// What `build` recorded on the way (filled by the steps as they run).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Trace {
     /// The broadcast shape before any permutation.
-    pub broadcast_shape: Vec<usize>,
+    pub broadcast_shape: DimVec<usize>,
     /// Per operand, the strides (elements) right-aligned to the broadcast shape, with 0
     /// for broadcast dims; `None` for outputs still to be allocated.
     pub effective_strides: Vec<Option<Vec<isize>>>,
     /// The perm of `reorder_dimensions`.
-    pub perm: Vec<usize>,
+    pub perm: DimVec<usize>,
     /// The shape after permutation, before coalescing.
-    pub permuted_shape: Vec<usize>,
+    pub permuted_shape: DimVec<usize>,
 }
 
 impl TensorIterator {
@@ -79,7 +80,7 @@ impl TensorIterator {
         let fast = self.fast_setup != FastSetupType::None;
         Explain {
             fast_setup: self.fast_setup,
-            shape: self.trace.broadcast_shape.clone(),
+            shape: self.trace.broadcast_shape.to_vec(),
             effective_strides: if fast {
                 Vec::new()
             } else {
@@ -88,13 +89,13 @@ impl TensorIterator {
             perm: if fast {
                 Vec::new()
             } else {
-                self.trace.perm.clone()
+                self.trace.perm.to_vec()
             },
-            coalesced_sizes: self.shape.clone(),
+            coalesced_sizes: self.shape.to_vec(),
             byte_strides: self
                 .operands
                 .iter()
-                .map(|op| op.stride_bytes.clone())
+                .map(|op| op.stride_bytes.to_vec())
                 .collect(),
             output_strides: (0..self.num_outputs)
                 .map(|i| self.final_output(i).strides().to_vec())

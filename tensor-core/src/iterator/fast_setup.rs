@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::{FastSetupType, TensorIterator};
 use crate::error::Result;
-use crate::layout::channels_last_strides_2d;
+use crate::layout::{channels_last_strides_2d, fill_contiguous_strides, DimVec};
 use crate::Tensor;
 
 impl TensorIterator {
@@ -71,11 +71,16 @@ impl TensorIterator {
         if kind == FastSetupType::None {
             return Ok(false);
         }
-        let strides: Vec<isize> = match kind {
-            FastSetupType::Contiguous => crate::layout::contiguous_strides(&self.shape),
-            FastSetupType::ChannelsLast => {
-                channels_last_strides_2d(&self.shape).expect("channels-last operands are 4-d")
+        let strides: DimVec<isize> = match kind {
+            FastSetupType::Contiguous => {
+                let mut s = DimVec::from_elem(0, self.shape.len());
+                fill_contiguous_strides(&self.shape, &mut s);
+                s
             }
+            FastSetupType::ChannelsLast => channels_last_strides_2d(&self.shape)
+                .expect("channels-last operands are 4-d")
+                .into_iter()
+                .collect(),
             _ => {
                 let last = self
                     .operands
@@ -83,12 +88,13 @@ impl TensorIterator {
                     .rev()
                     .find(|op| op.defined())
                     .expect("an input is defined");
-                last.t().strides().to_vec()
+                DimVec::from_slice(last.t().strides())
             }
         };
         for i in 0..self.num_outputs {
             if !self.operands[i].defined() || self.operands[i].will_resize {
-                self.set_output_strided(i, self.shape.clone(), strides.clone())?;
+                let shape = self.shape.clone();
+                self.set_output_strided(i, &shape, &strides)?;
             }
         }
         self.trace_fast_setup();
@@ -97,12 +103,12 @@ impl TensorIterator {
             self.has_coalesced_dimensions = true;
         }
         if ndim >= 1 {
-            self.shape = vec![self.numel()];
+            self.shape = DimVec::from_elem(self.numel(), 1);
         }
         let new_ndim = self.shape.len();
         for op in self.operands.iter_mut() {
             let size = op.t().dtype().size() as isize;
-            op.stride_bytes = vec![size; new_ndim];
+            op.stride_bytes = DimVec::from_elem(size, new_ndim);
         }
         Ok(true)
     }

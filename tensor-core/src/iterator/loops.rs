@@ -6,7 +6,14 @@ use super::{is_same, TensorIterator};
 use crate::layout::is_provably_non_overlapping;
 use crate::parallel::{chunks_for, for_ranges};
 use crate::storage::Buffer;
+use smallvec::SmallVec;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
+
+/// Per-operand values kept inline (no allocation for up to this many operands).
+type PerOperand<T> = SmallVec<[T; 4]>;
+
+/// Byte strides laid out `[dim * ntensors + arg]` kept inline for common plans.
+type LoopStrides = SmallVec<[isize; 16]>;
 
 /// `at::internal::GRAIN_SIZE`: below this many elements a loop runs on one thread.
 pub const GRAIN_SIZE: usize = 32768;
@@ -126,9 +133,14 @@ impl TensorIterator {
     /// Byte strides laid out `[dim * ntensors + arg]`, padded with zeros to at least
     /// two dims (`get_strides`).
     pub fn get_strides(&self) -> Vec<isize> {
+        self.loop_strides().into_vec()
+    }
+
+    /// [`get_strides`](Self::get_strides) without a heap allocation for small plans.
+    fn loop_strides(&self) -> LoopStrides {
         let nt = self.ntensors();
         let ndim = self.ndim().max(2);
-        let mut out = vec![0isize; ndim * nt];
+        let mut out = LoopStrides::from_elem(0, ndim * nt);
         for (arg, op) in self.operands.iter().enumerate() {
             for (d, &s) in op.stride_bytes.iter().enumerate() {
                 out[d * nt + arg] = s;
@@ -139,16 +151,16 @@ impl TensorIterator {
 
     /// Locks each distinct storage once, in `Storage::id` order (write when an output
     /// lives on it), and returns the guards and each operand's first-element address.
-    fn lock_operands(&self) -> (Vec<Guard<'_>>, Vec<usize>) {
-        let mut storages: Vec<(usize, usize, bool)> = self
+    fn lock_operands(&self) -> (PerOperand<Guard<'_>>, PerOperand<usize>) {
+        let mut storages: PerOperand<(usize, usize, bool)> = self
             .operands
             .iter()
             .enumerate()
             .map(|(k, op)| (op.t().storage().id(), k, op.is_output))
             .collect();
-        storages.sort_by_key(|&(id, k, _)| (id, k));
-        let mut guards = Vec::new();
-        let mut base_of: Vec<(usize, usize)> = Vec::new(); // (storage id, address)
+        storages.sort_unstable_by_key(|&(id, k, _)| (id, k));
+        let mut guards = PerOperand::new();
+        let mut base_of: PerOperand<(usize, usize)> = PerOperand::new(); // (storage id, address)
         let mut i = 0;
         while i < storages.len() {
             let id = storages[i].0;
@@ -277,9 +289,9 @@ impl TensorIterator {
         let (t0, t1) = (TILE0, TILE1);
         let run = |j_begin: usize, j_end: usize| {
             let nt = self.ntensors();
-            let strides = self.get_strides();
+            let strides = self.loop_strides();
             let loop_strides = &strides[..2 * nt];
-            let mut ptrs: Vec<*mut u8> = vec![std::ptr::null_mut(); nt];
+            let mut ptrs: PerOperand<*mut u8> = PerOperand::from_elem(std::ptr::null_mut(), nt);
             for j0 in (j_begin..j_end).step_by(t1) {
                 let nj = t1.min(j_end - j0);
                 for i0 in (0..n0).step_by(t0) {
@@ -315,9 +327,9 @@ impl TensorIterator {
 
     fn serial_range(&self, bases: &[usize], loop2d: &SerialLoop2d<'_>, begin: usize, end: usize) {
         let nt = self.ntensors();
-        let strides = self.get_strides();
+        let strides = self.loop_strides();
         let loop_strides = &strides[..2 * nt];
-        let mut ptrs: Vec<*mut u8> = vec![std::ptr::null_mut(); nt];
+        let mut ptrs: PerOperand<*mut u8> = PerOperand::from_elem(std::ptr::null_mut(), nt);
         if self.ndim() <= 1 {
             for (k, p) in ptrs.iter_mut().enumerate() {
                 let off = begin as isize * strides[k];

@@ -75,7 +75,12 @@ pub use reduce::{make_dim_mask, make_reduction_output, reduced_sizes, reduction_
 pub(crate) use types::to_dtype_preserve as types_to_dtype_preserve;
 
 use crate::error::{Error, Result};
+use crate::layout::DimVec;
 use crate::{DType, Tensor};
+use smallvec::SmallVec;
+
+/// Operands kept inline in an iterator (outputs and inputs of the common ops).
+type Operands = SmallVec<[OperandInfo; 4]>;
 
 /// How `fast_set_up` laid out the outputs (`FastSetupType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,9 +102,9 @@ pub(crate) struct OperandInfo {
     /// The tensor the kernel reads or writes (`None` until an output is allocated).
     pub tensor: Option<Tensor>,
     /// The caller's output when the kernel writes a temporary of the common dtype.
-    pub original: Option<Tensor>,
+    pub original: Option<Box<Tensor>>,
     /// Byte strides in iteration order (after permutation / coalescing).
-    pub stride_bytes: Vec<isize>,
+    pub stride_bytes: DimVec<isize>,
     /// The dtype the operand will have (`target_dtype`).
     pub target_dtype: Option<DType>,
     /// The dtype the operand has now (`current_dtype`).
@@ -126,10 +131,10 @@ impl OperandInfo {
 /// are bytes.
 #[derive(Debug)]
 pub struct TensorIterator {
-    pub(crate) operands: Vec<OperandInfo>,
+    pub(crate) operands: Operands,
     pub(crate) num_outputs: usize,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) perm: Vec<usize>,
+    pub(crate) shape: DimVec<usize>,
+    pub(crate) perm: DimVec<usize>,
     pub(crate) common_dtype: Option<DType>,
     pub(crate) all_ops_same_shape: bool,
     pub(crate) all_ops_are_scalars: bool,
@@ -154,10 +159,10 @@ impl TensorIterator {
     /// [`Error::UnsafeCast`](crate::Error::UnsafeCast)), in that order of checking.
     pub fn build(config: TensorIteratorConfig) -> Result<TensorIterator> {
         let mut it = TensorIterator {
-            operands: Vec::new(),
+            operands: Operands::new(),
             num_outputs: 0,
-            shape: Vec::new(),
-            perm: Vec::new(),
+            shape: DimVec::new(),
+            perm: DimVec::new(),
             common_dtype: None,
             all_ops_same_shape: true,
             all_ops_are_scalars: false,
@@ -174,7 +179,8 @@ impl TensorIterator {
                 message: "outputs must be added before inputs".into(),
             });
         }
-        it.populate_operands(&config);
+        let mut config = config;
+        it.populate_operands(&mut config);
         it.mark_outputs();
         if config.check_mem_overlap {
             it.compute_mem_overlaps()?;
@@ -191,24 +197,25 @@ impl TensorIterator {
         Ok(it)
     }
 
-    fn populate_operands(&mut self, config: &TensorIteratorConfig) {
-        for (ops, is_output) in [(&config.outputs, true), (&config.inputs, false)] {
-            for op in ops {
-                let dtype = op.tensor.as_ref().map(|t| t.dtype());
-                self.operands.push(OperandInfo {
-                    tensor: op.tensor.as_ref().map(|t| t.alias()),
-                    original: None,
-                    stride_bytes: Vec::new(),
-                    target_dtype: dtype,
-                    current_dtype: dtype,
-                    is_output,
-                    is_read_write: false,
-                    will_resize: false,
-                    is_wrapped_number: op.is_wrapped_number,
-                });
-            }
-        }
+    /// Moves the config's operands into the iterator (the config keeps its flags).
+    fn populate_operands(&mut self, config: &mut TensorIteratorConfig) {
         self.num_outputs = config.outputs.len();
+        let outputs = config.outputs.iter_mut().map(|op| (op, true));
+        for (op, is_output) in outputs.chain(config.inputs.iter_mut().map(|op| (op, false))) {
+            let tensor = op.tensor.take();
+            let dtype = tensor.as_ref().map(|t| t.dtype());
+            self.operands.push(OperandInfo {
+                tensor,
+                original: None,
+                stride_bytes: DimVec::new(),
+                target_dtype: dtype,
+                current_dtype: dtype,
+                is_output,
+                is_read_write: false,
+                will_resize: false,
+                is_wrapped_number: op.is_wrapped_number,
+            });
+        }
     }
 
     /// `mark_outputs`: an output that is also an input is read-write.
@@ -313,7 +320,7 @@ impl TensorIterator {
     /// used, else [`output`](Self::output). Crate code only.
     pub(crate) fn final_output(&self, i: usize) -> &Tensor {
         let op = &self.operands[..self.num_outputs][i];
-        op.original.as_ref().unwrap_or_else(|| op.t())
+        op.original.as_deref().unwrap_or_else(|| op.t())
     }
 
     /// The dtype of operand `arg` as the kernel sees it. Crate code only.
@@ -340,7 +347,7 @@ impl TensorIterator {
     pub fn try_final_output(&self, i: usize) -> Result<&Tensor> {
         let op = self.operand(i, self.num_outputs, 0)?;
         op.original
-            .as_ref()
+            .as_deref()
             .or(op.tensor.as_ref())
             .ok_or_else(|| undefined(i))
     }
@@ -405,7 +412,7 @@ impl TensorIterator {
             if let Some(orig) = self.operands[i].original.take() {
                 let tmp = self.operands[i].t().alias();
                 orig.copy_(&tmp)?;
-                self.operands[i].tensor = Some(orig);
+                self.operands[i].tensor = Some(*orig);
             }
         }
         Ok(())

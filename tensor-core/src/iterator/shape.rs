@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
 use crate::error::{Error, Result};
-use crate::layout::broadcast_shapes;
+use crate::layout::{broadcast_shapes, DimVec};
 
 impl TensorIterator {
     /// `compute_shape`: broadcasts the operands' sizes left to right (`infer_size`
@@ -29,13 +29,13 @@ impl TensorIterator {
                     });
                 }
             }
-            self.shape = shape.clone();
+            self.shape = DimVec::from_slice(shape);
             return Ok(());
         }
         self.all_ops_same_shape = true;
         let mut has_scalars = false;
         let mut has_tensors = false;
-        let mut shape: Option<Vec<usize>> = None;
+        let mut shape: Option<DimVec<usize>> = None;
         for op in &self.operands {
             let Some(t) = op.tensor.as_ref() else {
                 continue;
@@ -53,10 +53,10 @@ impl TensorIterator {
                 self.all_ops_same_shape = false;
             }
             match &shape {
-                None => shape = Some(sizes.to_vec()),
+                None => shape = Some(DimVec::from_slice(sizes)),
                 Some(s) if s.as_slice() != sizes => {
                     self.all_ops_same_shape = false;
-                    shape = Some(broadcast_shapes(s, sizes)?);
+                    shape = Some(DimVec::from_vec(broadcast_shapes(s, sizes)?));
                 }
                 Some(_) => {}
             }
@@ -94,7 +94,7 @@ impl TensorIterator {
                 if !self.is_reduction {
                     return Err(Error::OutputShape {
                         sizes: t.sizes().to_vec(),
-                        broadcast: self.shape.clone(),
+                        broadcast: self.shape.to_vec(),
                     });
                 }
             }

@@ -4,6 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
 use crate::error::{Error, Result};
+use crate::layout::DimVec;
 use crate::{DType, Tensor};
 
 impl TensorIterator {
@@ -26,7 +27,7 @@ impl TensorIterator {
             let original_stride = t.strides();
             let element_size = t.dtype().size() as isize;
             let offset = ndim - original_shape.len();
-            op.stride_bytes = vec![0; ndim];
+            op.stride_bytes = DimVec::from_elem(0, ndim);
             for i in 0..original_shape.len() {
                 // By the tensor invariant, a stride of a dim of size ≥ 2 times the element
                 // size fits in isize; a size-0/1 dim's stride may be huge and takes no part
@@ -81,7 +82,7 @@ impl TensorIterator {
         let ndim = self.shape.len();
         self.perm = (0..ndim).rev().collect();
         if ndim == 1 {
-            self.perm = vec![0];
+            self.perm = DimVec::from_elem(0, 1);
             self.trace_perm();
             return;
         }
@@ -138,7 +139,7 @@ impl TensorIterator {
                 continue;
             }
             let elem = output_dtype(op.target_dtype)?.size() as isize;
-            let mut stride_bytes = vec![0isize; ndim];
+            let mut stride_bytes = DimVec::from_elem(0isize, ndim);
             let mut next = elem;
             // The shape's element count fits in isize (compute_shape), so this only
             // saturates past the last dim when the byte count does not.
@@ -160,7 +161,7 @@ impl TensorIterator {
                     .map(|s| s / elem)
                     .collect()
             };
-            self.set_output_strided(i, sizes, strides)?;
+            self.set_output_strided(i, &sizes, &strides)?;
             self.operands[i].stride_bytes = stride_bytes;
         }
         Ok(())
@@ -173,8 +174,8 @@ impl TensorIterator {
     pub(crate) fn set_output_strided(
         &mut self,
         i: usize,
-        sizes: Vec<usize>,
-        strides: Vec<isize>,
+        sizes: &[usize],
+        strides: &[isize],
     ) -> Result<()> {
         let op = &mut self.operands[i];
         let dtype = output_dtype(op.target_dtype)?;
@@ -185,15 +186,15 @@ impl TensorIterator {
                 // `kernel_writes_every_output`, whose caller writes every element of
                 // every output (the temporary by the kernel, the caller's tensor by
                 // `cast_outputs`) before anything reads them.
-                unsafe { Tensor::empty_strided_uninit(&sizes, &strides, dtype) }
+                unsafe { Tensor::empty_strided_uninit(sizes, strides, dtype) }
             } else {
-                Tensor::empty_strided(&sizes, &strides, dtype)
+                Tensor::empty_strided(sizes, strides, dtype)
             }
         };
         let t = empty(dtype)?;
         if let Some(orig) = op.original.as_ref() {
-            if orig.sizes() != sizes.as_slice() {
-                op.original = Some(empty(orig.dtype())?);
+            if orig.sizes() != sizes {
+                op.original = Some(Box::new(empty(orig.dtype())?));
             }
         }
         op.tensor = Some(t);

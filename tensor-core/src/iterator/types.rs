@@ -136,7 +136,7 @@ impl TensorIterator {
                 } else {
                     Tensor::empty(t.sizes(), c)?
                 };
-                op.original = op.tensor.replace(tmp);
+                op.original = op.tensor.replace(tmp).map(Box::new);
                 op.current_dtype = Some(c);
                 op.target_dtype = Some(c);
             }

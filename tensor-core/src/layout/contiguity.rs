@@ -81,8 +81,17 @@ impl Layout {
         if self.numel() == 0 {
             return true;
         }
-        let order: Vec<usize> = (0..self.ndim()).rev().collect();
-        packed_in_order(self, &order)
+        // `packed_in_order` over the dims from last to first, without building the order.
+        let mut expected: isize = 1;
+        for (&size, &stride) in self.sizes().iter().zip(self.strides()).rev() {
+            if size != 1 {
+                if stride != expected {
+                    return false;
+                }
+                expected = expected.wrapping_mul(size as isize);
+            }
+        }
+        true
     }
 
     /// NHWC contiguity (`compute_channels_last_contiguous_2d`): 4-d only, dims walked in

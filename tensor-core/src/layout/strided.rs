@@ -1,6 +1,14 @@
 //! `Layout`: sizes, strides and storage offset of a strided view.
 
 use crate::error::{Error, Result};
+use smallvec::SmallVec;
+
+/// Dims kept inline in a [`Layout`] (no heap allocation up to this many).
+pub(crate) const INLINE_DIMS: usize = 6;
+
+/// Sizes or strides of a layout: inline up to [`INLINE_DIMS`] dims, so that cloning a
+/// layout (every `alias`, every operand of an iterator) allocates nothing.
+pub(crate) type DimVec<T> = SmallVec<[T; INLINE_DIMS]>;
 
 /// The geometry of a strided tensor: `sizes`, `strides` (in elements) and
 /// `storage_offset` (in elements), as `torch.Tensor.size()`, `.stride()` and
@@ -9,21 +17,36 @@ use crate::error::{Error, Result};
 /// A layout is an immutable value; movement ops (view, permute, expand, ...) return a new
 /// one and never touch storage. Element `(i0, i1, ...)` lives at storage index
 /// `storage_offset + Σ i_d * strides[d]`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
-    sizes: Vec<usize>,
-    strides: Vec<isize>,
+    sizes: DimVec<usize>,
+    strides: DimVec<isize>,
     storage_offset: usize,
+}
+
+impl Clone for Layout {
+    /// A plain copy of the dims (`from_slice`: one `memcpy` each, no allocation up to
+    /// [`INLINE_DIMS`] dims; the derived clone went element by element).
+    #[inline]
+    fn clone(&self) -> Layout {
+        Layout::from_slices(&self.sizes, &self.strides, self.storage_offset)
+    }
 }
 
 impl Layout {
     /// A layout from raw parts, unchecked: crate code only, where the parts come from an
     /// existing valid layout. Public construction goes through [`Layout::checked`].
     pub(crate) fn new(sizes: Vec<usize>, strides: Vec<isize>, storage_offset: usize) -> Layout {
+        Layout::from_slices(&sizes, &strides, storage_offset)
+    }
+
+    /// [`Layout::new`] from borrowed parts (no intermediate `Vec`).
+    #[inline]
+    pub(crate) fn from_slices(sizes: &[usize], strides: &[isize], storage_offset: usize) -> Layout {
         debug_assert_eq!(sizes.len(), strides.len());
         Layout {
-            sizes,
-            strides,
+            sizes: DimVec::from_slice(sizes),
+            strides: DimVec::from_slice(strides),
             storage_offset,
         }
     }
@@ -46,6 +69,18 @@ impl Layout {
         strides: Vec<isize>,
         storage_offset: usize,
     ) -> Result<Layout> {
+        Layout::checked_from_slices(&sizes, &strides, storage_offset)
+    }
+
+    /// [`Layout::checked`] from borrowed parts (no intermediate `Vec`).
+    ///
+    /// # Errors
+    /// As [`Layout::checked`].
+    pub(crate) fn checked_from_slices(
+        sizes: &[usize],
+        strides: &[isize],
+        storage_offset: usize,
+    ) -> Result<Layout> {
         if sizes.len() != strides.len() {
             return Err(Error::InvalidArgument {
                 op: "as_strided",
@@ -63,7 +98,7 @@ impl Layout {
                 ),
             });
         }
-        let layout = Layout::new(sizes, strides, storage_offset);
+        let layout = Layout::from_slices(sizes, strides, storage_offset);
         if layout.sizes.iter().any(|&s| s > isize::MAX as usize) {
             return Err(layout.size_overflow());
         }
@@ -79,7 +114,13 @@ impl Layout {
     /// sizes=[..]`) if the sizes multiply past `i64::MAX`.
     pub fn contiguous(sizes: &[usize]) -> Result<Layout> {
         contiguous_nbytes(sizes, 1)?;
-        Ok(Layout::new(sizes.to_vec(), contiguous_strides(sizes), 0))
+        let mut strides = DimVec::from_elem(0isize, sizes.len());
+        fill_contiguous_strides(sizes, &mut strides);
+        Ok(Layout {
+            sizes: DimVec::from_slice(sizes),
+            strides,
+            storage_offset: 0,
+        })
     }
 
     /// Sizes of each dim (elements).
@@ -148,8 +189,8 @@ impl Layout {
 
     fn size_overflow(&self) -> Error {
         Error::StorageSizeOverflow {
-            sizes: self.sizes.clone(),
-            strides: Some(self.strides.clone()),
+            sizes: self.sizes.to_vec(),
+            strides: Some(self.strides.to_vec()),
         }
     }
 
@@ -165,12 +206,17 @@ impl Layout {
 /// tensor).
 pub fn contiguous_strides(sizes: &[usize]) -> Vec<isize> {
     let mut strides = vec![0isize; sizes.len()];
+    fill_contiguous_strides(sizes, &mut strides);
+    strides
+}
+
+/// Writes [`contiguous_strides`] of `sizes` into `strides` (of the same length).
+pub(crate) fn fill_contiguous_strides(sizes: &[usize], strides: &mut [isize]) {
     let mut acc: isize = 1;
     for d in (0..sizes.len()).rev() {
         strides[d] = acc;
         acc = acc.saturating_mul(sizes[d].max(1).min(isize::MAX as usize) as isize);
     }
-    strides
 }
 
 /// Bytes of a contiguous allocation of `sizes` with elements of `itemsize` bytes
@@ -233,7 +279,7 @@ pub fn checked_numel(sizes: &[usize], op: &'static str) -> Result<usize> {
 /// indices are exact.
 pub struct StridedOffsets<'a> {
     layout: &'a Layout,
-    index: Vec<usize>,
+    index: DimVec<usize>,
     next: Option<usize>,
 }
 
@@ -246,7 +292,7 @@ impl<'a> StridedOffsets<'a> {
         };
         StridedOffsets {
             layout,
-            index: vec![0; layout.ndim()],
+            index: DimVec::from_elem(0, layout.ndim()),
             next,
         }
     }

@@ -19,9 +19,9 @@ mod small;
 #[cfg(test)]
 mod tests;
 
-use crate::alloc::try_vec;
 use crate::error::{Error, Result};
 use crate::layout::checked_numel;
+use crate::nn::rows::write_new;
 use crate::parallel;
 use crate::{dispatch_dtype, DType, Tensor};
 use gemm::{GemmElement, Strided};
@@ -128,9 +128,8 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
     let nbatch = checked_product(&plan.batch).ok_or_else(overflow)?;
     let mn = m.checked_mul(n).ok_or_else(overflow)?;
     let total = nbatch.checked_mul(mn).ok_or_else(overflow)?;
-    let mut out = try_vec(total, T::ZERO)?;
     if total == 0 || k == 0 {
-        return Tensor::from_vec(out, &plan.out_sizes);
+        return Tensor::zeros(&plan.out_sizes, T::DTYPE);
     }
     // Lock each distinct storage once, in `Storage::id` order (the order storage.rs
     // promises every kernel keeps, so that two operations never wait on each other).
@@ -156,36 +155,84 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
             message: "an operand's layout reaches outside its storage".into(),
         });
     }
-    let one = |(index, c): (usize, &mut [T])| {
-        let a = Strided {
-            data: a_data,
-            offset: batch_offset(&plan.a, &plan.batch, index),
-            rs: plan.a.rs,
-            cs: plan.a.cs,
+    // The result is a fresh contiguous tensor that the products below write whole
+    // (every GEMM writes each element of its `c`, and the `c`s tile the result).
+    write_new::<T>(&plan.out_sizes, |out| {
+        if let Some(rows) = folded_rows(plan, nbatch) {
+            // `mm` on the batch seen as one matrix of `nbatch · m` rows (PyTorch folds
+            // such a product into one `mm` too).
+            let a = Strided {
+                data: a_data,
+                offset: plan.a.offset,
+                rs: plan.a.rs,
+                cs: plan.a.cs,
+            };
+            let b = Strided {
+                data: b_data,
+                offset: plan.b.offset,
+                rs: plan.b.rs,
+                cs: plan.b.cs,
+            };
+            T::gemm(rows, k, n, a, b, out);
+            return Ok(());
+        }
+        let one = |(index, c): (usize, &mut [T])| {
+            let a = Strided {
+                data: a_data,
+                offset: batch_offset(&plan.a, &plan.batch, index),
+                rs: plan.a.rs,
+                cs: plan.a.cs,
+            };
+            let b = Strided {
+                data: b_data,
+                offset: batch_offset(&plan.b, &plan.batch, index),
+                rs: plan.b.rs,
+                cs: plan.b.cs,
+            };
+            T::gemm(m, k, n, a, b, c);
         };
-        let b = Strided {
-            data: b_data,
-            offset: batch_offset(&plan.b, &plan.batch, index),
-            rs: plan.b.rs,
-            cs: plan.b.cs,
-        };
-        T::gemm(m, k, n, a, b, c);
-    };
-    // m·n·k may exceed usize only for a product far too long to run; treat it as large.
-    let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
-    if nbatch > 1 && small {
-        // Whole matrices per chunk; one chunk (no thread hand-off) when the batch's
-        // multiply-adds are below the grain.
-        let chunks = parallel::chunks_for(total.saturating_mul(k), BATCH_GRAIN).min(nbatch);
-        let per = nbatch.div_ceil(chunks.max(1));
-        parallel::for_chunks_mut(&mut out, per * mn, |start, part| {
-            let first = start / mn;
-            part.chunks_mut(mn)
-                .enumerate()
-                .for_each(|(i, c)| one((first + i, c)));
-        });
-    } else {
-        out.chunks_mut(mn).enumerate().for_each(one);
+        // m·n·k may exceed usize only for a product far too long to run; treat it as large.
+        let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
+        if nbatch > 1 && small {
+            // Whole matrices per chunk; one chunk (no thread hand-off) when the batch's
+            // multiply-adds are below the grain.
+            let chunks = parallel::chunks_for(total.saturating_mul(k), BATCH_GRAIN).min(nbatch);
+            let per = nbatch.div_ceil(chunks.max(1));
+            parallel::for_chunks_mut(out, per * mn, |start, part| {
+                let first = start / mn;
+                part.chunks_mut(mn)
+                    .enumerate()
+                    .for_each(|(i, c)| one((first + i, c)));
+            });
+        } else {
+            out.chunks_mut(mn).enumerate().for_each(one);
+        }
+        Ok(())
+    })
+}
+
+/// The rows of the one matrix a batch of products is when `b` is the same matrix for
+/// every batch entry and `a`'s matrices follow each other at `m` rows of stride `rs`
+/// (batch entry `i` starts `i · m · rs` after the first), as a contiguous activation
+/// `[batch.., m, k]` times a weight `[k, n]`: `None` when they do not.
+fn folded_rows(plan: &Plan, nbatch: usize) -> Option<usize> {
+    if nbatch <= 1 {
+        return None;
     }
-    Tensor::from_vec(out, &plan.out_sizes)
+    let mut expected = isize::try_from(plan.m).ok()?.checked_mul(plan.a.rs)?;
+    let dims = plan
+        .batch
+        .iter()
+        .zip(&plan.a.batch_strides)
+        .zip(&plan.b.batch_strides);
+    for ((&size, &sa), &sb) in dims.rev() {
+        if size == 1 {
+            continue;
+        }
+        if sb != 0 || sa != expected {
+            return None;
+        }
+        expected = expected.checked_mul(isize::try_from(size).ok()?)?;
+    }
+    plan.m.checked_mul(nbatch)
 }

@@ -18,8 +18,11 @@ pub(super) const SMALL_DIM: usize = 128;
 
 /// Rows per thread's chunk are a multiple of this.
 const TILE_ROWS: usize = 8;
-/// Columns of the narrowest tile (also the smallest `n` the kernel takes).
+/// Columns of the narrow tile.
 const TILE_COLS: usize = 16;
+/// Columns of the narrowest tile (also the smallest `n` the kernel takes): heads of 8
+/// positions (`8×16 · 16×8`), which a packing GEMM serves slowly too.
+const HALF_COLS: usize = 8;
 /// Multiply-adds per thread below which the rows are not split.
 const GRAIN: usize = 32 * 1024;
 
@@ -54,7 +57,7 @@ pub(super) fn sgemm(
     b: Strided<'_, f32>,
     c: &mut [f32],
 ) -> bool {
-    if k > SMALL_DIM || !(TILE_COLS..=SMALL_DIM).contains(&n) {
+    if k > SMALL_DIM || !(HALF_COLS..=SMALL_DIM).contains(&n) {
         return false;
     }
     let packed: Vec<f32>;
@@ -174,7 +177,7 @@ fn madd<const FMA: bool>(x: f32, y: f32, acc: f32) -> f32 {
 }
 
 /// `R` rows starting at row `i` of `a`, every column, into `c` (`R` rows of `n`):
-/// blocks of `W` columns, then of 16, then single columns. The tile's rows of `a` are
+/// blocks of `W` columns, then of 16, then of 8, then single columns. The tile's rows of `a` are
 /// first copied column by column (`apack[p][r]`), so that the inner loop reads them
 /// with one bounds check per `p`.
 #[inline(always)]
@@ -208,6 +211,10 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
     while j + TILE_COLS <= n {
         block::<R, TILE_COLS, FMA>(apack, b, j, n, c);
         j += TILE_COLS;
+    }
+    while j + HALF_COLS <= n {
+        block::<R, HALF_COLS, FMA>(apack, b, j, n, c);
+        j += HALF_COLS;
     }
     for j in j..n {
         for r in 0..R {
@@ -277,6 +284,9 @@ mod tests {
         for &(m, k, n) in &[
             (1, 1, 16),
             (5, 3, 17),
+            (8, 16, 8),
+            (9, 8, 12),
+            (13, 5, 27),
             (16, 16, 16),
             (33, 64, 64),
             (7, 100, 113),

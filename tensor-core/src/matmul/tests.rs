@@ -159,6 +159,26 @@ fn batched_with_vector_operands_matches_naive() {
 }
 
 #[test]
+fn batch_folded_into_rows_matches_naive() {
+    // [2, 3, 5, 4] (contiguous) @ [4, 16]: one 30-row product; then batches that may not
+    // be folded: a batch stride that skips rows, a size-1 batch dim with any stride, and
+    // an expanded (stride-0) weight batch that still folds.
+    let w = strided(storage_f32(64), &[4, 16], &[16, 1], 0);
+    let a = strided(storage_f32(120), &[2, 3, 5, 4], &[60, 20, 4, 1], 0);
+    check(&a, &w);
+    let gaps = strided(storage_f32(200), &[2, 3, 5, 4], &[100, 30, 4, 1], 0);
+    check(&gaps, &w);
+    let one = strided(storage_f32(40), &[2, 1, 5, 4], &[20, 7, 4, 1], 0);
+    check(&one, &w);
+    let wb = strided(storage_f32(64), &[2, 3, 4, 16], &[0, 0, 16, 1], 0);
+    check(&a, &wb);
+    let rows_expanded = strided(storage_f32(4), &[2, 3, 5, 4], &[0, 0, 0, 1], 0);
+    check(&rows_expanded, &w);
+    let mv = strided(storage_f32(4), &[4], &[1], 0);
+    check(&a, &mv);
+}
+
+#[test]
 fn many_small_batches_match_naive() {
     let a = strided(storage_f32(64 * 6), &[64, 2, 3], &[6, 3, 1], 0);
     let b = strided(storage_f32(64 * 6), &[64, 3, 2], &[1, 64, 192], 0);

@@ -24,7 +24,7 @@ mod mask;
 mod moments;
 mod norm;
 pub(crate) mod pool;
-mod rows;
+pub(crate) mod rows;
 mod softmax;
 mod triangle;
 

@@ -5,7 +5,7 @@
 
 use super::backward::{self, node::node};
 use super::fastmath::{dispatch_float, sum_row, Acc, NnFloat};
-use super::rows::{par_rows, read, write_new};
+use super::rows::{par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
@@ -140,11 +140,12 @@ fn run<T: NnFloat>(
     let eps = T::A::c(eps);
     read::<T, _>(x, |xs| {
         write_new::<T>(x.sizes(), |ys| {
-            par_rows(
+            par_rows_grain(
                 xs,
                 n,
                 ys,
                 n,
+                ROW_GRAIN,
                 #[inline(always)]
                 |_, xr, yr| row(xr, yr, g.as_deref(), b.as_deref(), eps),
             );

@@ -72,12 +72,34 @@ pub(crate) fn write_new<T: Element>(
     Ok(out)
 }
 
+/// Elements per thread below which the row kernels of softmax over the last dim and
+/// of layer_norm are not split. PyTorch splits those rows with a grain of one row (or
+/// none), so a few thousand elements already run on every thread there; this keeps
+/// the split where a thread hand-off (about a microsecond) is worth it.
+pub(crate) const ROW_GRAIN: usize = 4096;
+
 /// Runs `f(row_index, in_row, out_row)` for each of the rows of `input` (rows of
 /// `in_len`) and `out` (rows of `out_len`), splitting the rows across threads when
 /// there are at least [`GRAIN_SIZE`] input elements (as `at::parallel_for` with
 /// PyTorch's grain), each chunk compiled for the widest vectors the CPU has ([`widest`]).
 pub(crate) fn par_rows<T, U, F>(input: &[T], in_len: usize, out: &mut [U], out_len: usize, f: F)
 where
+    T: Sync,
+    U: Send,
+    F: Fn(usize, &[T], &mut [U]) + Sync,
+{
+    par_rows_grain(input, in_len, out, out_len, GRAIN_SIZE, f)
+}
+
+/// [`par_rows`] split only when there are at least `grain` elements per thread.
+pub(crate) fn par_rows_grain<T, U, F>(
+    input: &[T],
+    in_len: usize,
+    out: &mut [U],
+    out_len: usize,
+    grain: usize,
+    f: F,
+) where
     T: Sync,
     U: Send,
     F: Fn(usize, &[T], &mut [U]) + Sync,
@@ -89,7 +111,7 @@ where
     if rows == 0 {
         return;
     }
-    let chunks = chunks_for(rows.saturating_mul(in_len.max(out_len)), GRAIN_SIZE).min(rows);
+    let chunks = chunks_for(rows.saturating_mul(in_len.max(out_len)), grain).min(rows);
     let per_chunk = rows.div_ceil(chunks.max(1));
     let f = &f;
     for_chunks_mut(out, per_chunk * out_len, |start, chunk| {
@@ -141,5 +163,18 @@ mod tests {
         });
         assert_eq!(out[0], 3.0);
         assert_eq!(out[1999], (5997 + 5998 + 5999) as f32);
+    }
+
+    #[test]
+    fn par_rows_grain_splits_small_inputs_and_visits_every_row_once() {
+        // 64 rows of 16 with a grain of 16 elements: split whenever the pool has threads.
+        let input: Vec<f32> = (0..1024).map(|i| i as f32).collect();
+        let mut out = vec![0.0f32; 64];
+        par_rows_grain(&input, 16, &mut out, 1, 16, |r, x, o| {
+            assert_eq!(x[0], (16 * r) as f32);
+            o[0] = x[15];
+        });
+        let want: Vec<f32> = (0..64).map(|r| (16 * r + 15) as f32).collect();
+        assert_eq!(out, want);
     }
 }

@@ -4,7 +4,7 @@
 
 use super::backward::{self, node::node};
 use super::fastmath::{dispatch_float, max_row, sum_lanes, sum_row, Acc, NnFloat};
-use super::rows::{par_rows, read, write_new};
+use super::rows::{par_rows, par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
 use crate::{wrap_dim, Tensor};
@@ -106,11 +106,12 @@ fn run<T: NnFloat>(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     read::<T, _>(x, |xs| {
         write_new::<T>(sizes, |ys| {
             if inner == 1 {
-                par_rows(
+                par_rows_grain(
                     xs,
                     d,
                     ys,
                     d,
+                    ROW_GRAIN,
                     #[inline(always)]
                     |_, xr, yr| row_lastdim(xr, yr, log),
                 );

@@ -45,7 +45,7 @@ impl Tensor {
         strides: &[isize],
         dtype: DType,
     ) -> Result<Tensor> {
-        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0)?;
+        let layout = Layout::checked_from_slices(sizes, strides, 0)?;
         if !layout.is_non_overlapping_and_dense() {
             return Tensor::empty_strided(sizes, strides, dtype);
         }
