@@ -7,6 +7,54 @@ use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
 use crate::Tensor;
 
+/// Lanes of partial sums (so the loop vectorises), added as a tree at the end.
+const LANES: usize = 8;
+
+/// `Σ f(v)` over `v`, in [`LANES`] interleaved partial sums.
+#[inline(always)]
+fn lane_sum<A: Real>(v: &[A], f: impl Fn(A) -> A) -> A {
+    let mut acc = [A::zero(); LANES];
+    let mut chunks = v.chunks_exact(LANES);
+    for c in &mut chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a = *a + f(x);
+        }
+    }
+    for (a, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        *a = *a + f(x);
+    }
+    tree(acc)
+}
+
+/// `Σ a·b` over two rows, as [`lane_sum`].
+#[inline(always)]
+fn lane_sum2<A: Real>(a: &[A], b: &[A]) -> A {
+    let mut acc = [A::zero(); LANES];
+    let (mut ca, mut cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        for ((s, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+            *s = *s + x * y;
+        }
+    }
+    for ((s, &x), &y) in acc.iter_mut().zip(ca.remainder()).zip(cb.remainder()) {
+        *s = *s + x * y;
+    }
+    tree(acc)
+}
+
+/// The sum of the lanes, pairwise.
+#[inline(always)]
+fn tree<A: Real>(mut acc: [A; LANES]) -> A {
+    let mut w = LANES;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            acc[i] = acc[i] + acc[i + w];
+        }
+    }
+    acc[0]
+}
+
 /// The gradients of a layer_norm: input, weight (when given), bias (when given).
 pub(crate) type LayerNormGrads = (Tensor, Option<Tensor>, Option<Tensor>);
 
@@ -28,32 +76,39 @@ fn run<A: Real>(
     let nf = A::c(n as f64);
     let mut xhat = vec![A::zero(); n];
     let mut gh = vec![A::zero(); n];
-    for r in 0..rows {
-        let xr = &x[r * n..(r + 1) * n];
-        let gr = &g[r * n..(r + 1) * n];
-        let mean = xr.iter().fold(A::zero(), |a, &v| a + v) / nf;
-        let var = xr
-            .iter()
-            .fold(A::zero(), |a, &v| a + (v - mean) * (v - mean))
-            / nf;
-        let rstd = A::one() / (var + A::c(eps)).sqrt();
-        let (mut s1, mut s2) = (A::zero(), A::zero());
-        for i in 0..n {
-            xhat[i] = (xr[i] - mean) * rstd;
-            gh[i] = match &w {
-                Some(w) => gr[i] * w[i],
-                None => gr[i],
-            };
-            s1 = s1 + gh[i];
-            s2 = s2 + gh[i] * xhat[i];
-            dw[i] = dw[i] + gr[i] * xhat[i];
-            db[i] = db[i] + gr[i];
-        }
-        let (m1, m2) = (s1 / nf, s2 / nf);
-        for i in 0..n {
-            dx[r * n + i] = rstd * (gh[i] - m1 - xhat[i] * m2);
-        }
-    }
+    crate::nn::rows::widest(
+        #[inline(always)]
+        || {
+            for r in 0..rows {
+                let xr = &x[r * n..(r + 1) * n];
+                let gr = &g[r * n..(r + 1) * n];
+                let mean = lane_sum(xr, |v| v) / nf;
+                let var = lane_sum(xr, |v| (v - mean) * (v - mean)) / nf;
+                let rstd = A::one() / (var + A::c(eps)).sqrt();
+                for ((xh, &xv), (gh, &gv)) in xhat.iter_mut().zip(xr).zip(gh.iter_mut().zip(gr)) {
+                    *xh = (xv - mean) * rstd;
+                    *gh = gv;
+                }
+                if let Some(w) = &w {
+                    for (gh, &wv) in gh.iter_mut().zip(w) {
+                        *gh = *gh * wv;
+                    }
+                }
+                for ((dw, db), (&gv, &xh)) in
+                    dw.iter_mut().zip(db.iter_mut()).zip(gr.iter().zip(&xhat))
+                {
+                    *dw = *dw + gv * xh;
+                    *db = *db + gv;
+                }
+                let m1 = lane_sum(&gh, |v| v) / nf;
+                let m2 = lane_sum2(&gh, &xhat) / nf;
+                let dxr = &mut dx[r * n..(r + 1) * n];
+                for (d, (&gv, &xh)) in dxr.iter_mut().zip(gh.iter().zip(&xhat)) {
+                    *d = rstd * (gv - m1 - xh * m2);
+                }
+            }
+        },
+    );
     let dx = store(dx, input.sizes(), input.dtype())?;
     let dw = weight
         .map(|w| store(dw, w.sizes(), w.dtype()))
