@@ -9,7 +9,7 @@ prints each side's training time and test accuracy, the per-seed time ratio
 Usage (from the workspace root, after
 `cargo build --release -p tensor-typed --example digits`):
     python3 benches/digits_models.py [--models mlp,cnn,transformer] [--seeds 0-4]
-        [--epochs 30] [--ours BINARY] [--torch-script PATH] [--data PATH]
+        [--epochs 30] [--ours BINARY] [--torch-script PATH] [--data PATH] [--rt]
 
 Needs PyTorch (`pip install torch numpy`): a measurement, never run in CI. Run it on a
 quiet machine (`uptime` load below 1): under load PyTorch's two-thread runs slow down
@@ -38,9 +38,12 @@ def seeds(text):
     return [int(s) for s in text.split(",")]
 
 
+PREFIX = []
+
+
 def ours(binary, model, seed, epochs, data):
     out = subprocess.run(
-        [binary, "--model", model, "--seed", str(seed), "--epochs", str(epochs), "--data", data],
+        PREFIX + [binary, "--model", model, "--seed", str(seed), "--epochs", str(epochs), "--data", data],
         check=True, capture_output=True, text=True).stdout
     acc = float(re.search(r"^test accuracy: ([0-9.]+)$", out, re.M).group(1))
     secs = float(re.search(r"^train time: ([0-9.]+) s$", out, re.M).group(1))
@@ -49,7 +52,7 @@ def ours(binary, model, seed, epochs, data):
 
 def torch(script, model, seed, epochs, data):
     out = subprocess.run(
-        [sys.executable, script, model, str(epochs), data, str(seed)],
+        PREFIX + [sys.executable, script, model, str(epochs), data, str(seed)],
         check=True, capture_output=True, text=True).stdout
     m = re.search(r"epochs: ([0-9.]+) s; test accuracy ([0-9.]+)", out)
     return float(m.group(1)), float(m.group(2))
@@ -64,7 +67,12 @@ def main():
     ap.add_argument("--torch-script",
                     default=os.path.join(ROOT, "benches", "digits_models_torch.py"))
     ap.add_argument("--data", default=os.path.join(ROOT, "tensor-typed", "data", "digits.csv.gz"))
+    ap.add_argument("--rt", action="store_true",
+                    help="run both programs under `chrt -f 10` (root only): on a machine shared "
+                         "with builds this keeps both sides from being descheduled")
     args = ap.parse_args()
+    if args.rt:
+        PREFIX.extend(["chrt", "-f", "10"])
     if not os.path.exists(args.ours):
         sys.exit(f"{args.ours} missing: cargo build --release -p tensor-typed --example digits")
     for model in args.models.split(","):
