@@ -69,13 +69,13 @@ impl Results {
         let body: Vec<String> = self
             .entries
             .iter()
-            .map(|(k, v)| format!(" {}: {}", serde_json::Value::from(k.as_str()), round5(*v)))
+            .map(|(k, v)| format!(" {}: {}", serde_json::Value::from(k.as_str()), round6(*v)))
             .collect();
         format!("{{\n{}\n}}", body.join(",\n"))
     }
 }
 
-fn round5(v: f64) -> f64 {
+fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
@@ -95,7 +95,7 @@ mod tests {
         r.push("b", 1.0);
         r.push("a", 0.123456789);
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
-        assert_eq!(v["a"].as_f64(), Some(0.12346));
+        assert_eq!(v["a"].as_f64(), Some(0.123457));
         assert!(r.to_json().find("\"b\"") < r.to_json().find("\"a\""));
     }
 

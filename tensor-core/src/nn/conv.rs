@@ -373,14 +373,20 @@ struct Src<'a, T> {
 }
 
 impl<T: Copy> Src<'_, T> {
+    /// The storage index of element `(n, c, y, x)`.
     #[inline(always)]
-    fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
+    fn index(&self, n: usize, c: usize, y: usize, x: usize) -> usize {
         let o = self.offset as isize
             + n as isize * self.st[0]
             + c as isize * self.st[1]
             + y as isize * self.st[2]
             + x as isize * self.st[3];
-        self.data[o as usize]
+        o as usize
+    }
+
+    #[inline(always)]
+    fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
+        self.data[self.index(n, c, y, x)]
     }
 }
 
@@ -399,16 +405,29 @@ fn im2col_nchw<T: Element>(src: &Src<'_, T>, g: &Geo, n: usize, c0: usize, col: 
             for kj in 0..g.kw {
                 let row = ((c * g.kh + ki) * g.kw + kj) * p;
                 let dst = &mut col[row..row + p];
+                // The output columns whose input column is inside the image.
+                let (lo, hi) = valid_range(kj, g.s.1, g.p.1, g.d.1, g.w, g.ow);
                 for oy in 0..g.oh {
                     let out = &mut dst[oy * g.ow..(oy + 1) * g.ow];
                     match in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) {
                         None => out.fill(T::ZERO),
                         Some(iy) => {
-                            for (ox, v) in out.iter_mut().enumerate() {
-                                *v = match in_coord(ox, kj, g.s.1, g.p.1, g.d.1, g.w) {
-                                    Some(ix) => src.at(n, c0 + c, iy, ix),
-                                    None => T::ZERO,
-                                };
+                            out[..lo].fill(T::ZERO);
+                            out[hi..].fill(T::ZERO);
+                            if lo < hi {
+                                // Input column of output column `lo`, then every s.1-th.
+                                let ix0 = lo * g.s.1 + kj * g.d.1 - g.p.1;
+                                let first = src.index(n, c0 + c, iy, ix0);
+                                let span = &mut out[lo..hi];
+                                if src.st[3] == 1 && g.s.1 == 1 {
+                                    span.copy_from_slice(&src.data[first..first + span.len()]);
+                                } else {
+                                    let step = g.s.1 as isize * src.st[3];
+                                    for (k, v) in span.iter_mut().enumerate() {
+                                        *v =
+                                            src.data[(first as isize + k as isize * step) as usize];
+                                    }
+                                }
                             }
                         }
                     }
@@ -416,6 +435,20 @@ fn im2col_nchw<T: Element>(src: &Src<'_, T>, g: &Geo, n: usize, c0: usize, col: 
             }
         }
     }
+}
+
+/// The output columns `[lo, hi)` of kernel column `k` whose input column
+/// `o·s + k·d - p` lies in `[0, size)` (the others read the zero padding): exactly the
+/// `o < out` for which [`in_coord`] is `Some`.
+fn valid_range(k: usize, s: usize, p: usize, d: usize, size: usize, out: usize) -> (usize, usize) {
+    let kd = k * d;
+    let lo = if kd >= p { 0 } else { (p - kd).div_ceil(s) };
+    let hi = if size + p > kd {
+        (size + p - kd).div_ceil(s).min(out)
+    } else {
+        0
+    };
+    (lo.min(hi), hi)
 }
 
 /// im2col for a channels_last output: `col[P, K]` row-major, `K = (ki, kj, c)`.

@@ -162,3 +162,29 @@ fn conv2d_1x1_groups_bias_channels_last_in_place_matches_im2col_path() {
     assert_eq!(strided.sizes(), &[2, 6, 2, 3]);
     assert_eq!(strided.to_vec::<f32>().unwrap()[3 * 6], want);
 }
+
+#[test]
+fn valid_range_is_exactly_the_columns_in_coord_finds_inside() {
+    for s in 1..4 {
+        for d in 1..4 {
+            for p in 0..5 {
+                for size in 1..7 {
+                    for k in 0..4 {
+                        for out in 0..9 {
+                            let (lo, hi) = super::valid_range(k, s, p, d, size, out);
+                            for o in 0..out {
+                                let inside = super::in_coord(o, k, s, p, d, size).is_some();
+                                assert_eq!(
+                                    inside,
+                                    (lo..hi).contains(&o),
+                                    "s {s} d {d} p {p} size {size} k {k} o {o}: [{lo}, {hi})"
+                                );
+                            }
+                            assert!(lo <= hi && hi <= out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
