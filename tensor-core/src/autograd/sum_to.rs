@@ -44,11 +44,47 @@ impl Tensor {
                 dims.push((lead + i) as i64);
             }
         }
+        if dims.len() == lead && !crate::autograd::needs_grad(&[self]) {
+            if let Some(t) = sum_leading_rows(self, sizes)? {
+                return Ok(t);
+            }
+        }
         let shape: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
         if dims.is_empty() {
             return self.reshape(&shape);
         }
         self.sum(&dims, true)?.reshape(&shape)
+    }
+}
+
+/// The sum over the leading dims of a contiguous non-empty `f32`/`f64` tensor into
+/// `sizes` (its trailing dims), row after row in order (a bias's gradient in a
+/// backward pass: one pass, no reduction plan); `None` when another path is needed.
+fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
+    fn rows<T: crate::Element + std::ops::Add<Output = T>>(
+        t: &Tensor,
+        n: usize,
+        sizes: &[usize],
+    ) -> Result<Tensor> {
+        let acc = crate::nn::rows::read::<T, _>(t, |s| {
+            let mut acc = s[..n].to_vec();
+            for row in s[n..].chunks_exact(n) {
+                for (a, &x) in acc.iter_mut().zip(row) {
+                    *a = *a + x;
+                }
+            }
+            acc
+        });
+        Tensor::from_vec(acc, sizes)
+    }
+    let n = crate::layout::numel_of(sizes.iter().copied());
+    if n == 0 || t.numel() == 0 || !t.is_contiguous() {
+        return Ok(None);
+    }
+    match t.dtype() {
+        crate::DType::F32 => rows::<f32>(t, n, sizes).map(Some),
+        crate::DType::F64 => rows::<f64>(t, n, sizes).map(Some),
+        _ => Ok(None),
     }
 }
 
@@ -73,5 +109,19 @@ mod tests {
             .sum_to_size(&[4])
             .unwrap();
         assert_eq!(s.sizes(), &[4]);
+    }
+
+    #[test]
+    fn sum_to_size_over_leading_rows_of_a_contiguous_and_a_strided_tensor() {
+        let t = Tensor::from_vec((0..24).map(|v| v as f32).collect(), &[2, 3, 4]).unwrap();
+        let fast = t.sum_to_size(&[4]).unwrap();
+        let slow = t.sum(&[0, 1], false).unwrap();
+        assert_eq!(fast.to_vec::<f32>().unwrap(), slow.to_vec::<f32>().unwrap());
+        let tt = t.transpose(1, 2).unwrap(); // not contiguous: the reduction path
+        let r = tt.sum_to_size(&[4, 3]).unwrap();
+        assert_eq!(
+            r.to_vec::<f32>().unwrap(),
+            tt.sum(&[0], false).unwrap().to_vec::<f32>().unwrap()
+        );
     }
 }
