@@ -14,6 +14,7 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use super::backward::{self, node::node};
+use super::conv_panel;
 use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
@@ -23,20 +24,20 @@ use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor}
 
 /// The validated geometry of one call (input batchified to 4-d).
 #[derive(Clone, Copy, Debug)]
-struct Geo {
-    n: usize,
-    cin: usize,
-    h: usize,
-    w: usize,
-    cout: usize,
-    kh: usize,
-    kw: usize,
-    s: (usize, usize),
-    p: (usize, usize),
-    d: (usize, usize),
-    oh: usize,
-    ow: usize,
-    groups: usize,
+pub(super) struct Geo {
+    pub(super) n: usize,
+    pub(super) cin: usize,
+    pub(super) h: usize,
+    pub(super) w: usize,
+    pub(super) cout: usize,
+    pub(super) kh: usize,
+    pub(super) kw: usize,
+    pub(super) s: (usize, usize),
+    pub(super) p: (usize, usize),
+    pub(super) d: (usize, usize),
+    pub(super) oh: usize,
+    pub(super) ow: usize,
+    pub(super) groups: usize,
 }
 
 fn conv_error(message: String) -> Error {
@@ -308,6 +309,9 @@ fn conv2d_batched(
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),
         }),
+        DType::F32 if !cl && !reads_in_place(x, &g) && conv_panel::serves(&g) => {
+            conv_panel::conv2d_f32(x, weight, bias, &g)
+        }
         DType::F32 => conv_gemm::<f32>(x, weight, bias, &g, cl),
         DType::F64 => conv_gemm::<f64>(x, weight, bias, &g, cl),
         DType::F16 | DType::BF16 => {
@@ -366,10 +370,10 @@ gemm_impl!(f32, matrixmultiply::sgemm);
 gemm_impl!(f64, matrixmultiply::dgemm);
 
 /// The input read in place: storage slice, storage offset, strides `[n, c, h, w]`.
-struct Src<'a, T> {
-    data: &'a [T],
-    offset: usize,
-    st: [isize; 4],
+pub(super) struct Src<'a, T> {
+    pub(super) data: &'a [T],
+    pub(super) offset: usize,
+    pub(super) st: [isize; 4],
 }
 
 impl<T: Copy> Src<'_, T> {
@@ -388,6 +392,18 @@ impl<T: Copy> Src<'_, T> {
     fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
         self.data[self.index(n, c, y, x)]
     }
+
+    /// Row `y` of channel `c` of image `n` into `dst` (`w` values).
+    pub(super) fn read_row(&self, n: usize, c: usize, y: usize, dst: &mut [T]) {
+        let first = self.index(n, c, y, 0);
+        if self.st[3] == 1 {
+            copy_short(dst, &self.data[first..first + dst.len()]);
+        } else {
+            for (x, v) in dst.iter_mut().enumerate() {
+                *v = self.data[(first as isize + x as isize * self.st[3]) as usize];
+            }
+        }
+    }
 }
 
 /// The input row `iy = oy·s - p + ki·d` of output row `oy`, or `None` in the padding.
@@ -404,36 +420,64 @@ fn im2col_nchw<T: Element>(src: &Src<'_, T>, g: &Geo, n: usize, c0: usize, col: 
         for ki in 0..g.kh {
             for kj in 0..g.kw {
                 let row = ((c * g.kh + ki) * g.kw + kj) * p;
-                let dst = &mut col[row..row + p];
-                // The output columns whose input column is inside the image.
-                let (lo, hi) = valid_range(kj, g.s.1, g.p.1, g.d.1, g.w, g.ow);
-                for oy in 0..g.oh {
-                    let out = &mut dst[oy * g.ow..(oy + 1) * g.ow];
-                    match in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) {
-                        None => out.fill(T::ZERO),
-                        Some(iy) => {
-                            out[..lo].fill(T::ZERO);
-                            out[hi..].fill(T::ZERO);
-                            if lo < hi {
-                                // Input column of output column `lo`, then every s.1-th.
-                                let ix0 = lo * g.s.1 + kj * g.d.1 - g.p.1;
-                                let first = src.index(n, c0 + c, iy, ix0);
-                                let span = &mut out[lo..hi];
-                                if src.st[3] == 1 && g.s.1 == 1 {
-                                    span.copy_from_slice(&src.data[first..first + span.len()]);
-                                } else {
-                                    let step = g.s.1 as isize * src.st[3];
-                                    for (k, v) in span.iter_mut().enumerate() {
-                                        *v =
-                                            src.data[(first as isize + k as isize * step) as usize];
-                                    }
-                                }
-                            }
+                im2col_row(src, g, n, c0 + c, ki, kj, &mut col[row..row + p]);
+            }
+        }
+    }
+}
+
+/// One row of the im2col matrix: for every output pixel `(oy, ox)` (row-major, `dst`
+/// holds `oh·ow` values), the input value of channel `c` under kernel tap `(ki, kj)`,
+/// or zero in the padding.
+fn im2col_row<T: Element>(
+    src: &Src<'_, T>,
+    g: &Geo,
+    n: usize,
+    c: usize,
+    ki: usize,
+    kj: usize,
+    dst: &mut [T],
+) {
+    // The output columns whose input column is inside the image.
+    let (lo, hi) = valid_range(kj, g.s.1, g.p.1, g.d.1, g.w, g.ow);
+    for oy in 0..g.oh {
+        let out = &mut dst[oy * g.ow..(oy + 1) * g.ow];
+        match in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) {
+            None => out.fill(T::ZERO),
+            Some(iy) => {
+                out[..lo].fill(T::ZERO);
+                out[hi..].fill(T::ZERO);
+                if lo < hi {
+                    // Input column of output column `lo`, then every s.1-th.
+                    let ix0 = lo * g.s.1 + kj * g.d.1 - g.p.1;
+                    let first = src.index(n, c, iy, ix0);
+                    let span = &mut out[lo..hi];
+                    if src.st[3] == 1 && g.s.1 == 1 {
+                        copy_short(span, &src.data[first..first + span.len()]);
+                    } else {
+                        let step = g.s.1 as isize * src.st[3];
+                        for (k, v) in span.iter_mut().enumerate() {
+                            *v = src.data[(first as isize + k as isize * step) as usize];
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// `dst.copy_from_slice(src)` for the short runs of im2col (image rows): eight values
+/// at a time as arrays, which compile to vector moves in place, where `copy_from_slice`
+/// of a length known only at run time is a call to `memmove` per run.
+#[inline(always)]
+fn copy_short<T: Copy>(dst: &mut [T], src: &[T]) {
+    let (s8, st) = src[..dst.len()].as_chunks::<8>();
+    let (d8, dt) = dst.as_chunks_mut::<8>();
+    for (d, s) in d8.iter_mut().zip(s8) {
+        *d = *s;
+    }
+    for (d, s) in dt.iter_mut().zip(st) {
+        *d = *s;
     }
 }
 
@@ -504,30 +548,8 @@ fn conv_gemm<T: Gemm>(
         wlog
     };
     let bias = bias.map(|b| b.to_vec::<T>()).transpose()?;
-    let sizes = [g.n, g.cout, g.oh, g.ow];
-    let strides = strides_for_format(
-        &sizes,
-        if cl {
-            MemoryFormat::ChannelsLast
-        } else {
-            MemoryFormat::Contiguous
-        },
-    )?;
-    let block = g.cout * p;
-    let xs = x.strides();
-    let st = [xs[0], xs[1], xs[2], xs[3]];
-    // A 1×1 kernel, stride 1, no padding, over rows laid end to end: the input is its
-    // own im2col matrix (K = c, P = y·w + x with stride st[3]).
-    let direct = g.kh == 1
-        && g.kw == 1
-        && g.s == (1, 1)
-        && g.p == (0, 0)
-        && (g.h == 1 || st[2] == g.w as isize * st[3]);
-    let threads = rayon::current_num_threads().min(g.n).max(1);
-    let parallel = g.n > 1 && block * kk >= 1 << 16 && rayon::current_thread_index().is_none();
-    // One im2col buffer per thread (a 1-element stand-in when none is needed).
-    let col_len = if direct || kk == 0 { 1 } else { kk * p };
-    let mut cols = try_vec(if parallel { threads } else { 1 } * col_len, T::ZERO)?;
+    let direct = reads_in_place(x, g);
+    let st = strides4(x);
     let buf = x.storage().read();
     let src = Src {
         data: buf.as_slice::<T>(),
@@ -608,24 +630,74 @@ fn conv_gemm<T: Gemm>(
             }
         }
     };
-    // SAFETY: every image block (N blocks of C_out·P slots tile the output) is fully
-    // written: with a bias by the prefill loop, else by the GEMMs (beta 0), whose C
-    // matrices over the groups cover the block (or by the zero fill when K = 0).
+    // One im2col buffer per thread (a 1-element stand-in when none is needed).
+    let col_len = if direct || kk == 0 { 1 } else { kk * p };
+    // SAFETY: every image block is fully written: with a bias by the prefill loop, else
+    // by the GEMMs (beta 0), whose C matrices over the groups cover the block (or by the
+    // zero fill when K = 0).
+    unsafe { run_images(g, cl, col_len, kk, image) }
+}
+
+/// Whether the input is its own im2col matrix: a 1×1 kernel, stride 1, no padding, over
+/// rows laid end to end (`K = c`, `P = y·w + x` with stride `st[3]`).
+fn reads_in_place(x: &Tensor, g: &Geo) -> bool {
+    let st = strides4(x);
+    g.kh == 1
+        && g.kw == 1
+        && g.s == (1, 1)
+        && g.p == (0, 0)
+        && (g.h == 1 || st[2] == g.w as isize * st[3])
+}
+
+/// The strides of a 4-d tensor.
+pub(super) fn strides4(x: &Tensor) -> [isize; 4] {
+    let xs = x.strides();
+    [xs[0], xs[1], xs[2], xs[3]]
+}
+
+/// Allocates the output `[N, C_out, oh, ow]` (channels_last if `cl`) and runs
+/// `image(n, block, scratch)` for every image `n`: `block` is its `C_out·P` slots,
+/// `scratch` a buffer of `scratch_len` elements of its thread's own. Images are split
+/// across threads when there are several and the work (`k` multiply-adds per output
+/// element) is large enough.
+///
+/// # Safety
+/// `image` must write every slot of its block.
+pub(super) unsafe fn run_images<T: Element>(
+    g: &Geo,
+    cl: bool,
+    scratch_len: usize,
+    k: usize,
+    image: impl Fn(usize, &mut [MaybeUninit<T>], &mut [T]) + Sync,
+) -> Result<Tensor> {
+    let sizes = [g.n, g.cout, g.oh, g.ow];
+    let format = if cl {
+        MemoryFormat::ChannelsLast
+    } else {
+        MemoryFormat::Contiguous
+    };
+    let strides = strides_for_format(&sizes, format)?;
+    let block = g.cout * g.oh * g.ow;
+    let threads = rayon::current_num_threads().min(g.n).max(1);
+    let parallel = g.n > 1 && block * k >= 1 << 16 && rayon::current_thread_index().is_none();
+    let mut scratch = try_vec(if parallel { threads } else { 1 } * scratch_len, T::ZERO)?;
+    // SAFETY: the N image blocks of C_out·P slots tile the dense output, and the
+    // caller's `image` writes every slot of each.
     unsafe {
         fresh_output::<T>(&sizes, &strides, |out| {
             if parallel {
                 let per = g.n.div_ceil(threads);
                 out.par_chunks_mut(per * block)
-                    .zip(cols.par_chunks_mut(col_len))
+                    .zip(scratch.par_chunks_mut(scratch_len))
                     .enumerate()
-                    .for_each(|(t, (chunk, col))| {
+                    .for_each(|(t, (chunk, s))| {
                         for (j, img) in chunk.chunks_mut(block).enumerate() {
-                            image(t * per + j, img, col);
+                            image(t * per + j, img, s);
                         }
                     });
             } else {
                 for (nn, img) in out.chunks_mut(block).enumerate() {
-                    image(nn, img, &mut cols);
+                    image(nn, img, &mut scratch);
                 }
             }
             Ok(())

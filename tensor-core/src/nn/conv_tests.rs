@@ -188,3 +188,71 @@ fn valid_range_is_exactly_the_columns_in_coord_finds_inside() {
         }
     }
 }
+
+/// Small integers (`-3..=3`) as a tensor of `dtype`, from a fixed LCG.
+fn small_ints(sizes: &[usize], seed: u64, dtype: DType) -> Tensor {
+    let n: usize = sizes.iter().product();
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let v: Vec<i64> = (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) % 7) as i64 - 3
+        })
+        .collect();
+    Tensor::from_vec(v, sizes).unwrap().to_dtype(dtype).unwrap()
+}
+
+#[test]
+fn conv2d_f32_stride_1_kernel_equals_the_integer_loop_exactly() {
+    // The f32 stride-1 implicit GEMM (conv_panel.rs) against the integer dtypes' direct
+    // loop on small integers (every sum exact in f32): images narrower than a run of
+    // 16 pixels, exactly 16, wider (runs crossing a row end), one output row; output
+    // channels not a multiple of the 6-row tile; reductions over 256 taps (blocked);
+    // padding, dilation, groups, a bias, strided inputs, one image and several.
+    /// x, w, padding, dilation, groups.
+    type Case = ([usize; 4], [usize; 4], [usize; 2], [usize; 2], usize);
+    let cases: &[Case] = &[
+        ([2, 3, 5, 5], [7, 3, 3, 3], [1, 1], [1, 1], 1),
+        ([1, 2, 16, 18], [5, 2, 3, 3], [0, 0], [1, 1], 1),
+        ([3, 4, 28, 28], [13, 4, 3, 3], [1, 1], [1, 1], 1),
+        ([2, 40, 9, 11], [6, 40, 3, 3], [1, 2], [1, 1], 1),
+        ([1, 4, 7, 30], [8, 2, 3, 2], [2, 1], [2, 3], 2),
+        ([2, 6, 1, 40], [12, 2, 1, 3], [0, 1], [1, 1], 3),
+        ([1, 3, 6, 6], [4, 3, 6, 6], [0, 0], [1, 1], 1),
+        ([5, 1, 8, 8], [8, 1, 3, 3], [1, 1], [1, 1], 1),
+    ];
+    for (i, &(xs, ws, pad, dil, groups)) in cases.iter().enumerate() {
+        let seed = i as u64 * 3;
+        let xi = small_ints(&xs, seed, DType::I64);
+        let wi = small_ints(&ws, seed + 1, DType::I64);
+        let bi = small_ints(&[ws[0]], seed + 2, DType::I64);
+        let want = conv2d(&xi, &wi, Some(&bi), [1, 1], pad, dil, groups).unwrap();
+        let (xf, wf, bf) = (
+            xi.to_dtype(DType::F32).unwrap(),
+            wi.to_dtype(DType::F32).unwrap(),
+            bi.to_dtype(DType::F32).unwrap(),
+        );
+        let got = conv2d(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
+        assert_eq!(got.sizes(), want.sizes(), "case {i}");
+        assert!(got.is_contiguous(), "case {i}");
+        let want = want.to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(got.to_vec::<f32>().unwrap(), want, "case {i}");
+        // Strided input: every other column of a wider image, and no bias.
+        let wide = small_ints(&[xs[0], xs[1], xs[2], 2 * xs[3]], seed + 3, DType::I64);
+        let xs_i = wide.slice(3, None, None, 2).unwrap();
+        let want = conv2d(&xs_i, &wi, None, [1, 1], pad, dil, groups).unwrap();
+        let xs_f = wide
+            .to_dtype(DType::F32)
+            .unwrap()
+            .slice(3, None, None, 2)
+            .unwrap();
+        assert!(!xs_f.is_contiguous());
+        let got = conv2d(&xs_f, &wf, None, [1, 1], pad, dil, groups).unwrap();
+        let want = want.to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(got.to_vec::<f32>().unwrap(), want, "case {i} strided");
+    }
+}

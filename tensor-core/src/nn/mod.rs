@@ -17,6 +17,7 @@ mod activation;
 pub(crate) mod backward;
 mod cat;
 mod conv;
+mod conv_panel;
 mod fastmath;
 mod index;
 mod loss;
