@@ -14,6 +14,8 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use super::backward::{self, node::node};
+use super::conv_cols::Cols;
+use super::conv_small::{conv_small, Small, SMALL_MACS};
 use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
@@ -308,6 +310,8 @@ fn conv2d_batched(
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),
         }),
+        DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g)),
+        DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g)),
         DType::F32 => conv_gemm::<f32>(x, weight, bias, &g, cl),
         DType::F64 => conv_gemm::<f64>(x, weight, bias, &g, cl),
         DType::F16 | DType::BF16 => {
@@ -317,6 +321,34 @@ fn conv2d_batched(
             conv_gemm::<f32>(&xf, &wf, b.as_ref(), &g, cl)?.to_dtype(x.dtype())
         }
         other => dispatch_dtype!(other, T, conv_direct::<T>(x, weight, bias, &g, cl)),
+    }
+}
+
+/// `true` when one image's products are few enough for `conv_small.rs` (one GEMM per
+/// batch of images).
+fn small(g: &Geo) -> bool {
+    let kk = (g.cin / g.groups) * g.kh * g.kw;
+    g.cout.saturating_mul(g.oh * g.ow).saturating_mul(kk) < SMALL_MACS
+}
+
+/// The geometry `conv_small.rs` takes.
+fn small_geo(g: &Geo) -> Small {
+    Small {
+        n: g.n,
+        cin: g.cin,
+        cout: g.cout,
+        groups: g.groups,
+        cols: Cols {
+            cing: g.cin / g.groups,
+            h: g.h,
+            w: g.w,
+            p: [g.p.0, g.p.1],
+            k: [g.kh, g.kw],
+            s: [g.s.0, g.s.1],
+            d: [g.d.0, g.d.1],
+            oh: g.oh,
+            ow: g.ow,
+        },
     }
 }
 

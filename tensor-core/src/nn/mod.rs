@@ -17,6 +17,8 @@ mod activation;
 pub(crate) mod backward;
 mod cat;
 mod conv;
+mod conv_cols;
+mod conv_small;
 mod fastmath;
 mod index;
 mod loss;
