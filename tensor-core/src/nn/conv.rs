@@ -9,13 +9,14 @@
 //! input in place. f16/bf16 compute in f32 (one rounding at the end); integer dtypes
 //! use a direct loop with wrapping arithmetic, as PyTorch's `slow_conv2d`.
 
+use std::cell::Cell;
 use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
 use super::backward::{self, node::node};
 use super::conv_cols::Cols;
-use super::conv_small::{conv_small, Small, SMALL_MACS};
+use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
 use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
@@ -91,9 +92,16 @@ pub fn conv2d(
     let mut inputs = vec![input, weight];
     inputs.extend(bias);
     let n_inputs = inputs.len();
+    // The column matrix of a small convolution, kept for the weight's gradient when
+    // the node is recorded (`conv_small.rs`).
+    let cols = Cell::new(None);
+    let keep = autograd::needs_grad(&inputs) && weight.requires_grad();
     autograd::apply(
         &inputs,
-        || conv2d_forward(input, weight, bias, stride, padding, dilation, groups),
+        || {
+            let keep = keep.then_some(&cols);
+            conv2d_forward(input, weight, bias, stride, padding, dilation, groups, keep)
+        },
         |_| {
             let mask = [
                 input.requires_grad(),
@@ -101,9 +109,16 @@ pub fn conv2d(
                 bias.is_some_and(Tensor::requires_grad),
             ];
             let saved = vec![SavedTensor::input(input), SavedTensor::input(weight)];
+            let cols = cols.take();
             node("ConvolutionBackward0", saved, n_inputs, move |g, s| {
-                let (dx, dw, db) = backward::conv::conv2d_backward(
-                    g, &s[0], &s[1], stride, padding, dilation, groups, mask,
+                let (dx, dw, db) = backward::conv::conv2d_backward_cols(
+                    g,
+                    &s[0],
+                    &s[1],
+                    [stride, padding, dilation],
+                    groups,
+                    mask,
+                    cols.as_ref(),
                 )?;
                 let mut grads = vec![dx, dw];
                 if n_inputs == 3 {
@@ -115,6 +130,8 @@ pub fn conv2d(
     )
 }
 
+/// `cols`: where a small convolution leaves its column matrix (when given).
+#[allow(clippy::too_many_arguments)]
 fn conv2d_forward(
     input: &Tensor,
     weight: &Tensor,
@@ -123,6 +140,7 @@ fn conv2d_forward(
     padding: [usize; 2],
     dilation: [usize; 2],
     groups: usize,
+    cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     if let Some(b) = bias {
         if b.dtype() != input.dtype() {
@@ -148,7 +166,7 @@ fn conv2d_forward(
     } else {
         input.unsqueeze(0)?
     };
-    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups)?;
+    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups, cols)?;
     if batched {
         Ok(out)
     } else {
@@ -271,6 +289,7 @@ fn check(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn conv2d_batched(
     x: &Tensor,
     weight: &Tensor,
@@ -279,6 +298,7 @@ fn conv2d_batched(
     padding: [usize; 2],
     dilation: [usize; 2],
     groups: usize,
+    cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     let g = check(x, weight, bias, stride, padding, dilation, groups)?;
     if g.n == 0 || g.cin == 0 {
@@ -310,8 +330,8 @@ fn conv2d_batched(
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),
         }),
-        DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g)),
-        DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g)),
+        DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g), cols),
+        DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g), cols),
         DType::F32 => conv_gemm::<f32>(x, weight, bias, &g, cl),
         DType::F64 => conv_gemm::<f64>(x, weight, bias, &g, cl),
         DType::F16 | DType::BF16 => {

@@ -112,18 +112,19 @@ pub(super) fn pad_images<T: Element>(
     }
 }
 
-/// `dst[t] = src[t · step]` for every `t < dst.len()`; short unit-step rows in blocks
-/// of four (one vector move each) rather than a call to `memcpy`.
+/// `dst[t] = src[t · step]` for every `t < dst.len()`; unit-step rows in blocks of
+/// four as arrays (one vector move each: a slice copy of a length known only at run
+/// time would call `memcpy` for every short row).
 #[inline(always)]
 fn gather<T: Copy>(dst: &mut [T], src: &[T], step: usize) {
     if step == 1 {
         let src = &src[..dst.len()];
-        let mut d = dst.chunks_exact_mut(4);
-        let mut s = src.chunks_exact(4);
-        for (d4, s4) in (&mut d).zip(&mut s) {
-            d4.copy_from_slice(s4);
+        let (d4, dr) = dst.as_chunks_mut::<4>();
+        let (s4, sr) = src.as_chunks::<4>();
+        for (d, s) in d4.iter_mut().zip(s4) {
+            *d = *s;
         }
-        for (v, &x) in d.into_remainder().iter_mut().zip(s.remainder()) {
+        for (v, &x) in dr.iter_mut().zip(sr) {
             *v = x;
         }
     } else {
@@ -133,11 +134,18 @@ fn gather<T: Copy>(dst: &mut [T], src: &[T], step: usize) {
     }
 }
 
-/// `dst[t · step] += src[t]` for every `t < src.len()`.
+/// `dst[t · step] += src[t]` for every `t < src.len()`; unit-step rows in blocks of
+/// four as arrays, as [`gather`].
 #[inline(always)]
 fn scatter_add<T: Copy + Add<Output = T>>(dst: &mut [T], src: &[T], step: usize) {
     if step == 1 {
-        for (v, &x) in dst[..src.len()].iter_mut().zip(src) {
+        let dst = &mut dst[..src.len()];
+        let (d4, dr) = dst.as_chunks_mut::<4>();
+        let (s4, sr) = src.as_chunks::<4>();
+        for (d, s) in d4.iter_mut().zip(s4) {
+            *d = [d[0] + s[0], d[1] + s[1], d[2] + s[2], d[3] + s[3]];
+        }
+        for (v, &x) in dr.iter_mut().zip(sr) {
             *v = *v + x;
         }
     } else {

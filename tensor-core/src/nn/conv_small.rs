@@ -6,6 +6,8 @@
 //! call, packing and border tests than on the products.
 
 use super::conv::Gemm;
+use std::cell::Cell;
+
 use super::conv_cols::{im2col, pad_images, Cols, Images};
 use super::index::fresh_output;
 use crate::alloc::try_vec;
@@ -16,6 +18,14 @@ use crate::{MemoryFormat, Tensor};
 /// Per-image `C_out · P · K` below which a convolution takes this path (the per-image
 /// path splits images across threads from there).
 pub(super) const SMALL_MACS: usize = 1 << 16;
+
+/// The column matrices a small convolution keeps for its backward: a `Vec` of its
+/// dtype's elements (`f32` or `f64`), moved, not copied, into the graph node.
+pub(crate) type Kept = Box<dyn std::any::Any + Send + Sync>;
+
+/// Elements of the column matrices a recorded small convolution keeps for its
+/// backward at most (16 MiB of `f32`); above, the backward computes them again.
+pub(super) const KEEP_LIMIT: usize = 1 << 22;
 
 /// The geometry of a call, as `conv.rs` validated it.
 pub(super) struct Small {
@@ -28,11 +38,16 @@ pub(super) struct Small {
 
 /// `conv2d` of `x` (4-d, any strides) by `weight` (`[C_out, C_in_g, kH, kW]`) plus
 /// `bias`, output contiguous `[N, C_out, oh, ow]`.
+///
+/// With `keep`, the column matrices of every batch and group are left there (a
+/// `Vec<T>`: batch after batch, group after group, each `[K, b·P]` row-major) for the
+/// weight's gradient, unless they would exceed [`KEEP_LIMIT`] elements.
 pub(super) fn conv_small<T: Gemm>(
     x: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
     g: &Small,
+    keep: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     let cols = &g.cols;
     let coutg = g.cout / g.groups;
@@ -42,7 +57,9 @@ pub(super) fn conv_small<T: Gemm>(
     let sizes = [g.n, g.cout, cols.oh, cols.ow];
     let strides = strides_for_format(&sizes, MemoryFormat::Contiguous)?;
     let batch = cols.batch(coutg, g.n);
-    let mut col = try_vec(kk * batch * p, T::ZERO)?;
+    let all = g.groups.saturating_mul(kk).saturating_mul(g.n * p);
+    let keep = keep.filter(|_| all <= KEEP_LIMIT);
+    let mut col = try_vec(if keep.is_some() { all } else { kk * batch * p }, T::ZERO)?;
     let mut pad = try_vec(batch * cols.padded_len(), T::ZERO)?;
     let mut prod = try_vec(coutg * batch * p, T::ZERO)?;
     let xs = x.strides();
@@ -60,7 +77,14 @@ pub(super) fn conv_small<T: Gemm>(
             for gi in 0..g.groups {
                 let c0 = gi * (g.cin / g.groups);
                 pad_images(&src, cols, n0, b, c0, &mut pad);
-                im2col(&pad, cols, b, &mut col);
+                // Kept matrices lie where the backward reads them (`kept_at`).
+                let at = if keep.is_some() {
+                    kept_at(n0, b, gi, g.groups, kk * p)
+                } else {
+                    0
+                };
+                let col = &mut col[at..at + kk * ld];
+                im2col(&pad, cols, b, col);
                 let prod = &mut prod[..coutg * ld];
                 let beta = match &bias {
                     Some(bv) => {
@@ -73,7 +97,7 @@ pub(super) fn conv_small<T: Gemm>(
                 };
                 if kk > 0 {
                     // SAFETY: W_g is coutg×kk (row stride kk) inside `w` from row
-                    // gi·coutg, col is kk×ld (row stride ld) inside its kk·batch·P
+                    // gi·coutg, col is kk×ld (row stride ld) inside its kk·ld
                     // elements, prod is coutg×ld, initialised when beta is 1,
                     // distinct from both.
                     unsafe {
@@ -106,5 +130,15 @@ pub(super) fn conv_small<T: Gemm>(
     // SAFETY: for every batch of images and every group, each of the group's
     // `C_out_g` rows of each image (`P` slots) is written from `prod`: the images,
     // groups and channels tile the output.
-    unsafe { fresh_output::<T>(&sizes, &strides, fill) }
+    let out = unsafe { fresh_output::<T>(&sizes, &strides, fill) }?;
+    if let Some(keep) = keep {
+        keep.set(Some(Box::new(col)));
+    }
+    Ok(out)
+}
+
+/// Where the kept column matrix of the batch of `b` images from image `n0`, group
+/// `gi` (of `groups`), starts: `kp` = `K · P` elements per image and group.
+pub(crate) fn kept_at(n0: usize, b: usize, gi: usize, groups: usize, kp: usize) -> usize {
+    (n0 * groups + gi * b) * kp
 }

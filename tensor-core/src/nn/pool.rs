@@ -8,6 +8,7 @@
 //! by planes (contiguous) or by output rows (channels_last).
 
 use std::cell::Cell;
+use std::hint::select_unpredictable;
 use std::mem::MaybeUninit;
 
 use super::backward::{self, node::node};
@@ -278,8 +279,7 @@ where
 #[inline(always)]
 #[allow(clippy::eq_op)]
 fn replaces_max<T: Element>(v: T, m: T) -> bool {
-    // `|`, not `||`: no branch, so that a window's maximum is found with selects (the
-    // comparisons of random data mispredict half the time).
+    // `|`, not `||`: both comparisons at once, no branch between them.
     (v > m) | (v != v)
 }
 
@@ -406,6 +406,9 @@ fn max_windows<T: Element>(src: &[T], g: &Pool, vals: &mut [MaybeUninit<T>], idx
                 let y0 = 2 * oy * g.w;
                 for (ox, id) in row_ids.iter_mut().enumerate() {
                     let x = 2 * ox;
+                    // `select_unpredictable`: the index becomes a cmov, not a branch
+                    // that random data mispredicts half the time (on the SSE2 baseline
+                    // the float select still compiles to a branch).
                     let (mut m, mut best) = (top[x], y0 + x);
                     for (v, at) in [
                         (top[x + 1], y0 + x + 1),
@@ -413,8 +416,8 @@ fn max_windows<T: Element>(src: &[T], g: &Pool, vals: &mut [MaybeUninit<T>], idx
                         (bottom[x + 1], y0 + g.w + x + 1),
                     ] {
                         let take = replaces_max(v, m);
-                        m = if take { v } else { m };
-                        best = if take { at } else { best };
+                        m = select_unpredictable(take, v, m);
+                        best = select_unpredictable(take, at, best);
                     }
                     *id = best;
                     if keep {

@@ -11,6 +11,7 @@
 
 use super::super::conv::Gemm;
 use super::super::conv_cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
+use super::super::conv_small::{kept_at, Kept};
 use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
 use crate::{parallel, Tensor};
@@ -41,25 +42,29 @@ struct Geo {
     groups: usize,
 }
 
-/// The values a run reads: the output's gradient, the input, the weight (row-major).
-struct Data<A> {
+/// The values a run reads: the output's gradient, the input, the weight (row-major),
+/// and the forward's column matrices when it kept them (`conv_small.rs`).
+struct Data<'a, A> {
     dy: Vec<A>,
     x: Vec<A>,
     w: Vec<A>,
+    kept: Option<&'a [A]>,
 }
 
 /// Multiply-adds per thread below which the images are not split across threads
 /// (as the small matmul kernel's grain).
 const GRAIN: usize = 256 * 1024;
 
-/// Images `[first, first + count)`, in batches of `batch` images, one GEMM per batch
-/// and group for each gradient: adds their weight gradient into `dw` (when not empty)
-/// and writes their input gradient into `dx` (when given: their `[count, C_in, H, W]`
-/// values).
+/// Images `[first, first + count)`, in batches of `batch` images (`first` a multiple
+/// of it: the forward's batches), one GEMM per batch and group for each gradient: adds
+/// their weight gradient into `dw` (when not empty) and writes their input gradient
+/// into `dx` (when given: their `[count, C_in, H, W]` values).
+#[allow(clippy::too_many_arguments)]
 fn images<A: Real + Gemm>(
-    d: &Data<A>,
+    d: &Data<'_, A>,
     g: &Geo,
     cols: &Cols,
+    batch: usize,
     first: usize,
     count: usize,
     mut dx: Option<&mut [A]>,
@@ -67,7 +72,6 @@ fn images<A: Real + Gemm>(
 ) {
     let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
     let (kk, p) = (cols.rows(), cols.positions());
-    let batch = cols.batch(coutg, count);
     let img = g.cin * g.h * g.w;
     let mut col = vec![A::zero(); kk * batch * p];
     let mut dy_t = vec![A::zero(); coutg * batch * p];
@@ -90,8 +94,14 @@ fn images<A: Real + Gemm>(
                 }
             }
             if !dw.is_empty() {
-                pad_images(&src, cols, n0, b, gi * cing, &mut pad);
-                im2col(&pad, cols, b, &mut col);
+                let col: &[A] = match d.kept {
+                    Some(kept) => &kept[kept_at(n0, b, gi, g.groups, kk * p)..][..kk * ld],
+                    None => {
+                        pad_images(&src, cols, n0, b, gi * cing, &mut pad);
+                        im2col(&pad, cols, b, &mut col);
+                        &col
+                    }
+                };
                 let dw_g = &mut dw[gi * coutg * kk..][..coutg * kk];
                 // SAFETY: dy_t is coutg×ld (row stride ld) inside its coutg·ld
                 // elements, col read as its transpose ld×kk (strides 1, ld) inside its
@@ -143,6 +153,7 @@ fn run<A: Real + Gemm>(
     weight: &Tensor,
     g: &Geo,
     mask: ConvMask,
+    kept: Option<&Kept>,
 ) -> Result<RawGrads<A>> {
     let cols = Cols {
         cing: g.cin / g.groups,
@@ -157,9 +168,14 @@ fn run<A: Real + Gemm>(
     };
     let (kk, p) = (cols.rows(), cols.positions());
     let img = g.cin * g.h * g.w;
+    // The forward's column matrices, when it kept them for this dtype and geometry.
+    let kept = kept
+        .and_then(|c| c.downcast_ref::<Vec<A>>())
+        .filter(|c| mask[1] && c.len() == g.groups * kk * g.n * p)
+        .map(Vec::as_slice);
     let d = Data {
         dy: load::<A>(grad)?,
-        x: if mask[1] {
+        x: if mask[1] && kept.is_none() {
             load::<A>(input)?
         } else {
             Vec::new()
@@ -169,6 +185,7 @@ fn run<A: Real + Gemm>(
         } else {
             Vec::new()
         },
+        kept,
     };
     let mut dx = mask[0].then(|| vec![A::zero(); g.n * img]);
     let mut dw = mask[1].then(|| vec![A::zero(); g.cout * kk]);
@@ -177,8 +194,11 @@ fn run<A: Real + Gemm>(
         // weight-gradient partial, summed in chunk order.
         let gemms = usize::from(mask[0]) + usize::from(mask[1]);
         let macs = g.n * g.cout * p * kk * gemms;
-        let chunks = parallel::chunks_for(macs, GRAIN).min(g.n);
-        let per = g.n.div_ceil(chunks);
+        // The forward's batches of images, whole in each chunk.
+        let batch = cols.batch(g.cout / g.groups, g.n);
+        let batches = g.n.div_ceil(batch);
+        let chunks = parallel::chunks_for(macs, GRAIN).min(batches);
+        let per = batches.div_ceil(chunks) * batch;
         let dw_len = if mask[1] { g.cout * kk } else { 0 };
         let mut jobs: Vec<(Vec<A>, Option<&mut [A]>)> = match dx.as_mut() {
             Some(dx) => dx
@@ -196,6 +216,7 @@ fn run<A: Real + Gemm>(
                     &d,
                     g,
                     &cols,
+                    batch,
                     first,
                     per.min(g.n - first),
                     dxc.as_deref_mut(),
@@ -233,6 +254,7 @@ fn run<A: Real + Gemm>(
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d_backward(
     grad: &Tensor,
@@ -244,6 +266,26 @@ pub(crate) fn conv2d_backward(
     groups: usize,
     mask: ConvMask,
 ) -> Result<ConvGrads> {
+    let spd = [stride, padding, dilation];
+    conv2d_backward_cols(grad, input, weight, spd, groups, mask, None)
+}
+
+/// [`conv2d_backward`] (stride, padding, dilation as `spd`) given the column matrices
+/// the forward of a small convolution kept (`conv_small.rs`), which the weight's
+/// gradient then reads instead of computing them again.
+///
+/// # Errors
+/// As [`conv2d_backward`].
+pub(crate) fn conv2d_backward_cols(
+    grad: &Tensor,
+    input: &Tensor,
+    weight: &Tensor,
+    spd: [[usize; 2]; 3],
+    groups: usize,
+    mask: ConvMask,
+    kept: Option<&Kept>,
+) -> Result<ConvGrads> {
+    let [stride, padding, dilation] = spd;
     let batched = input.dim() == 4;
     let (x4, g4) = if batched {
         (input.alias(), grad.alias())
@@ -270,7 +312,7 @@ pub(crate) fn conv2d_backward(
         input.dtype(),
         "convolution_backward",
         A,
-        run::<A>(&g4, &x4, weight, &geo, mask).and_then(|(dx, dw, db)| {
+        run::<A>(&g4, &x4, weight, &geo, mask, kept).and_then(|(dx, dw, db)| {
             Ok((
                 dx.map(|v| store(v, input.sizes(), input.dtype()))
                     .transpose()?,
