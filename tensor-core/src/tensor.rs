@@ -374,7 +374,13 @@ impl Tensor {
         let mut out = try_with_capacity(self.numel())?;
         let buf = self.storage.read();
         let data = buf.as_slice::<T>();
-        out.extend(self.layout.offsets().map(|i| data[i]));
+        if self.is_contiguous() && self.numel() > 0 {
+            // One copy of the elements' span.
+            let start = self.storage_offset();
+            out.extend_from_slice(&data[start..start + self.numel()]);
+        } else {
+            out.extend(self.layout.offsets().map(|i| data[i]));
+        }
         Ok(out)
     }
 
@@ -387,7 +393,12 @@ impl Tensor {
         dispatch_dtype!(self.dtype, T, {
             let buf = self.storage.read();
             let data = buf.as_slice::<T>();
-            out.extend(self.layout.offsets().map(|i| data[i].to_f64()));
+            if self.is_contiguous() && self.numel() > 0 {
+                let start = self.storage_offset();
+                out.extend(data[start..start + self.numel()].iter().map(|v| v.to_f64()));
+            } else {
+                out.extend(self.layout.offsets().map(|i| data[i].to_f64()));
+            }
         });
         Ok(out)
     }

@@ -9,12 +9,16 @@
 //! input in place. f16/bf16 compute in f32 (one rounding at the end); integer dtypes
 //! use a direct loop with wrapping arithmetic, as PyTorch's `slow_conv2d`.
 
+use std::cell::Cell;
 use std::mem::MaybeUninit;
 
 use rayon::prelude::*;
 
 use super::backward::{self, node::node};
+use super::conv_cols::Cols;
+use super::conv_int;
 use super::conv_panel;
+use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
 use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
@@ -90,9 +94,16 @@ pub fn conv2d(
     let mut inputs = vec![input, weight];
     inputs.extend(bias);
     let n_inputs = inputs.len();
+    // The column matrix of a small convolution, kept for the weight's gradient when
+    // the node is recorded (`conv_small.rs`).
+    let cols = Cell::new(None);
+    let keep = autograd::needs_grad(&inputs) && weight.requires_grad();
     autograd::apply(
         &inputs,
-        || conv2d_forward(input, weight, bias, stride, padding, dilation, groups),
+        || {
+            let keep = keep.then_some(&cols);
+            conv2d_forward(input, weight, bias, stride, padding, dilation, groups, keep)
+        },
         |_| {
             let mask = [
                 input.requires_grad(),
@@ -100,9 +111,16 @@ pub fn conv2d(
                 bias.is_some_and(Tensor::requires_grad),
             ];
             let saved = vec![SavedTensor::input(input), SavedTensor::input(weight)];
+            let cols = cols.take();
             node("ConvolutionBackward0", saved, n_inputs, move |g, s| {
-                let (dx, dw, db) = backward::conv::conv2d_backward(
-                    g, &s[0], &s[1], stride, padding, dilation, groups, mask,
+                let (dx, dw, db) = backward::conv::conv2d_backward_cols(
+                    g,
+                    &s[0],
+                    &s[1],
+                    [stride, padding, dilation],
+                    groups,
+                    mask,
+                    cols.as_ref(),
                 )?;
                 let mut grads = vec![dx, dw];
                 if n_inputs == 3 {
@@ -114,6 +132,8 @@ pub fn conv2d(
     )
 }
 
+/// `cols`: where a small convolution leaves its column matrix (when given).
+#[allow(clippy::too_many_arguments)]
 fn conv2d_forward(
     input: &Tensor,
     weight: &Tensor,
@@ -122,6 +142,7 @@ fn conv2d_forward(
     padding: [usize; 2],
     dilation: [usize; 2],
     groups: usize,
+    cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     if let Some(b) = bias {
         if b.dtype() != input.dtype() {
@@ -147,7 +168,7 @@ fn conv2d_forward(
     } else {
         input.unsqueeze(0)?
     };
-    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups)?;
+    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups, cols)?;
     if batched {
         Ok(out)
     } else {
@@ -270,6 +291,7 @@ fn check(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn conv2d_batched(
     x: &Tensor,
     weight: &Tensor,
@@ -278,6 +300,7 @@ fn conv2d_batched(
     padding: [usize; 2],
     dilation: [usize; 2],
     groups: usize,
+    cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     let g = check(x, weight, bias, stride, padding, dilation, groups)?;
     if g.n == 0 || g.cin == 0 {
@@ -309,6 +332,8 @@ fn conv2d_batched(
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),
         }),
+        DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g), cols),
+        DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g), cols),
         DType::F32 if !cl && !reads_in_place(x, &g) && conv_panel::serves(&g) => {
             conv_panel::conv2d_f32(x, weight, bias, &g)
         }
@@ -320,7 +345,39 @@ fn conv2d_batched(
             let (xf, wf) = (x.to_dtype(f)?, weight.to_dtype(f)?);
             conv_gemm::<f32>(&xf, &wf, b.as_ref(), &g, cl)?.to_dtype(x.dtype())
         }
-        other => dispatch_dtype!(other, T, conv_direct::<T>(x, weight, bias, &g, cl)),
+        other => dispatch_dtype!(
+            other,
+            T,
+            conv_int::conv_direct::<T>(x, weight, bias, &g, cl)
+        ),
+    }
+}
+
+/// `true` when one image's products are few enough for `conv_small.rs` (one GEMM per
+/// batch of images).
+fn small(g: &Geo) -> bool {
+    let kk = (g.cin / g.groups) * g.kh * g.kw;
+    g.cout.saturating_mul(g.oh * g.ow).saturating_mul(kk) < SMALL_MACS
+}
+
+/// The geometry `conv_small.rs` takes.
+fn small_geo(g: &Geo) -> Small {
+    Small {
+        n: g.n,
+        cin: g.cin,
+        cout: g.cout,
+        groups: g.groups,
+        cols: Cols {
+            cing: g.cin / g.groups,
+            h: g.h,
+            w: g.w,
+            p: [g.p.0, g.p.1],
+            k: [g.kh, g.kw],
+            s: [g.s.0, g.s.1],
+            d: [g.d.0, g.d.1],
+            oh: g.oh,
+            ow: g.ow,
+        },
     }
 }
 
@@ -389,7 +446,7 @@ impl<T: Copy> Src<'_, T> {
     }
 
     #[inline(always)]
-    fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
+    pub(super) fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
         self.data[self.index(n, c, y, x)]
     }
 
@@ -408,7 +465,14 @@ impl<T: Copy> Src<'_, T> {
 
 /// The input row `iy = oy·s - p + ki·d` of output row `oy`, or `None` in the padding.
 #[inline(always)]
-fn in_coord(o: usize, k: usize, s: usize, p: usize, d: usize, size: usize) -> Option<usize> {
+pub(super) fn in_coord(
+    o: usize,
+    k: usize,
+    s: usize,
+    p: usize,
+    d: usize,
+    size: usize,
+) -> Option<usize> {
     (o * s + k * d).checked_sub(p).filter(|&i| i < size)
 }
 
@@ -699,81 +763,6 @@ pub(super) unsafe fn run_images<T: Element>(
                 for (nn, img) in out.chunks_mut(block).enumerate() {
                     image(nn, img, &mut scratch);
                 }
-            }
-            Ok(())
-        })
-    }
-}
-
-/// Direct convolution for integer dtypes: wrapping `i64` sums, cast back.
-fn conv_direct<T: Element>(
-    x: &Tensor,
-    weight: &Tensor,
-    bias: Option<&Tensor>,
-    g: &Geo,
-    cl: bool,
-) -> Result<Tensor> {
-    let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
-    let wv: Vec<i64> = weight
-        .to_vec::<T>()?
-        .into_iter()
-        .map(|v| v.to_i64())
-        .collect();
-    let bv: Option<Vec<i64>> = bias
-        .map(|b| {
-            b.to_vec::<T>()
-                .map(|v| v.into_iter().map(|e| e.to_i64()).collect())
-        })
-        .transpose()?;
-    let sizes = [g.n, g.cout, g.oh, g.ow];
-    let fmt = if cl {
-        MemoryFormat::ChannelsLast
-    } else {
-        MemoryFormat::Contiguous
-    };
-    let strides = strides_for_format(&sizes, fmt)?;
-    let xs = x.strides();
-    let buf = x.storage().read();
-    let src = Src {
-        data: buf.as_slice::<T>(),
-        offset: x.storage_offset(),
-        st: [xs[0], xs[1], xs[2], xs[3]],
-    };
-    let value = |n: usize, co: usize, oy: usize, ox: usize| -> T {
-        let c0 = co / coutg * cing;
-        let mut acc = bv.as_ref().map_or(0, |b| b[co]);
-        for c in 0..cing {
-            for ki in 0..g.kh {
-                let Some(iy) = in_coord(oy, ki, g.s.0, g.p.0, g.d.0, g.h) else {
-                    continue;
-                };
-                for kj in 0..g.kw {
-                    let Some(ix) = in_coord(ox, kj, g.s.1, g.p.1, g.d.1, g.w) else {
-                        continue;
-                    };
-                    let wt = wv[((co * cing + c) * g.kh + ki) * g.kw + kj];
-                    acc = acc.wrapping_add(src.at(n, c0 + c, iy, ix).to_i64().wrapping_mul(wt));
-                }
-            }
-        }
-        T::from_i64(acc)
-    };
-    // SAFETY: the loop writes slot i for every i of the dense output's storage, whose
-    // element at storage position i is (n, co, oy, ox) as decoded below.
-    unsafe {
-        fresh_output::<T>(&sizes, &strides, |out| {
-            let (p, cout) = (g.oh * g.ow, g.cout);
-            for (i, slot) in out.iter_mut().enumerate() {
-                let v = if cl {
-                    let (n, r) = (i / (p * cout), i % (p * cout));
-                    let (pix, co) = (r / cout, r % cout);
-                    value(n, co, pix / g.ow, pix % g.ow)
-                } else {
-                    let (n, r) = (i / (p * cout), i % (p * cout));
-                    let (co, pix) = (r / p, r % p);
-                    value(n, co, pix / g.ow, pix % g.ow)
-                };
-                slot.write(v);
             }
             Ok(())
         })

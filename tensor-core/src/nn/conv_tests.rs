@@ -207,7 +207,7 @@ fn small_ints(sizes: &[usize], seed: u64, dtype: DType) -> Tensor {
 }
 
 #[test]
-fn conv2d_f32_stride_1_kernel_equals_the_integer_loop_exactly() {
+fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
     // The f32 stride-1 implicit GEMM (conv_panel.rs) against the integer dtypes' direct
     // loop on small integers (every sum exact in f32): images narrower than a run of
     // 16 pixels, exactly 16, wider (runs crossing a row end), one output row; output
@@ -236,7 +236,12 @@ fn conv2d_f32_stride_1_kernel_equals_the_integer_loop_exactly() {
             wi.to_dtype(DType::F32).unwrap(),
             bi.to_dtype(DType::F32).unwrap(),
         );
-        let got = conv2d(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
+        // The panel kernel itself (conv2d sends small products to conv_small.rs).
+        let g = check(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
+        assert!(crate::nn::conv_panel::serves(&g));
+        let got = crate::nn::conv_panel::conv2d_f32(&xf, &wf, Some(&bf), &g).unwrap();
+        let via = conv2d(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
+        assert_eq!(via.to_vec::<f32>().unwrap(), got.to_vec::<f32>().unwrap());
         assert_eq!(got.sizes(), want.sizes(), "case {i}");
         assert!(got.is_contiguous(), "case {i}");
         let want = want.to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap();
@@ -251,7 +256,8 @@ fn conv2d_f32_stride_1_kernel_equals_the_integer_loop_exactly() {
             .slice(3, None, None, 2)
             .unwrap();
         assert!(!xs_f.is_contiguous());
-        let got = conv2d(&xs_f, &wf, None, [1, 1], pad, dil, groups).unwrap();
+        let g = check(&xs_f, &wf, None, [1, 1], pad, dil, groups).unwrap();
+        let got = crate::nn::conv_panel::conv2d_f32(&xs_f, &wf, None, &g).unwrap();
         let want = want.to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap();
         assert_eq!(got.to_vec::<f32>().unwrap(), want, "case {i} strided");
     }

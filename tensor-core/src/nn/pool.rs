@@ -7,6 +7,8 @@
 //! contiguous. The kernels walk the output in storage order and split it across threads
 //! by planes (contiguous) or by output rows (channels_last).
 
+use std::cell::Cell;
+use std::hint::select_unpredictable;
 use std::mem::MaybeUninit;
 
 use super::backward::{self, node::node};
@@ -277,7 +279,8 @@ where
 #[inline(always)]
 #[allow(clippy::eq_op)]
 fn replaces_max<T: Element>(v: T, m: T) -> bool {
-    v > m || v != v
+    // `|`, not `||`: both comparisons at once, no branch between them.
+    (v > m) | (v != v)
 }
 
 /// `F.max_pool2d(input, kernel_size, stride, padding)`: the maximum of each window
@@ -300,15 +303,25 @@ pub fn max_pool2d(
     stride: [usize; 2],
     padding: [usize; 2],
 ) -> Result<Tensor> {
+    // The argmax of each window, found by the forward pass itself when a node is
+    // recorded (the input is not kept).
+    let indices = Cell::new(None);
+    let record = autograd::needs_grad(&[input]);
     autograd::apply(
         &[input],
-        || max_pool2d_forward(input, kernel_size, stride, padding),
+        || {
+            let (out, idx) = max_pool2d_forward(input, kernel_size, stride, padding, record)?;
+            indices.set(idx);
+            Ok(out)
+        },
         |_| {
             let sizes = input.sizes().to_vec();
-            // The argmax of each window, found now (the input is not kept).
-            let indices = max_pool2d_indices(input, kernel_size, stride, padding);
+            let indices = indices.take();
             node("MaxPool2DWithIndicesBackward0", vec![], 1, move |g, _| {
-                let idx = indices.as_ref().map_err(Clone::clone)?;
+                let idx = indices.as_deref().ok_or_else(|| Error::InvalidArgument {
+                    op: "max_pool2d",
+                    message: "the window indices were not recorded".into(),
+                })?;
                 Ok(vec![Some(backward::pool::max_pool2d_backward(
                     g, &sizes, idx,
                 )?)])
@@ -317,20 +330,27 @@ pub fn max_pool2d(
     )
 }
 
+/// The max-pool output and, when `want_indices`, the argmax of each window (as
+/// [`max_pool2d_indices`]).
 fn max_pool2d_forward(
     input: &Tensor,
     kernel_size: [usize; 2],
     stride: [usize; 2],
     padding: [usize; 2],
-) -> Result<Tensor> {
+    want_indices: bool,
+) -> Result<(Tensor, Option<Vec<usize>>)> {
     let (g, format) = geometry("max_pool2d", input, kernel_size, stride, padding)?;
     if input.dtype() == DType::Bool {
         return Err(Error::UnsupportedDType {
             message: "\"max_pool2d\" not implemented for 'Bool'".into(),
         });
     }
+    if want_indices && format == MemoryFormat::Contiguous {
+        // The output is row-major: values and indices in one pass over the windows.
+        return dispatch_dtype!(input.dtype(), T, max_pool2d_fused::<T>(input, &g));
+    }
     let (sh, sw) = (g.st[2], g.st[3]);
-    dispatch_dtype!(input.dtype(), T, {
+    let out = dispatch_dtype!(input.dtype(), T, {
         pooled::<T, _>(input, &g, format, |src, base, (hs, he), (ws, we), _| {
             let mut m = src[(base as isize + hs as isize * sh + ws as isize * sw) as usize];
             for y in hs..he {
@@ -344,7 +364,111 @@ fn max_pool2d_forward(
             }
             m
         })
-    })
+    })?;
+    let idx = if want_indices {
+        Some(max_pool2d_indices(input, kernel_size, stride, padding)?)
+    } else {
+        None
+    };
+    Ok((out, idx))
+}
+
+/// The maximum and argmax of every window of `g` over `src` (the input's storage), in
+/// row-major output order: `idx[k]` is the flat index `y·W + x` of window `k`'s maximum
+/// in its plane (the first maximum; NaN wins) and, unless `vals` is empty, `vals[k]` the
+/// value there. `idx` (and a non-empty `vals`) hold one slot per output element.
+fn max_windows<T: Element>(src: &[T], g: &Pool, vals: &mut [MaybeUninit<T>], idx: &mut [usize]) {
+    let (sh, sw) = (g.st[2], g.st[3]);
+    let plane = g.oh * g.ow;
+    if plane == 0 {
+        return;
+    }
+    let keep = !vals.is_empty();
+    // The common 2×2 window, stride 2, no padding, over rows of unit stride: every
+    // window lies inside the input.
+    let two = g.k == (2, 2) && g.s == (2, 2) && g.p == (0, 0) && sw == 1;
+    let cols: Vec<(usize, usize)> = (0..g.ow)
+        .map(|ox| {
+            let (ws, we, _) = window(ox, g.k.1, g.s.1, g.p.1, g.w);
+            (ws, we)
+        })
+        .collect();
+    for (q, ids) in idx.chunks_mut(plane).enumerate() {
+        let (n, c) = (q / g.c, q % g.c);
+        let base = g.offset as isize + n as isize * g.st[0] + c as isize * g.st[1];
+        for oy in 0..g.oh {
+            let row_ids = &mut ids[oy * g.ow..(oy + 1) * g.ow];
+            let at = q * plane + oy * g.ow;
+            if two {
+                let r0 = (base + (2 * oy) as isize * sh) as usize;
+                let r1 = (base + (2 * oy + 1) as isize * sh) as usize;
+                let (top, bottom) = (&src[r0..r0 + 2 * g.ow], &src[r1..r1 + 2 * g.ow]);
+                let y0 = 2 * oy * g.w;
+                for (ox, id) in row_ids.iter_mut().enumerate() {
+                    let x = 2 * ox;
+                    // `select_unpredictable`: the index becomes a cmov, not a branch
+                    // that random data mispredicts half the time (on the SSE2 baseline
+                    // the float select still compiles to a branch).
+                    let (mut m, mut best) = (top[x], y0 + x);
+                    for (v, at) in [
+                        (top[x + 1], y0 + x + 1),
+                        (bottom[x], y0 + g.w + x),
+                        (bottom[x + 1], y0 + g.w + x + 1),
+                    ] {
+                        let take = replaces_max(v, m);
+                        m = select_unpredictable(take, v, m);
+                        best = select_unpredictable(take, at, best);
+                    }
+                    *id = best;
+                    if keep {
+                        vals[at + ox].write(m);
+                    }
+                }
+                continue;
+            }
+            let (hs, he, _) = window(oy, g.k.0, g.s.0, g.p.0, g.h);
+            for (ox, (id, &(ws, we))) in row_ids.iter_mut().zip(&cols).enumerate() {
+                let mut best = hs * g.w + ws;
+                let mut m = src[(base + hs as isize * sh + ws as isize * sw) as usize];
+                for y in hs..he {
+                    let row = base + y as isize * sh;
+                    for x in ws..we {
+                        let v = src[(row + x as isize * sw) as usize];
+                        if replaces_max(v, m) {
+                            m = v;
+                            best = y * g.w + x;
+                        }
+                    }
+                }
+                *id = best;
+                if keep {
+                    vals[at + ox].write(m);
+                }
+            }
+        }
+    }
+}
+
+/// A contiguous max-pool output and the argmax of each window, in one pass.
+fn max_pool2d_fused<T: Element>(input: &Tensor, g: &Pool) -> Result<(Tensor, Option<Vec<usize>>)> {
+    let sizes: Vec<usize> = if input.dim() == 4 {
+        vec![g.n, g.c, g.oh, g.ow]
+    } else {
+        vec![g.c, g.oh, g.ow]
+    };
+    let strides = strides_for_format(&sizes, MemoryFormat::Contiguous)?;
+    let mut idx = crate::alloc::try_vec(g.n * g.c * g.oh * g.ow, 0usize)?;
+    let buf = input.storage().read();
+    let src = buf.as_slice::<T>();
+    // SAFETY: `max_windows` writes one value per output element in row-major order,
+    // which for the contiguous output is storage order: every slot is written.
+    let out = unsafe {
+        fresh_output::<T>(&sizes, &strides, |out| {
+            max_windows(src, g, out, &mut idx);
+            Ok(())
+        })
+    }?;
+    Ok((out, Some(idx)))
 }
 
 /// `F.avg_pool2d(input, kernel_size, stride, padding)`: the mean of each window with
@@ -443,30 +567,11 @@ pub(crate) fn max_pool2d_indices(
             message: "\"max_pool2d\" not implemented for 'Bool'".into(),
         });
     }
-    let x = input.to_vec_f64()?;
     let mut out = crate::alloc::try_vec(g.n * g.c * g.oh * g.ow, 0usize)?;
-    let plane = g.h * g.w;
-    let mut k = 0;
-    for q in 0..g.n * g.c {
-        let src = &x[q * plane..(q + 1) * plane];
-        for oy in 0..g.oh {
-            let (hs, he, _) = window(oy, g.k.0, g.s.0, g.p.0, g.h);
-            for ox in 0..g.ow {
-                let (ws, we, _) = window(ox, g.k.1, g.s.1, g.p.1, g.w);
-                let mut best = hs * g.w + ws;
-                for y in hs..he {
-                    for xx in ws..we {
-                        let i = y * g.w + xx;
-                        if replaces_max(src[i], src[best]) {
-                            best = i;
-                        }
-                    }
-                }
-                out[k] = best;
-                k += 1;
-            }
-        }
-    }
+    let buf = input.storage().read();
+    dispatch_dtype!(input.dtype(), T, {
+        max_windows::<T>(buf.as_slice::<T>(), &g, &mut [], &mut out)
+    });
     Ok(out)
 }
 

@@ -1,20 +1,20 @@
-//! Backward of `F.conv2d` (PyTorch's `convolution_backward`), image by image and group
-//! by group, with the forward's im2col layout (`K = (c, ki, kj)`, `P = (oy, ox)`) and
-//! `matrixmultiply`'s GEMM:
+//! Backward of `F.conv2d` (PyTorch's `convolution_backward`), batch of images by batch
+//! of images and group by group, with the forward's im2col layout (`K = (c, ki, kj)`,
+//! columns `(image, oy, ox)`: `conv_cols.rs`) and `matrixmultiply`'s GEMM:
 //!
-//! - `d col[K, P] = W_gᵀ[K, C_out_g] · dy[C_out_g, P]`, then col2im adds each column
-//!   entry into the input position it was read from (padding positions dropped);
-//! - `d W_g[C_out_g, K] += dy[C_out_g, P] · colᵀ[P, K]`;
+//! - `d col[K, b·P] = W_gᵀ[K, C_out_g] · dy[C_out_g, b·P]`, then col2im adds each
+//!   column entry into the (padded) input position it was read from;
+//! - `d W_g[C_out_g, K] += dy[C_out_g, b·P] · colᵀ[b·P, K]`;
 //! - `d bias[c] = Σ_{n, P} dy[n, c, P]`.
 //!
 //! `f16`/`bf16` compute in `f32` and round once.
 
-use rayon::prelude::*;
-
 use super::super::conv::Gemm;
+use super::super::conv_cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
+use super::super::conv_small::{kept_at, Kept};
 use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
-use crate::Tensor;
+use crate::{parallel, Tensor};
 
 /// Which gradients of a conv2d are wanted: input, weight, bias.
 pub(crate) type ConvMask = [bool; 3];
@@ -42,100 +42,78 @@ struct Geo {
     groups: usize,
 }
 
-/// The input coordinate read by output `o` at kernel offset `k`, `None` in padding.
-#[inline(always)]
-fn in_coord(o: usize, k: usize, s: usize, p: usize, d: usize, size: usize) -> Option<usize> {
-    (o * s + k * d).checked_sub(p).filter(|&i| i < size)
-}
-
-/// im2col of one image (`x`: its `[C_in, H, W]` values), channels `[c0, c0 + C_in_g)`:
-/// `col[K, P]` row-major.
-fn im2col<A: Real>(x: &[A], g: &Geo, c0: usize, col: &mut [A]) {
-    let (cing, p) = (g.cin / g.groups, g.oh * g.ow);
-    for c in 0..cing {
-        let plane = &x[(c0 + c) * g.h * g.w..][..g.h * g.w];
-        for ki in 0..g.kh {
-            for kj in 0..g.kw {
-                let row = &mut col[((c * g.kh + ki) * g.kw + kj) * p..][..p];
-                for oy in 0..g.oh {
-                    let iy = in_coord(oy, ki, g.s[0], g.p[0], g.d[0], g.h);
-                    for ox in 0..g.ow {
-                        let ix = in_coord(ox, kj, g.s[1], g.p[1], g.d[1], g.w);
-                        row[oy * g.ow + ox] = match (iy, ix) {
-                            (Some(iy), Some(ix)) => plane[iy * g.w + ix],
-                            _ => A::zero(),
-                        };
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// col2im of one image (`dx`: its `[C_in, H, W]` gradient), channels
-/// `[c0, c0 + C_in_g)`: adds `col[K, P]` into `dx`.
-fn col2im<A: Real>(col: &[A], g: &Geo, c0: usize, dx: &mut [A]) {
-    let (cing, p) = (g.cin / g.groups, g.oh * g.ow);
-    for c in 0..cing {
-        let plane = &mut dx[(c0 + c) * g.h * g.w..][..g.h * g.w];
-        for ki in 0..g.kh {
-            for kj in 0..g.kw {
-                let row = &col[((c * g.kh + ki) * g.kw + kj) * p..][..p];
-                for oy in 0..g.oh {
-                    let Some(iy) = in_coord(oy, ki, g.s[0], g.p[0], g.d[0], g.h) else {
-                        continue;
-                    };
-                    for ox in 0..g.ow {
-                        if let Some(ix) = in_coord(ox, kj, g.s[1], g.p[1], g.d[1], g.w) {
-                            let at = iy * g.w + ix;
-                            plane[at] = plane[at] + row[oy * g.ow + ox];
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The values a run reads: the output's gradient, the input, the weight (row-major).
-struct Data<A> {
+/// The values a run reads: the output's gradient, the input, the weight (row-major),
+/// and the forward's column matrices when it kept them (`conv_small.rs`).
+struct Data<'a, A> {
     dy: Vec<A>,
     x: Vec<A>,
     w: Vec<A>,
+    kept: Option<&'a [A]>,
 }
 
-/// Images `[first, first + count)`: adds their weight gradient into `dw` (when not
-/// empty) and writes their input gradient into `dx` (when given: their `[count, C_in,
-/// H, W]` values).
+/// Multiply-adds per thread below which the images are not split across threads
+/// (as the small matmul kernel's grain).
+const GRAIN: usize = 256 * 1024;
+
+/// Images `[first, first + count)`, in batches of `batch` images (`first` a multiple
+/// of it: the forward's batches), one GEMM per batch and group for each gradient: adds
+/// their weight gradient into `dw` (when not empty) and writes their input gradient
+/// into `dx` (when given: their `[count, C_in, H, W]` values).
+#[allow(clippy::too_many_arguments)]
 fn images<A: Real + Gemm>(
-    d: &Data<A>,
+    d: &Data<'_, A>,
     g: &Geo,
+    cols: &Cols,
+    batch: usize,
     first: usize,
     count: usize,
     mut dx: Option<&mut [A]>,
     dw: &mut [A],
 ) {
     let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
-    let (kk, p) = (cing * g.kh * g.kw, g.oh * g.ow);
+    let (kk, p) = (cols.rows(), cols.positions());
     let img = g.cin * g.h * g.w;
-    let mut col = vec![A::zero(); kk * p];
-    for i in 0..count {
-        let n = first + i;
+    let mut col = vec![A::zero(); kk * batch * p];
+    let mut dy_t = vec![A::zero(); coutg * batch * p];
+    let mut pad = vec![A::zero(); batch * cols.padded_len()];
+    let src = Images {
+        data: &d.x[..],
+        offset: 0,
+        st: [img as isize, (g.h * g.w) as isize, g.w as isize, 1],
+    };
+    let mut n0 = first;
+    while n0 < first + count {
+        let b = batch.min(first + count - n0);
+        let ld = b * p;
         for gi in 0..g.groups {
-            let dy_ng = &d.dy[(n * g.cout + gi * coutg) * p..][..coutg * p];
+            // dy of this group as `[C_out_g, b·P]`: one row per channel, images side
+            // by side.
+            for (co, row) in dy_t[..coutg * ld].chunks_exact_mut(ld).enumerate() {
+                for (j, block) in row.chunks_exact_mut(p).enumerate() {
+                    block.copy_from_slice(&d.dy[((n0 + j) * g.cout + gi * coutg + co) * p..][..p]);
+                }
+            }
             if !dw.is_empty() {
-                im2col(&d.x[n * img..][..img], g, gi * cing, &mut col);
+                let col: &[A] = match d.kept {
+                    Some(kept) => &kept[kept_at(n0, b, gi, g.groups, kk * p)..][..kk * ld],
+                    None => {
+                        pad_images(&src, cols, n0, b, gi * cing, &mut pad);
+                        im2col(&pad, cols, b, &mut col);
+                        &col
+                    }
+                };
                 let dw_g = &mut dw[gi * coutg * kk..][..coutg * kk];
-                // SAFETY: dy_ng is coutg×p (row stride p), col read as its transpose
-                // p×kk (strides 1, p) inside its kk·p elements, dw_g is coutg×kk (row
-                // stride kk), initialised (beta = 1), distinct from both.
+                // SAFETY: dy_t is coutg×ld (row stride ld) inside its coutg·ld
+                // elements, col read as its transpose ld×kk (strides 1, ld) inside its
+                // kk·ld elements, dw_g is coutg×kk (row stride kk), initialised
+                // (beta = 1), distinct from both.
                 unsafe {
                     A::gemm(
                         coutg,
-                        p,
+                        ld,
                         kk,
-                        (dy_ng.as_ptr(), p as isize, 1),
-                        (col.as_ptr(), 1, p as isize),
+                        (dy_t.as_ptr(), ld as isize, 1),
+                        (col.as_ptr(), 1, ld as isize),
                         A::one(),
                         (dw_g.as_mut_ptr(), kk as isize, 1),
                     );
@@ -144,22 +122,28 @@ fn images<A: Real + Gemm>(
             if let Some(dx) = dx.as_deref_mut() {
                 let w_g = &d.w[gi * coutg * kk..][..coutg * kk];
                 // SAFETY: w_g read as its transpose kk×coutg (strides 1, kk) inside its
-                // coutg·kk elements, dy_ng is coutg×p, col is kk×p (row stride p),
-                // written whole (beta = 0), distinct from both.
+                // coutg·kk elements, dy_t is coutg×ld, col is kk×ld (row stride ld)
+                // inside its kk·batch·P elements, written whole (beta = 0), distinct
+                // from both.
                 unsafe {
                     A::gemm(
                         kk,
                         coutg,
-                        p,
+                        ld,
                         (w_g.as_ptr(), 1, kk as isize),
-                        (dy_ng.as_ptr(), p as isize, 1),
+                        (dy_t.as_ptr(), ld as isize, 1),
                         A::zero(),
-                        (col.as_mut_ptr(), p as isize, 1),
+                        (col.as_mut_ptr(), ld as isize, 1),
                     );
                 }
-                col2im(&col, g, gi * cing, &mut dx[i * img..][..img]);
+                let pad = &mut pad[..b * cols.padded_len()];
+                pad.fill(A::zero());
+                col2im(&col, cols, b, pad);
+                let out = &mut dx[(n0 - first) * img..][..b * img];
+                unpad_images(pad, cols, b, g.cin, gi * cing, out);
             }
         }
+        n0 += b;
     }
 }
 
@@ -169,13 +153,29 @@ fn run<A: Real + Gemm>(
     weight: &Tensor,
     g: &Geo,
     mask: ConvMask,
+    kept: Option<&Kept>,
 ) -> Result<RawGrads<A>> {
-    let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
-    let (kk, p) = (cing * g.kh * g.kw, g.oh * g.ow);
+    let cols = Cols {
+        cing: g.cin / g.groups,
+        h: g.h,
+        w: g.w,
+        p: g.p,
+        k: [g.kh, g.kw],
+        s: g.s,
+        d: g.d,
+        oh: g.oh,
+        ow: g.ow,
+    };
+    let (kk, p) = (cols.rows(), cols.positions());
     let img = g.cin * g.h * g.w;
+    // The forward's column matrices, when it kept them for this dtype and geometry.
+    let kept = kept
+        .and_then(|c| c.downcast_ref::<Vec<A>>())
+        .filter(|c| mask[1] && c.len() == g.groups * kk * g.n * p)
+        .map(Vec::as_slice);
     let d = Data {
         dy: load::<A>(grad)?,
-        x: if mask[1] {
+        x: if mask[1] && kept.is_none() {
             load::<A>(input)?
         } else {
             Vec::new()
@@ -185,41 +185,47 @@ fn run<A: Real + Gemm>(
         } else {
             Vec::new()
         },
+        kept,
     };
     let mut dx = mask[0].then(|| vec![A::zero(); g.n * img]);
     let mut dw = mask[1].then(|| vec![A::zero(); g.cout * kk]);
     if p > 0 && kk > 0 && img > 0 && g.n > 0 && (mask[0] || mask[1]) {
-        // Images split across threads (as the forward), each chunk with its own
-        // im2col buffer and weight-gradient partial, summed in chunk order.
-        let parallel = g.n > 1
-            && g.cout * p * kk * coutg.max(1) >= 1 << 16
-            && rayon::current_thread_index().is_none();
-        let chunks = if parallel {
-            rayon::current_num_threads().min(g.n).max(1)
-        } else {
-            1
-        };
-        let per = g.n.div_ceil(chunks);
+        // Images split across threads, each chunk with its own buffers and
+        // weight-gradient partial, summed in chunk order.
+        let gemms = usize::from(mask[0]) + usize::from(mask[1]);
+        let macs = g.n * g.cout * p * kk * gemms;
+        // The forward's batches of images, whole in each chunk.
+        let batch = cols.batch(g.cout / g.groups, g.n);
+        let batches = g.n.div_ceil(batch);
+        let chunks = parallel::chunks_for(macs, GRAIN).min(batches);
+        let per = batches.div_ceil(chunks) * batch;
         let dw_len = if mask[1] { g.cout * kk } else { 0 };
-        let work = |c: usize, dxc: Option<&mut [A]>| -> Vec<A> {
-            let mut part = vec![A::zero(); dw_len];
-            let first = c * per;
-            images(&d, g, first, per.min(g.n - first), dxc, &mut part);
-            part
-        };
-        let parts: Vec<Vec<A>> = match dx.as_mut() {
+        let mut jobs: Vec<(Vec<A>, Option<&mut [A]>)> = match dx.as_mut() {
             Some(dx) => dx
-                .par_chunks_mut(per * img)
-                .enumerate()
-                .map(|(c, dxc)| work(c, Some(dxc)))
+                .chunks_mut(per * img)
+                .map(|c| (vec![A::zero(); dw_len], Some(c)))
                 .collect(),
             None => (0..g.n.div_ceil(per))
-                .into_par_iter()
-                .map(|c| work(c, None))
+                .map(|_| (vec![A::zero(); dw_len], None))
                 .collect(),
         };
+        parallel::for_chunks_mut(&mut jobs, 1, |c, job| {
+            for (part, dxc) in job.iter_mut() {
+                let first = c * per;
+                images(
+                    &d,
+                    g,
+                    &cols,
+                    batch,
+                    first,
+                    per.min(g.n - first),
+                    dxc.as_deref_mut(),
+                    part,
+                );
+            }
+        });
         if let Some(dw) = dw.as_mut() {
-            for part in &parts {
+            for (part, _) in &jobs {
                 for (a, &b) in dw.iter_mut().zip(part) {
                     *a = *a + b;
                 }
@@ -248,6 +254,7 @@ fn run<A: Real + Gemm>(
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d_backward(
     grad: &Tensor,
@@ -259,6 +266,26 @@ pub(crate) fn conv2d_backward(
     groups: usize,
     mask: ConvMask,
 ) -> Result<ConvGrads> {
+    let spd = [stride, padding, dilation];
+    conv2d_backward_cols(grad, input, weight, spd, groups, mask, None)
+}
+
+/// [`conv2d_backward`] (stride, padding, dilation as `spd`) given the column matrices
+/// the forward of a small convolution kept (`conv_small.rs`), which the weight's
+/// gradient then reads instead of computing them again.
+///
+/// # Errors
+/// As [`conv2d_backward`].
+pub(crate) fn conv2d_backward_cols(
+    grad: &Tensor,
+    input: &Tensor,
+    weight: &Tensor,
+    spd: [[usize; 2]; 3],
+    groups: usize,
+    mask: ConvMask,
+    kept: Option<&Kept>,
+) -> Result<ConvGrads> {
+    let [stride, padding, dilation] = spd;
     let batched = input.dim() == 4;
     let (x4, g4) = if batched {
         (input.alias(), grad.alias())
@@ -285,7 +312,7 @@ pub(crate) fn conv2d_backward(
         input.dtype(),
         "convolution_backward",
         A,
-        run::<A>(&g4, &x4, weight, &geo, mask).and_then(|(dx, dw, db)| {
+        run::<A>(&g4, &x4, weight, &geo, mask, kept).and_then(|(dx, dw, db)| {
             Ok((
                 dx.map(|v| store(v, input.sizes(), input.dtype()))
                     .transpose()?,

@@ -19,9 +19,15 @@ fn max_run<A: Real>(grad: &Tensor, input_sizes: &[usize], indices: &[usize]) -> 
     let (np, h, w) = planes(input_sizes);
     let plane_out = g.len().checked_div(np).unwrap_or(0);
     let mut dx = vec![A::zero(); np * h * w];
-    for (k, (&gv, &i)) in g.iter().zip(indices).enumerate() {
-        let at = (k / plane_out) * h * w + i;
-        dx[at] = dx[at] + gv;
+    if plane_out > 0 && h * w > 0 {
+        let planes = dx
+            .chunks_mut(h * w)
+            .zip(g.chunks(plane_out).zip(indices.chunks(plane_out)));
+        for (dst, (gs, is)) in planes {
+            for (&gv, &i) in gs.iter().zip(is) {
+                dst[i] = dst[i] + gv;
+            }
+        }
     }
     store(dx, input_sizes, grad.dtype())
 }
