@@ -6,8 +6,8 @@
 //!   maps the file and builds each tensor over the mapped bytes without copying when
 //!   they are aligned to the dtype's size (every file written by the `safetensors`
 //!   packages is); otherwise, and for `bool`, it copies.
-//! - [`read_npy`] / [`write_npy`], [`read_npz`] / [`write_npz`]: `numpy.load` /
-//!   `numpy.save` / `numpy.savez`. A Fortran-order array becomes a tensor with
+//! - [`read_npy`] / [`write_npy`], `read_npz` / `write_npz` (with the crate feature
+//!   `npz`): `numpy.load` / `numpy.save` / `numpy.savez`. A Fortran-order array becomes a tensor with
 //!   column-major strides over the file's bytes in file order (no transposing copy).
 //! - ndarray (with the crate feature `ndarray`): `Tensor::as_array_view`,
 //!   `Tensor::as_array_view_mut` (views of the tensor's memory), `Tensor::to_ndarray`
@@ -31,6 +31,7 @@ mod common;
 #[cfg(feature = "ndarray")]
 mod ndarray_interop;
 mod npy;
+#[cfg(feature = "npz")]
 mod npz;
 mod safetensors;
 mod safetensors_header;
@@ -40,5 +41,6 @@ mod tests;
 #[cfg(feature = "ndarray")]
 pub use ndarray_interop::{ArrayViewGuard, ArrayViewMutGuard};
 pub use npy::{read_npy, write_npy};
+#[cfg(feature = "npz")]
 pub use npz::{read_npz, write_npz};
 pub use safetensors::{load_safetensors, save_safetensors, SafetensorsFile};

@@ -103,6 +103,7 @@ fn npy_of_bfloat16_is_an_error() {
     assert!(e.to_string().contains("NumPy has no bfloat16"), "{e}");
 }
 
+#[cfg(feature = "npz")]
 #[test]
 fn npz_round_trip_keeps_names_order_and_values() {
     let ts = layouts(DType::I16);
@@ -117,6 +118,7 @@ fn npz_round_trip_keeps_names_order_and_values() {
     }
 }
 
+#[cfg(feature = "npz")]
 #[test]
 fn npz_duplicate_name_is_an_error() {
     let t = sample(&[2], DType::F32);
@@ -485,6 +487,7 @@ fn npy_header_written_like_numpy() {
     );
 }
 
+#[cfg(feature = "npz")]
 #[test]
 fn npz_that_is_not_a_zip_or_holds_a_bad_member_is_an_error() {
     let p = tmp("notzip.npz");
@@ -511,6 +514,7 @@ fn missing_files_are_errors_naming_the_path() {
     let e = read_npy(&p).unwrap_err().to_string();
     assert!(e.contains("does_not_exist.npy"), "{e}");
     assert!(SafetensorsFile::open(tmp("nope.safetensors")).is_err());
+    #[cfg(feature = "npz")]
     assert!(read_npz(tmp("nope.npz")).is_err());
 }
 
