@@ -3,16 +3,10 @@
 //! digits each), so this table covers every size; see `src/typelevel/dim.rs`.
 use std::fmt::Write;
 
+/// typenum's name for `n`: its alias `U{n}` (typenum defines `U0` to `U1024`), which is
+/// the `UInt<UInt<.., B1>, B0>` chain of `n`'s bits.
 fn typenum_of(n: u64) -> String {
-    let mut s = "::typenum::UTerm".to_string();
-    if n == 0 {
-        return s;
-    }
-    for bit in (0..64 - n.leading_zeros()).rev() {
-        let b = if (n >> bit) & 1 == 1 { "B1" } else { "B0" };
-        s = format!("::typenum::UInt<{s}, ::typenum::{b}>");
-    }
-    s
+    format!("::typenum::U{n}")
 }
 
 fn peano(n: i64) -> String {
