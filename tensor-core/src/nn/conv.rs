@@ -15,7 +15,7 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use super::backward::{self, node::node};
-use super::conv_cols::Cols;
+use super::conv_cols::{gather, Cols};
 use super::conv_int;
 use super::conv_panel;
 use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
@@ -360,6 +360,21 @@ fn small(g: &Geo) -> bool {
     g.cout.saturating_mul(g.oh * g.ow).saturating_mul(kk) < SMALL_MACS
 }
 
+/// One group's image geometry as `conv_cols.rs` takes it.
+pub(super) fn cols_geo(g: &Geo) -> Cols {
+    Cols {
+        cing: g.cin / g.groups,
+        h: g.h,
+        w: g.w,
+        p: [g.p.0, g.p.1],
+        k: [g.kh, g.kw],
+        s: [g.s.0, g.s.1],
+        d: [g.d.0, g.d.1],
+        oh: g.oh,
+        ow: g.ow,
+    }
+}
+
 /// The geometry `conv_small.rs` takes.
 fn small_geo(g: &Geo) -> Small {
     Small {
@@ -367,17 +382,7 @@ fn small_geo(g: &Geo) -> Small {
         cin: g.cin,
         cout: g.cout,
         groups: g.groups,
-        cols: Cols {
-            cing: g.cin / g.groups,
-            h: g.h,
-            w: g.w,
-            p: [g.p.0, g.p.1],
-            k: [g.kh, g.kw],
-            s: [g.s.0, g.s.1],
-            d: [g.d.0, g.d.1],
-            oh: g.oh,
-            ow: g.ow,
-        },
+        cols: cols_geo(g),
     }
 }
 
@@ -449,18 +454,6 @@ impl<T: Copy> Src<'_, T> {
     pub(super) fn at(&self, n: usize, c: usize, y: usize, x: usize) -> T {
         self.data[self.index(n, c, y, x)]
     }
-
-    /// Row `y` of channel `c` of image `n` into `dst` (`w` values).
-    pub(super) fn read_row(&self, n: usize, c: usize, y: usize, dst: &mut [T]) {
-        let first = self.index(n, c, y, 0);
-        if self.st[3] == 1 {
-            copy_short(dst, &self.data[first..first + dst.len()]);
-        } else {
-            for (x, v) in dst.iter_mut().enumerate() {
-                *v = self.data[(first as isize + x as isize * self.st[3]) as usize];
-            }
-        }
-    }
 }
 
 /// The input row `iy = oy·s - p + ki·d` of output row `oy`, or `None` in the padding.
@@ -517,7 +510,7 @@ fn im2col_row<T: Element>(
                     let first = src.index(n, c, iy, ix0);
                     let span = &mut out[lo..hi];
                     if src.st[3] == 1 && g.s.1 == 1 {
-                        copy_short(span, &src.data[first..first + span.len()]);
+                        gather(span, &src.data[first..], 1);
                     } else {
                         let step = g.s.1 as isize * src.st[3];
                         for (k, v) in span.iter_mut().enumerate() {
@@ -527,21 +520,6 @@ fn im2col_row<T: Element>(
                 }
             }
         }
-    }
-}
-
-/// `dst.copy_from_slice(src)` for the short runs of im2col (image rows): eight values
-/// at a time as arrays, which compile to vector moves in place, where `copy_from_slice`
-/// of a length known only at run time is a call to `memmove` per run.
-#[inline(always)]
-fn copy_short<T: Copy>(dst: &mut [T], src: &[T]) {
-    let (s8, st) = src[..dst.len()].as_chunks::<8>();
-    let (d8, dt) = dst.as_chunks_mut::<8>();
-    for (d, s) in d8.iter_mut().zip(s8) {
-        *d = *s;
-    }
-    for (d, s) in dt.iter_mut().zip(st) {
-        *d = *s;
     }
 }
 

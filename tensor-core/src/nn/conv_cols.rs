@@ -73,12 +73,8 @@ impl Cols {
 }
 
 /// Images read in place: storage slice, storage offset, element strides
-/// `[n, c, y, x]`.
-pub(super) struct Images<'a, T> {
-    pub data: &'a [T],
-    pub offset: usize,
-    pub st: [isize; 4],
-}
+/// `[n, c, y, x]` (the input reader of `conv.rs`).
+pub(super) type Images<'a, T> = super::conv::Src<'a, T>;
 
 /// Copies images `[n0, n0 + b)`, channels `[c0, c0 + C_g)` of `src` into `pad`
 /// (`b` padded images, zero borders). `pad` holds `b · g.padded_len()` elements.
@@ -102,7 +98,7 @@ pub(super) fn pad_images<T: Element>(
             let first = (base + y as isize * src.st[2]) as usize;
             let dst = &mut plane[(y + g.p[0]) * wp + g.p[1]..][..g.w];
             if src.st[3] == 1 {
-                dst.copy_from_slice(&src.data[first..first + g.w]);
+                gather(dst, &src.data[first..], 1);
             } else {
                 for (x, v) in dst.iter_mut().enumerate() {
                     *v = src.data[(first as isize + x as isize * src.st[3]) as usize];
@@ -116,7 +112,7 @@ pub(super) fn pad_images<T: Element>(
 /// four as arrays (one vector move each: a slice copy of a length known only at run
 /// time would call `memcpy` for every short row).
 #[inline(always)]
-fn gather<T: Copy>(dst: &mut [T], src: &[T], step: usize) {
+pub(super) fn gather<T: Copy>(dst: &mut [T], src: &[T], step: usize) {
     if step == 1 {
         let src = &src[..dst.len()];
         let (d4, dr) = dst.as_chunks_mut::<4>();

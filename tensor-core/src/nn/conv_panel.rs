@@ -19,7 +19,8 @@
 
 use std::mem::MaybeUninit;
 
-use super::conv::{run_images, strides4, Geo, Src};
+use super::conv::{cols_geo, run_images, strides4, Geo, Src};
+use super::conv_cols::pad_images;
 use crate::Tensor;
 
 /// Output channels per register tile.
@@ -160,18 +161,9 @@ pub(super) fn image(
     let (panel, accs) = (panel.as_chunks_mut::<NR>().0, accs.as_chunks_mut::<NR>().0);
     // Past the padded channels: read by the last run of pixels, never kept.
     img[cing * hp * wp..].fill(0.0);
+    let cols = cols_geo(g);
     for gi in 0..g.groups {
-        for c in 0..cing {
-            let plane = &mut img[c * hp * wp..(c + 1) * hp * wp];
-            plane[..g.p.0 * wp].fill(0.0);
-            plane[(g.p.0 + g.h) * wp..].fill(0.0);
-            for y in 0..g.h {
-                let row = &mut plane[(g.p.0 + y) * wp..(g.p.0 + y + 1) * wp];
-                row[..g.p.1].fill(0.0);
-                row[g.p.1 + g.w..].fill(0.0);
-                src.read_row(n, gi * cing + c, y, &mut row[g.p.1..g.p.1 + g.w]);
-            }
-        }
+        pad_images(src, &cols, n, 1, gi * cing, img);
         let tiles = &w.tiles[gi * w.tiles_per_group * k..][..w.tiles_per_group * k];
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
