@@ -19,6 +19,7 @@ use super::conv_cols::{gather, Cols};
 use super::conv_int;
 use super::conv_panel;
 use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
+use super::conv_winograd;
 use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
@@ -334,6 +335,9 @@ fn conv2d_batched(
         }),
         DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g), cols),
         DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g), cols),
+        DType::F32 if !cl && conv_winograd::serves(&g) => {
+            conv_winograd::conv2d_f32(x, weight, bias, &g)
+        }
         DType::F32 if !cl && !reads_in_place(x, &g) && conv_panel::serves(&g) => {
             conv_panel::conv2d_f32(x, weight, bias, &g)
         }

@@ -88,12 +88,17 @@ pub(super) fn pad_images<T: Element>(
 ) {
     let (hp, wp) = g.padded();
     let pad = &mut pad[..b * g.padded_len()];
-    if g.p != [0, 0] {
-        pad.fill(T::ZERO);
-    }
     for (q, plane) in pad.chunks_exact_mut(hp * wp).enumerate() {
         let (n, c) = (n0 + q / g.cing, c0 + q % g.cing);
         let base = src.offset as isize + n as isize * src.st[0] + c as isize * src.st[1];
+        // The zero border: top and bottom rows, then each row's left and right ends.
+        plane[..g.p[0] * wp].fill(T::ZERO);
+        plane[(g.p[0] + g.h) * wp..].fill(T::ZERO);
+        for y in 0..g.h {
+            let row = &mut plane[(y + g.p[0]) * wp..][..wp];
+            row[..g.p[1]].fill(T::ZERO);
+            row[g.p[1] + g.w..].fill(T::ZERO);
+        }
         for y in 0..g.h {
             let first = (base + y as isize * src.st[2]) as usize;
             let dst = &mut plane[(y + g.p[0]) * wp + g.p[1]..][..g.w];

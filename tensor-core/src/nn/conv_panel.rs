@@ -24,9 +24,9 @@ use super::conv_cols::pad_images;
 use crate::Tensor;
 
 /// Output channels per register tile.
-const MR: usize = 6;
+pub(super) const MR: usize = 6;
 /// Output pixels per register tile.
-const NR: usize = 16;
+pub(super) const NR: usize = 16;
 /// Most taps per block of the reduction (blocks are equal, so 576 taps run as two of
 /// 288): a block's panel (`≤ KC × NR` values, 18 KiB for 288) and weight tile stay in
 /// the L1 cache while the tiles run (256 gave 12.5 ms on conv2d_3x3, 512 12.3 ms).
@@ -320,7 +320,7 @@ impl Run {
 
 /// `acc[r][j] += Σ_k a[k][r] · b[k][j]`, `k` in order.
 #[inline(always)]
-fn kernel<const FMA: bool>(a: &[[f32; MR]], b: &[[f32; NR]], acc: &mut [[f32; NR]; MR]) {
+pub(super) fn kernel<const FMA: bool>(a: &[[f32; MR]], b: &[[f32; NR]], acc: &mut [[f32; NR]; MR]) {
     let mut s = *acc;
     for (av, bv) in a.iter().zip(b) {
         for (row, &x) in s.iter_mut().zip(av) {

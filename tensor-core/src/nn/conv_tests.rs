@@ -262,3 +262,91 @@ fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
         assert_eq!(got.to_vec::<f32>().unwrap(), want, "case {i} strided");
     }
 }
+
+#[test]
+fn conv2d_f32_winograd_equals_the_integer_loop_exactly() {
+    // F(2×2, 3×3) (conv_winograd.rs) on small integers: every transformed weight is a
+    // multiple of 1/4 and every sum stays far below 2^20, so the f32 result is exact.
+    // Odd and even output sizes (tiles past the edge), one output pixel, tiles not a
+    // multiple of the 16-lane block, output channels not a multiple of 6, padding 0-2,
+    // groups, a bias or none, strided inputs, one image and several.
+    /// x, w, padding, groups.
+    type Case = ([usize; 4], [usize; 4], [usize; 2], usize);
+    let cases: &[Case] = &[
+        ([2, 16, 28, 28], [16, 16, 3, 3], [1, 1], 1),
+        ([1, 17, 7, 9], [23, 17, 3, 3], [1, 1], 1),
+        ([3, 16, 3, 3], [16, 16, 3, 3], [0, 0], 1),
+        ([1, 20, 5, 12], [19, 20, 3, 3], [2, 0], 1),
+        ([2, 32, 6, 5], [34, 16, 3, 3], [1, 2], 2),
+    ];
+    for (i, &(xs, ws, pad, groups)) in cases.iter().enumerate() {
+        let seed = 100 + i as u64 * 5;
+        let xi = small_ints(&xs, seed, DType::I64);
+        let wi = small_ints(&ws, seed + 1, DType::I64);
+        let bi = small_ints(&[ws[0]], seed + 2, DType::I64);
+        let f = |t: &Tensor| t.to_dtype(DType::F32).unwrap();
+        for bias in [Some(&bi), None] {
+            let want = conv2d(&xi, &wi, bias, [1, 1], pad, [1, 1], groups).unwrap();
+            let bf = bias.map(f);
+            let g = check(&f(&xi), &f(&wi), bf.as_ref(), [1, 1], pad, [1, 1], groups).unwrap();
+            assert!(crate::nn::conv_winograd::serves(&g), "case {i}");
+            let got = conv2d(&f(&xi), &f(&wi), bf.as_ref(), [1, 1], pad, [1, 1], groups).unwrap();
+            assert_eq!(got.sizes(), want.sizes(), "case {i}");
+            assert_eq!(
+                got.to_vec::<f32>().unwrap(),
+                f(&want).to_vec::<f32>().unwrap(),
+                "case {i}"
+            );
+        }
+        // Strided input: every other row of a taller image.
+        let tall = small_ints(&[xs[0], xs[1], 2 * xs[2], xs[3]], seed + 3, DType::I64);
+        let xs_i = tall.slice(2, None, None, 2).unwrap();
+        let want = conv2d(&xs_i, &wi, None, [1, 1], pad, [1, 1], groups).unwrap();
+        let xs_f = f(&tall).slice(2, None, None, 2).unwrap();
+        let got = conv2d(&xs_f, &f(&wi), None, [1, 1], pad, [1, 1], groups).unwrap();
+        assert_eq!(
+            got.to_vec::<f32>().unwrap(),
+            f(&want).to_vec::<f32>().unwrap(),
+            "case {i} strided"
+        );
+    }
+}
+
+#[test]
+fn conv2d_f32_winograd_is_within_rounding_of_f64() {
+    // Real-valued data: F(2×2, 3×3) in f32 against the direct f64 convolution, each
+    // output within 1e-5 of the sum of its terms' magnitudes (|w|·|x| plus |bias|).
+    let x = Tensor::randn(&[2, 64, 13, 14], 7)
+        .unwrap()
+        .to_dtype(DType::F64)
+        .unwrap();
+    let w = Tensor::randn(&[48, 64, 3, 3], 8)
+        .unwrap()
+        .to_dtype(DType::F64)
+        .unwrap();
+    let b = Tensor::randn(&[48], 9)
+        .unwrap()
+        .to_dtype(DType::F64)
+        .unwrap();
+    let want = conv2d(&x, &w, Some(&b), [1, 1], [1, 1], [1, 1], 1).unwrap();
+    let bound = conv2d(
+        &x.abs().unwrap(),
+        &w.abs().unwrap(),
+        Some(&b.abs().unwrap()),
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        1,
+    )
+    .unwrap();
+    let f = |t: &Tensor| t.to_dtype(DType::F32).unwrap();
+    let got = conv2d(&f(&x), &f(&w), Some(&f(&b)), [1, 1], [1, 1], [1, 1], 1).unwrap();
+    let (got, want, bound) = (
+        got.to_vec_f64().unwrap(),
+        want.to_vec_f64().unwrap(),
+        bound.to_vec_f64().unwrap(),
+    );
+    for ((g, w), m) in got.iter().zip(&want).zip(&bound) {
+        assert!((g - w).abs() <= 1e-5 * m, "{g} {w} {m}");
+    }
+}

@@ -21,6 +21,7 @@ mod conv_cols;
 mod conv_int;
 mod conv_panel;
 mod conv_small;
+mod conv_winograd;
 mod fastmath;
 mod index;
 mod loss;
