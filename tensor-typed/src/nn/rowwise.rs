@@ -12,7 +12,7 @@ use crate::shape::dims::{AtLeast2, DimOkOf, RankOf, SDim, WrapDim};
 use crate::shape::nn_rules::{CrossEntropyWith, NormalizedBy};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::checks::{DimInRange, MatrixOk};
+use crate::typelevel::checks::{Blame, DimInRange, MatrixOk};
 use crate::typelevel::dim::Dim;
 use crate::typelevel::op;
 use tensor_core::{Element, Result, Scalar};
@@ -112,7 +112,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn tril<const K: i64>(&self) -> Tensor<T, S>
     where
         RankOf<S>: AtLeast2,
-        <RankOf<S> as AtLeast2>::Output: MatrixOk<op::tril, S>,
+        Blame<<RankOf<S> as AtLeast2>::Output, S>: MatrixOk<op::tril, S>,
     {
         or_panic(fit(self.inner.tril(K)))
     }
@@ -121,7 +121,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn triu<const K: i64>(&self) -> Tensor<T, S>
     where
         RankOf<S>: AtLeast2,
-        <RankOf<S> as AtLeast2>::Output: MatrixOk<op::triu, S>,
+        Blame<<RankOf<S> as AtLeast2>::Output, S>: MatrixOk<op::triu, S>,
     {
         or_panic(fit(self.inner.triu(K)))
     }

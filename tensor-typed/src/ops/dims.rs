@@ -11,7 +11,7 @@ use crate::shape::nn_rules::{Cat, CatWith};
 use crate::shape::{ListOf, Shape};
 use crate::tensor::{check_fits, Tensor};
 use crate::typelevel::arith::{DimAdd, DimSub, Sum};
-use crate::typelevel::checks::{DimInRange, NarrowOk, SqueezeOk};
+use crate::typelevel::checks::{Blame, DimInRange, NarrowOk, SqueezeOk};
 use crate::typelevel::dim::D;
 use crate::typelevel::list::LenOf;
 use crate::typelevel::op;
@@ -100,7 +100,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
         D<START>: DimAdd<D<LEN>>,
         DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
-        <DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok:
+        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, DimAt<S, PosOf<S, A>>>:
             NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
         <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
             crate::shape::IntoShape,

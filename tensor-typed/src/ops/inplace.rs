@@ -10,8 +10,9 @@
 
 use crate::shape::broadcast::{Broadcast, BroadcastShape};
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::dim::{And, DimEq};
-use typenum::{Bit, B0, B1};
+use crate::typelevel::checks::Blame;
+use crate::typelevel::dim::{And, Bool, DimEq};
+use typenum::{B0, B1};
 
 /// The in-place ops, as they are named in messages (the `Op` of [`InplaceBroadcast`]).
 pub use crate::typelevel::op;
@@ -20,7 +21,7 @@ pub use crate::typelevel::op;
 /// may be equal ([`DimEq`]: a `Dyn` is checked at run time).
 pub trait ListEq<Rhs> {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl ListEq<Nil> for Nil {
     type Output = B1;
@@ -59,7 +60,7 @@ impl<S: Shape, S2: Shape, Op> InplaceBroadcast<S2, Op> for S
 where
     S: BroadcastShape<S2, Op>,
     ListOf<S>: ListEq<ListOf<Broadcast<S, S2, Op>>>,
-    <ListOf<S> as ListEq<ListOf<Broadcast<S, S2, Op>>>>::Output:
+    Blame<<ListOf<S> as ListEq<ListOf<Broadcast<S, S2, Op>>>>::Output, Op>:
         InplaceOk<Op, S, Broadcast<S, S2, Op>>,
 {
 }

@@ -10,7 +10,7 @@
 
 use crate::shape::dims::{DimOkOf, PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use crate::typelevel::checks::{AxisInRange, AxisUnique, DimInRange, PermuteRankOk};
+use crate::typelevel::checks::{AxisInRange, AxisUnique, Blame, DimInRange, PermuteRankOk};
 use crate::typelevel::dim::{Ax, If, Select, D};
 use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::typelevel::op;
@@ -113,10 +113,10 @@ where
     Ax<K>: AxisPos,
     R: FromDim,
     Pos<K>: PLt<R::P>,
-    <Pos<K> as PLt<R::P>>::Output: AxisInRange<Op, S, K>,
+    Blame<<Pos<K> as PLt<R::P>>::Output, Op>: AxisInRange<Op, S, K>,
     T: ContainsAxis<Pos<K>> + AxesValid<S, A, R, Op>,
     <T as ContainsAxis<Pos<K>>>::Output: crate::typelevel::dim::Not,
-    <<T as ContainsAxis<Pos<K>>>::Output as crate::typelevel::dim::Not>::Output:
+    Blame<<<T as ContainsAxis<Pos<K>>>::Output as crate::typelevel::dim::Not>::Output, Op>:
         AxisUnique<Op, A, K>,
 {
 }
@@ -172,7 +172,7 @@ where
     ListOf<S>: Len,
     L: Len + ResolveAxes<S, op::permute>,
     LenOf<L>: PEq<LenOf<ListOf<S>>>,
-    <LenOf<L> as PEq<LenOf<ListOf<S>>>>::Output: PermuteRankOk<S, A>,
+    Blame<<LenOf<L> as PEq<LenOf<ListOf<S>>>>::Output, S>: PermuteRankOk<S, A>,
     LenOf<ListOf<S>>: ToDim,
     Resolved<L, S, op::permute>: AxesValid<S, A, Rank<S>, op::permute> + PickAxes<ListOf<S>>,
     <Resolved<L, S, op::permute> as PickAxes<ListOf<S>>>::Output: IntoShape,

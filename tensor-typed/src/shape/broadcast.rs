@@ -13,6 +13,7 @@ use crate::typelevel::dim::{BroadcastDim, CanBroadcast, Dim, Dyn, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
+use std::marker::PhantomData;
 use typenum::{B0, B1};
 
 /// One dim pair of a broadcast: `Self` with `Rhs`.
@@ -45,74 +46,107 @@ where
 }
 
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
-/// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` reports output dim
-/// `P` (a `D<i>`) and stops, so only the last mismatching dim is reported (as PyTorch's
-/// `infer_size`, which walks from the last dim).
-pub trait BroadcastStep<H1, H2, T1, T2, L, R, P, Op> {
-    /// The reversed broadcast list from these heads on.
+/// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` stops with the
+/// verdict [`Mismatch`] of the heads at output dim `P` (a `D<i>`), so only the last
+/// mismatching dim is reported (as PyTorch's `infer_size`, which walks from the last dim).
+pub trait BroadcastStep<H1, H2, T1, T2, P> {
+    /// The reversed broadcast list from these heads on (meaningless after a mismatch).
     type Output;
+    /// `B1`, or the first [`Mismatch`] from the right.
+    type Verdict;
 }
-impl<H1, H2, T1, T2, L, R, P, Op> BroadcastStep<H1, H2, T1, T2, L, R, P, Op> for B1
+impl<H1, H2, T1, T2, P> BroadcastStep<H1, H2, T1, T2, P> for B1
 where
     H1: BroadcastAt<H2>,
-    T1: BroadcastZip<T2, L, R, P, Op>,
+    T1: BroadcastZip<T2, P>,
 {
-    type Output =
-        Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, L, R, P, Op>>::Output>;
+    type Output = Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, P>>::Output>;
+    type Verdict = <T1 as BroadcastZip<T2, P>>::Verdict;
 }
-impl<A, B, T1, T2, L, R, const I: usize, Op> BroadcastStep<A, B, T1, T2, L, R, D<I>, Op> for B0
-where
-    B0: BroadcastOk<Op, L, R, A, B, I>,
-{
-    // Never normalizes (the check fails): the broadcast has no made-up shape, so code
-    // that uses the result adds no second error.
-    type Output = <B0 as BroadcastOk<Op, L, R, A, B, I>>::Then<Nil>;
+impl<A, B, T1, T2, P> BroadcastStep<A, B, T1, T2, P> for B0 {
+    type Output = Nil;
+    type Verdict = Mismatch<A, B, P>;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
-/// `D<i>`).
-pub trait BroadcastZip<Rhs, L, R, I, Op> {
+/// `D<i>`). Never fails: a mismatch is the `Verdict`, checked once by
+/// [`BroadcastShape`] (so the error names the shapes, not these lists).
+pub trait BroadcastZip<Rhs, I> {
     /// The reversed broadcast list.
     type Output;
+    /// `B1`, or the first [`Mismatch`] from the right.
+    type Verdict;
 }
-impl<L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Nil {
+impl<I> BroadcastZip<Nil, I> for Nil {
     type Output = Nil;
+    type Verdict = B1;
 }
-impl<H, T, L, R, I, Op> BroadcastZip<Nil, L, R, I, Op> for Cons<H, T> {
+impl<H, T, I> BroadcastZip<Nil, I> for Cons<H, T> {
     type Output = Cons<H, T>;
+    type Verdict = B1;
 }
-impl<H, T, L, R, I, Op> BroadcastZip<Cons<H, T>, L, R, I, Op> for Nil {
+impl<H, T, I> BroadcastZip<Cons<H, T>, I> for Nil {
     type Output = Cons<H, T>;
+    type Verdict = B1;
 }
-impl<H1, T1, H2, T2, L, R, I, Op> BroadcastZip<Cons<H2, T2>, L, R, I, Op> for Cons<H1, T1>
+impl<H1, T1, H2, T2, I> BroadcastZip<Cons<H2, T2>, I> for Cons<H1, T1>
 where
     I: Pred,
     H1: BroadcastAt<H2>,
-    <H1 as BroadcastAt<H2>>::Ok: BroadcastStep<H1, H2, T1, T2, L, R, I::Output, Op>,
+    <H1 as BroadcastAt<H2>>::Ok: BroadcastStep<H1, H2, T1, T2, I::Output>,
 {
-    type Output =
-        <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, L, R, I::Output, Op>>::Output;
+    type Output = <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, I::Output>>::Output;
+    type Verdict =
+        <<H1 as BroadcastAt<H2>>::Ok as BroadcastStep<H1, H2, T1, T2, I::Output>>::Verdict;
+}
+
+/// The verdict of a broadcast whose static dims `A` (left) and `B` (right) at output dim
+/// `P` (a `D<i>`) do not broadcast.
+pub struct Mismatch<A, B, P>(PhantomData<(A, B, P)>);
+
+/// The check of a broadcast verdict (`B1` or a [`Mismatch`]) of op `Op` between shapes
+/// `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is the left dim.
+pub trait BroadcastVerdict<Op, L, R> {
+    /// `X` when the shapes broadcast; no type otherwise (see `check!`).
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, L, R> BroadcastVerdict<Op, L, R> for B1 {
+    type Then<X> = X;
+}
+impl<Op, L, R, A, B, const I: usize> BroadcastVerdict<Op, L, R> for Mismatch<A, B, D<I>>
+where
+    A: BroadcastOk<Op, L, R, B, I>,
+{
+    type Then<X> = <A as BroadcastOk<Op, L, R, B, I>>::Then<X>;
 }
 
 /// The larger rank of the dim lists `X` and `Y`, as `D<r>`.
 pub type MaxRank<X, Y> = <<LenOf<X> as PMax<LenOf<Y>>>::Output as ToDim>::Dim;
 
-/// The broadcast of the dim lists `Self` and `Rhs`, with the tuple shapes `L`, `R` for
-/// messages.
-pub trait BroadcastList<Rhs, L, R, Op> {
-    /// The broadcast list.
+/// The broadcast of the dim lists `Self` and `Rhs`.
+pub trait BroadcastList<Rhs> {
+    /// The broadcast list (meaningless after a mismatch).
     type Output;
+    /// `B1`, or the first [`Mismatch`] from the right.
+    type Verdict;
 }
-impl<X, Y, L, R, Op> BroadcastList<Y, L, R, Op> for X
+impl<X, Y> BroadcastList<Y> for X
 where
     X: Len + ReverseAcc<Nil>,
     Y: Len + ReverseAcc<Nil>,
     LenOf<X>: PMax<LenOf<Y>, Output: ToDim>,
-    Rev<X>: BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>,
-    <Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Output: ReverseAcc<Nil>,
+    Rev<X>: BroadcastZip<Rev<Y>, MaxRank<X, Y>>,
+    <Rev<X> as BroadcastZip<Rev<Y>, MaxRank<X, Y>>>::Output: ReverseAcc<Nil>,
 {
-    type Output = Rev<<Rev<X> as BroadcastZip<Rev<Y>, L, R, MaxRank<X, Y>, Op>>::Output>;
+    type Output = Rev<<Rev<X> as BroadcastZip<Rev<Y>, MaxRank<X, Y>>>::Output>;
+    type Verdict = <Rev<X> as BroadcastZip<Rev<Y>, MaxRank<X, Y>>>::Verdict;
 }
+
+/// The broadcast list of shapes `S` and `R`.
+type ListOfBroadcast<S, R> = <ListOf<S> as BroadcastList<ListOf<R>>>::Output;
+/// The verdict of the broadcast of shapes `S` and `R`.
+type VerdictOf<S, R> = <ListOf<S> as BroadcastList<ListOf<R>>>::Verdict;
 
 /// `BroadcastShape<R, Op>`: the shape of the elementwise op `Op` (a marker of
 /// [`crate::typelevel::op`], named in the error) between shapes `Self` and `R`.
@@ -122,10 +156,12 @@ pub trait BroadcastShape<R: Shape, Op = op::broadcast>: Shape {
 }
 impl<S: Shape, R: Shape, Op> BroadcastShape<R, Op> for S
 where
-    ListOf<S>: BroadcastList<ListOf<R>, S, R, Op>,
-    <ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Output: IntoShape,
+    ListOf<S>: BroadcastList<ListOf<R>>,
+    VerdictOf<S, R>: BroadcastVerdict<Op, S, R>,
+    <VerdictOf<S, R> as BroadcastVerdict<Op, S, R>>::Then<ListOfBroadcast<S, R>>: IntoShape,
 {
-    type Output = ShapeOf<<ListOf<S> as BroadcastList<ListOf<R>, S, R, Op>>::Output>;
+    type Output =
+        ShapeOf<<VerdictOf<S, R> as BroadcastVerdict<Op, S, R>>::Then<ListOfBroadcast<S, R>>>;
 }
 /// The broadcast of shapes `S` and `R` (`Broadcast<Shape![2, 3], Shape![3]>` is
 /// `Shape![2, 3]`), checked for the op `Op`.

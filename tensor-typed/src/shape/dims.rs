@@ -9,9 +9,11 @@
 //! `Ok` bit that the methods turn into `Dimension out of range` errors.
 
 use crate::shape::{Cons, ListOf, Nil};
+use crate::typelevel::checks::Blame;
+use crate::typelevel::dim::Bool;
 use crate::typelevel::list::LenOf;
 use crate::typelevel::peano::{S, Z};
-use typenum::{Bit, B0, B1};
+use typenum::{B0, B1};
 
 /// A signed dim index `D` as a type (the methods take `const D: isize`).
 pub struct SDim<const D: isize>;
@@ -21,7 +23,7 @@ pub trait WrapDim<R> {
     /// The Peano position (`Z` when out of range).
     type Pos;
     /// `B1` when the dim is in range.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 include!(concat!(env!("OUT_DIR"), "/signed_table.rs"));
 
@@ -29,12 +31,13 @@ include!(concat!(env!("OUT_DIR"), "/signed_table.rs"));
 pub type RankOf<X> = LenOf<ListOf<X>>;
 /// Peano position of signed dim `D` in shape `X`.
 pub type PosOf<X, const D: isize> = <SDim<D> as WrapDim<RankOf<X>>>::Pos;
-/// Whether signed dim `D` is in range for shape `X`.
-pub type DimOkOf<X, const D: isize> = <SDim<D> as WrapDim<RankOf<X>>>::Ok;
+/// Whether signed dim `D` is in range for shape `X`: `B1`, else `X` (the `Self` of the
+/// failed check, see [`Blame`]).
+pub type DimOkOf<X, const D: isize> = Blame<<SDim<D> as WrapDim<RankOf<X>>>::Ok, X>;
 /// Peano position of signed dim `D` for an op that adds a dim to `X` (unsqueeze, stack).
 pub type NewPosOf<X, const D: isize> = <SDim<D> as WrapDim<S<RankOf<X>>>>::Pos;
-/// Whether signed dim `D` is in range for an op that adds a dim to `X`.
-pub type NewDimOkOf<X, const D: isize> = <SDim<D> as WrapDim<S<RankOf<X>>>>::Ok;
+/// Whether signed dim `D` is in range for an op that adds a dim to `X`: `B1`, else `X`.
+pub type NewDimOkOf<X, const D: isize> = Blame<<SDim<D> as WrapDim<S<RankOf<X>>>>::Ok, X>;
 
 /// The element of a list at Peano position `P` (`Nil` beyond the end: callers check).
 pub trait At<P> {
@@ -110,13 +113,17 @@ impl<H, T: Push<X>, X> Push<X> for Cons<H, T> {
     type Output = Cons<H, T::Output>;
 }
 
-/// `B1` when dim `Self` may be squeezed: static 1, or `Dyn` (checked at run time).
+/// `B1` when dim `Self` may be squeezed: static 1, or `Dyn` (checked at run time); else
+/// the dim itself (the `Self` of the failed check, see [`Blame`]).
 pub trait Squeezable {
-    /// `B1` or `B0`.
-    type Output: Bit;
+    /// `B1` or `Self`.
+    type Output;
 }
-impl<X: crate::typelevel::dim::StaticDim + crate::typelevel::dim::IsOne> Squeezable for X {
-    type Output = <X as crate::typelevel::dim::IsOne>::Output;
+impl<X: crate::typelevel::dim::StaticDim + crate::typelevel::dim::IsOne> Squeezable for X
+where
+    <X as crate::typelevel::dim::IsOne>::Output: crate::typelevel::dim::Pick,
+{
+    type Output = Blame<<X as crate::typelevel::dim::IsOne>::Output, X>;
 }
 impl Squeezable for crate::typelevel::dim::Dyn {
     type Output = B1;
@@ -125,7 +132,7 @@ impl Squeezable for crate::typelevel::dim::Dyn {
 /// `B1` when `Self` (a Peano rank) is at least 2 (tril/triu).
 pub trait AtLeast2 {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl AtLeast2 for Z {
     type Output = B0;

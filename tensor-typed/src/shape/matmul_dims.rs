@@ -5,80 +5,136 @@
 //! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are D<3> vs D<4>`);
 //! a `Dyn` inner dim is checked at run time.
 
-use crate::shape::broadcast::{BroadcastZip, MaxRank};
+use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use crate::typelevel::checks::MatmulOk;
-use crate::typelevel::dim::{DimEq, Dyn, StaticDim};
+use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
+use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
+use std::marker::PhantomData;
 use typenum::{B0, B1};
 
-/// The inner-dim check of a matmul of `L` by `R`: `Self` (last dim of `L`) vs `K`.
-pub trait InnerDim<K, L, R> {}
-impl<A: StaticDim, B: StaticDim, L, R> InnerDim<B, L, R> for A
+/// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Never
+/// fails: two different static dims are the verdict [`InnerMismatch`].
+pub trait InnerDim<K> {
+    /// `B1`, or [`InnerMismatch`].
+    type Verdict;
+}
+impl<A: StaticDim, B: StaticDim> InnerDim<B> for A
 where
     A: DimEq<B>,
-    <A as DimEq<B>>::Output: MatmulOk<L, R, A, B>,
+    <A as DimEq<B>>::Output: Select<B1, InnerMismatch<A, B>>,
 {
+    type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
 }
-impl<A: StaticDim, L, R> InnerDim<Dyn, L, R> for A {}
-impl<K, L, R> InnerDim<K, L, R> for Dyn {}
+impl<A: StaticDim> InnerDim<Dyn> for A {
+    type Verdict = B1;
+}
+impl<K> InnerDim<K> for Dyn {
+    type Verdict = B1;
+}
+
+/// The verdict of a matmul whose static inner dims `A` and `B` differ.
+pub struct InnerMismatch<A, B>(PhantomData<(A, B)>);
+
+/// The inner-dim verdict if it is a mismatch, else the batch dims' verdict `V`.
+pub trait ThenBatch<V> {
+    /// The verdict reported.
+    type Output;
+}
+impl<V> ThenBatch<V> for B1 {
+    type Output = V;
+}
+impl<A, B, V> ThenBatch<V> for InnerMismatch<A, B> {
+    type Output = InnerMismatch<A, B>;
+}
 
 /// Matmul over reversed dim lists.
-pub trait MatmulRev<Rhs, L, R> {
+pub trait MatmulRev<Rhs> {
     /// The reversed output list.
     type Output;
     /// `B1`, or `B0` when an operand is 0-d (reported by the method's
     /// `MatmulRankOk` bound, so that the error reads as ours and not as a missing method).
-    type Ok;
+    type Ok: crate::typelevel::dim::Bool;
+    /// `B1`, an [`InnerMismatch`] or a batch [`Mismatch`] (checked by [`MatmulWith`]).
+    type Verdict;
 }
 // [] · x and x · []: an error (both must be at least 1-d). One impl per form of `x`, so
 // that the check waits until the right operand's shape is known.
-impl<L, R> MatmulRev<Nil, L, R> for Nil {
+impl MatmulRev<Nil> for Nil {
     type Output = Nil;
     type Ok = B0;
+    type Verdict = B1;
 }
-impl<H, T, L, R> MatmulRev<Cons<H, T>, L, R> for Nil {
+impl<H, T> MatmulRev<Cons<H, T>> for Nil {
     type Output = Nil;
     type Ok = B0;
+    type Verdict = B1;
 }
-impl<H, T, L, R> MatmulRev<Nil, L, R> for Cons<H, T> {
+impl<H, T> MatmulRev<Nil> for Cons<H, T> {
     type Output = Nil;
     type Ok = B0;
+    type Verdict = B1;
 }
 // [K] · [K] → []
-impl<K1: InnerDim<K2, L, R>, K2, L, R> MatmulRev<Cons<K2, Nil>, L, R> for Cons<K1, Nil> {
+impl<K1: InnerDim<K2>, K2> MatmulRev<Cons<K2, Nil>> for Cons<K1, Nil> {
     type Output = Nil;
     type Ok = B1;
+    type Verdict = K1::Verdict;
 }
 // [K] · [.., K, M] → [.., M]
-impl<K1: InnerDim<K2, L, R>, K2, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R>
-    for Cons<K1, Nil>
-{
+impl<K1: InnerDim<K2>, K2, M, Rb> MatmulRev<Cons<M, Cons<K2, Rb>>> for Cons<K1, Nil> {
     type Output = Cons<M, Rb>;
     type Ok = B1;
+    type Verdict = K1::Verdict;
 }
 // [.., N, K] · [K] → [.., N]
-impl<K1: InnerDim<K2, L, R>, K2, N, Lb, L, R> MatmulRev<Cons<K2, Nil>, L, R>
-    for Cons<K1, Cons<N, Lb>>
-{
+impl<K1: InnerDim<K2>, K2, N, Lb> MatmulRev<Cons<K2, Nil>> for Cons<K1, Cons<N, Lb>> {
     type Output = Cons<N, Lb>;
     type Ok = B1;
+    type Verdict = K1::Verdict;
 }
 // [.., N, K] · [.., K, M] → [b, N, M]
-impl<K1, K2, N, Lb, M, Rb, L, R> MatmulRev<Cons<M, Cons<K2, Rb>>, L, R> for Cons<K1, Cons<N, Lb>>
+impl<K1, K2, N, Lb, M, Rb> MatmulRev<Cons<M, Cons<K2, Rb>>> for Cons<K1, Cons<N, Lb>>
 where
-    K1: InnerDim<K2, L, R>,
+    K1: InnerDim<K2>,
     Lb: Len,
     Rb: Len,
     LenOf<Lb>: PMax<LenOf<Rb>, Output: ToDim>,
-    Lb: BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>,
+    Lb: BroadcastZip<Rb, MaxRank<Lb, Rb>>,
+    K1::Verdict: ThenBatch<<Lb as BroadcastZip<Rb, MaxRank<Lb, Rb>>>::Verdict>,
 {
-    type Output =
-        Cons<M, Cons<N, <Lb as BroadcastZip<Rb, L, R, MaxRank<Lb, Rb>, op::matmul>>::Output>>;
+    type Output = Cons<M, Cons<N, <Lb as BroadcastZip<Rb, MaxRank<Lb, Rb>>>::Output>>;
     type Ok = B1;
+    type Verdict =
+        <K1::Verdict as ThenBatch<<Lb as BroadcastZip<Rb, MaxRank<Lb, Rb>>>::Verdict>>::Output;
 }
+
+/// The check of a matmul verdict of `L` by `R`: an [`InnerMismatch`] is the error
+/// `MatmulOk`, a batch [`Mismatch`] the broadcast error (`Self` is the left dim).
+pub trait MatmulVerdict<L, R> {
+    /// `X` when the verdict is `B1`; no type otherwise (see `check!`).
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<L, R> MatmulVerdict<L, R> for B1 {
+    type Then<X> = X;
+}
+impl<L, R, A: MatmulOk<L, R, B>, B> MatmulVerdict<L, R> for InnerMismatch<A, B> {
+    type Then<X> = <A as MatmulOk<L, R, B>>::Then<X>;
+}
+impl<L, R, A, B, const I: usize> MatmulVerdict<L, R> for Mismatch<A, B, D<I>>
+where
+    A: BroadcastOk<op::matmul, L, R, B, I>,
+{
+    type Then<X> = <A as BroadcastOk<op::matmul, L, R, B, I>>::Then<X>;
+}
+
+/// The reversed matmul list of `S` by `R`.
+type RevMatmul<S, R> = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Output;
+/// The verdict of the matmul of `S` by `R`.
+type MatmulVerdictOf<S, R> = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Verdict;
 
 /// `MatmulWith<R>`: the shape of `matmul(Self, R)`.
 ///
@@ -87,19 +143,22 @@ where
 pub trait MatmulWith<R: Shape>: Shape {
     /// The product's shape.
     type Output: Shape;
-    /// `B1` when both operands have at least one dim, else `B0`.
+    /// `B1` when both operands have at least one dim, else `Self` (the `Self` of the
+    /// failed check, see [`Blame`]).
     type Ok;
 }
 impl<S: Shape, R: Shape> MatmulWith<R> for S
 where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<R>: ReverseAcc<Nil>,
-    Rev<ListOf<S>>: MatmulRev<Rev<ListOf<R>>, S, R>,
-    <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output: ReverseAcc<Nil>,
-    Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output>: IntoShape,
+    Rev<ListOf<S>>: MatmulRev<Rev<ListOf<R>>>,
+    MatmulVerdictOf<S, R>: MatmulVerdict<S, R>,
+    <MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>: ReverseAcc<Nil>,
+    Rev<<MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>>: IntoShape,
 {
-    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Output>>;
-    type Ok = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>, S, R>>::Ok;
+    type Output =
+        ShapeOf<Rev<<MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>>>;
+    type Ok = Blame<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Ok, S>;
 }
 /// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
 /// `Shape![Dyn, 10]`).

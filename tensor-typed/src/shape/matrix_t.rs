@@ -1,7 +1,7 @@
 //! The shape of `t()`: 0-d and 1-d shapes unchanged, 2-d swapped, more dims refused.
 
 use crate::shape::Shape;
-use typenum::{B0, B1};
+use typenum::B1;
 
 /// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped;
 /// for more dims `Ok` is `B0`, reported by the method's `TransposeOk` bound (so that
@@ -10,7 +10,7 @@ use typenum::{B0, B1};
 pub trait Transpose: Shape {
     /// The transposed shape (the shape itself when there are more than 2 dims).
     type Output: Shape;
-    /// `B1` for at most 2 dims, else `B0`.
+    /// `B1` for at most 2 dims, else the shape itself (the `Self` of the failed check).
     type Ok;
 }
 impl Transpose for () {
@@ -29,7 +29,7 @@ macro_rules! no_transpose {
     ($(($($d:ident),*))*) => {$(
         impl<$($d: crate::Dim),*> Transpose for ($($d,)*) {
             type Output = Self;
-            type Ok = B0;
+            type Ok = Self;
         }
     )*};
 }

@@ -10,9 +10,9 @@ use crate::shape::dims::{PosOf, Push};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
 use crate::typelevel::checks::{
-    BatchOk, CatOk, ConvChannelsOk, NormShapeOk, PoolPadOk, SameRankFor, WindowOk,
+    BatchOk, Blame, CatOk, ConvChannelsOk, NormShapeOk, PoolPadOk, SameRankFor, WindowOk,
 };
-use crate::typelevel::dim::{And, Dim, DimEq, Unify, D};
+use crate::typelevel::dim::{And, Dim, DimEq, Pick, Unify, D};
 use crate::typelevel::list::{Len, LenOf, Next, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
@@ -68,7 +68,7 @@ where
     ListOf<X>: Len,
     ListOf<R>: Len,
     LenOf<ListOf<X>>: PEq<LenOf<ListOf<R>>>,
-    <LenOf<ListOf<X>> as PEq<LenOf<ListOf<R>>>>::Output: SameRankFor<op::cat, X, R>,
+    Blame<<LenOf<ListOf<X>> as PEq<LenOf<ListOf<R>>>>::Output, op::cat>: SameRankFor<op::cat, X, R>,
     crate::shape::dims::SDim<DIM>: crate::shape::dims::WrapDim<LenOf<ListOf<X>>>,
     PosOf<X, DIM>: ToDim,
     ListOf<X>: CatZip<ListOf<R>, <PosOf<X, DIM> as ToDim>::Dim, D<0>, X, R>,
@@ -118,7 +118,8 @@ where
     O: Dim,
     CG: DimMul<D<G>>,
     C: DimEq<Prod<CG, D<G>>>,
-    <C as DimEq<Prod<CG, D<G>>>>::Output:
+    <C as DimEq<Prod<CG, D<G>>>>::Output: Pick,
+    Blame<<C as DimEq<Prod<CG, D<G>>>>::Output, C>:
         ConvChannelsOk<(N, C, H, W), (O, CG, KH, KW), Prod<CG, D<G>>, C, G>,
     H: ConvOut<KH, D<ST>, D<PD>, D<DL>>,
     W: ConvOut<KW, D<ST>, D<PD>, D<DL>>,
@@ -156,7 +157,7 @@ where
     C: Dim,
     D<PD>: DimAdd<D<PD>>,
     D<K>: DimSub<Sum<D<PD>, D<PD>>>,
-    <D<K> as DimSub<Sum<D<PD>, D<PD>>>>::Ok: PoolPadOk<Op, (N, C, H, W), K, PD>,
+    Blame<<D<K> as DimSub<Sum<D<PD>, D<PD>>>>::Ok, Op>: PoolPadOk<Op, (N, C, H, W), K, PD>,
     H: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
     W: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
     <H as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok: And<<W as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok>,
@@ -183,7 +184,7 @@ where
 /// dim ([`DimEq`]: `Dyn` checked at run time).
 pub trait PrefixOf<L> {
     /// `B1` or `B0`.
-    type Output: typenum::Bit;
+    type Output: crate::typelevel::dim::Bool;
 }
 impl<L> PrefixOf<L> for Nil {
     type Output = B1;
@@ -205,7 +206,9 @@ where
     ListOf<X>: ReverseAcc<Nil>,
     ListOf<W>: ReverseAcc<Nil>,
     Rev<ListOf<W>>: PrefixOf<Rev<ListOf<X>>>,
-    <Rev<ListOf<W>> as PrefixOf<Rev<ListOf<X>>>>::Output: NormShapeOk<X, W>,
+    // `Self` of a failure is the weight's shape `W` (with `X`, rustc would report this
+    // impl's own bound instead of the check's message).
+    Blame<<Rev<ListOf<W>> as PrefixOf<Rev<ListOf<X>>>>::Output, W>: NormShapeOk<X, W>,
 {
 }
 
@@ -218,7 +221,8 @@ impl<N: DimEq<N2>, C, N2> CrossEntropyWith<(N2,)> for (N, C)
 where
     (N, C): Shape,
     (N2,): Shape,
-    <N as DimEq<N2>>::Output: BatchOk<(N, C), (N2,), N, N2>,
+    <N as DimEq<N2>>::Output: Pick,
+    Blame<<N as DimEq<N2>>::Output, N>: BatchOk<(N, C), (N2,), N, N2>,
 {
 }
 

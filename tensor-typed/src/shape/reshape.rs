@@ -5,7 +5,8 @@
 //! (`shape '[4, 5]' is invalid for input of size 15`).
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::ReshapeOk;
+use crate::typelevel::checks::{Blame, ReshapeOk};
+use crate::typelevel::dim::Pick;
 use crate::typelevel::dim::{Dyn, StaticDim};
 use std::ops::Mul;
 use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
@@ -97,6 +98,10 @@ where
     ListOf<S>: Numel,
     ListOf<T>: Numel,
     <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N>,
-    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output: ReshapeOk<S, T>,
+    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output: Pick,
+    // `Self` of a failure is the target `T`: with `S` rustc would report this bound
+    // ("`S: ReshapeTo<T>` is not satisfied") instead of the check's message.
+    Blame<<<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output, T>:
+        ReshapeOk<S, T>,
 {
 }

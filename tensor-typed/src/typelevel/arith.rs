@@ -9,7 +9,7 @@
 //! an empty conv output), the operator also gives an `Ok` bit that the caller turns into
 //! its own readable error.
 
-use crate::typelevel::dim::{And, Dim, DimOf, Dyn, NumDim, NumOf, StaticDim};
+use crate::typelevel::dim::{And, Bool, Dim, DimOf, Dyn, NumDim, NumOf, StaticDim};
 use std::ops::{Add, Mul, Sub};
 use typenum::{Bit, IsEqual, IsGreaterOrEqual, UInt, UTerm, Unsigned, B0, B1, U0, U1, U2};
 
@@ -100,7 +100,7 @@ pub trait DimMul<Rhs> {
     /// The product.
     type Output: Dim;
     /// Always `B1` (a product cannot fail).
-    type Ok: Bit;
+    type Ok: Bool;
 }
 impl<X: StaticDim, Y: StaticDim> DimMul<Y> for X
 where
@@ -118,7 +118,7 @@ pub trait DimAdd<Rhs> {
     /// The sum.
     type Output: Dim;
     /// Always `B1`.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 impl<X: StaticDim, Y: StaticDim> DimAdd<Y> for X
 where
@@ -137,7 +137,7 @@ pub trait DimSub<Rhs> {
     /// The difference.
     type Output: Dim;
     /// `B1` when `Self >= Rhs`.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 /// [`DimSub`] after the comparison (`Self` is the `Ok` bit), so that the subtraction is
 /// computed only when it is defined.
@@ -153,7 +153,7 @@ impl<A, B> SubSel<A, B> for B0 {
 }
 impl<X: StaticDim, Y: StaticDim> DimSub<Y> for X
 where
-    NumOf<X>: IsGreaterOrEqual<NumOf<Y>, Output: SubSel<NumOf<X>, NumOf<Y>>>,
+    NumOf<X>: IsGreaterOrEqual<NumOf<Y>, Output: SubSel<NumOf<X>, NumOf<Y>> + Bool>,
 {
     type Output =
         <<NumOf<X> as IsGreaterOrEqual<NumOf<Y>>>::Output as SubSel<NumOf<X>, NumOf<Y>>>::Output;
@@ -168,14 +168,14 @@ pub trait DimDiv<Rhs> {
     /// The quotient.
     type Output: Dim;
     /// `B1` when `Rhs` divides `Self`.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 /// [`DimDiv`] after testing the divisor for zero (`Self` is `B1` when it is 0).
 pub trait DivSel<A, B> {
     /// The quotient, or `D<0>`.
     type Output: Dim;
     /// Whether the division is exact.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 impl<A, B> DivSel<A, B> for B1 {
     type Output = crate::typelevel::dim::D<0>;
@@ -183,7 +183,7 @@ impl<A, B> DivSel<A, B> for B1 {
 }
 impl<A, B> DivSel<A, B> for B0
 where
-    A: DivRem<B, Q: NumDim, R: IsEqual<U0>>,
+    A: DivRem<B, Q: NumDim, R: IsEqual<U0, Output: Bool>>,
 {
     type Output = DimOf<<A as DivRem<B>>::Q>;
     type Ok = <<A as DivRem<B>>::R as IsEqual<U0>>::Output;
@@ -208,7 +208,7 @@ pub trait ConvOut<Kernel, Stride, Padding, Dilation> {
     /// The output size.
     type Output: Dim;
     /// `B1` when the output has at least one element.
-    type Ok: Bit;
+    type Ok: Bool;
 }
 impl<Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for Dyn {
     type Output = Dyn;

@@ -1,12 +1,18 @@
 //! The check traits behind every static shape error.
 //!
 //! Each is implemented only for typenum's `B1` (the condition holds). A bound
-//! `<condition> : XOk<..>` that fails is reported by rustc with this trait's
+//! `Blame<condition, W> : XOk<..>` (`W` a shape, dim or op) that fails is reported by rustc with this trait's
 //! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
 //! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
 //! shapes as tuples of them (`(D<2>, D<3>)`).
 
+use crate::typelevel::dim::Pick;
 use typenum::B1;
+
+/// The `Self` of a check: `B1` when the condition (a typenum bit) `C` holds, else the
+/// readable type `W` the failure is about (a shape, a dim or an op marker). rustc then
+/// says "the trait `XOk<..>` is not implemented for `W`", never for a typenum bit.
+pub type Blame<C, W> = <C as Pick>::Out<B1, W>;
 
 macro_rules! check {
     ($(#[$m:meta])* $name:ident < $($p:ident),* ; $($c:ident),* >) => {
@@ -25,13 +31,14 @@ macro_rules! check {
 }
 
 check! {
-    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs static dims `A` and `B`.
+    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs the static dims `Self`
+    /// and `B`.
     #[diagnostic::on_unimplemented(
-        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B}",
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {Self} vs {B}",
         label = "these shapes do not broadcast",
         note = "two static dims broadcast when they are equal or one of them is 1"
     )]
-    BroadcastOk<Op, L, R, A, B; I>
+    BroadcastOk<Op, L, R, B; I>
 }
 
 check! {
@@ -82,12 +89,12 @@ check! {
 }
 
 check! {
-    /// Matrix product of `L` and `R`: inner dims `A` and `B` must match.
+    /// Matrix product of `L` and `R`: the inner dims `Self` and `B` must match.
     #[diagnostic::on_unimplemented(
-        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B}",
+        message = "cannot matmul {L} by {R}: inner dims are {Self} vs {B}",
         label = "the last dim of the left operand must equal the second-to-last of the right"
     )]
-    MatmulOk<L, R, A, B;>
+    MatmulOk<L, R, B;>
 }
 
 check! {
@@ -127,7 +134,8 @@ check! {
     TransposeOk<S;>
 }
 
-/// Holds (on `B1`) when dim `I` of the input, `A`, equals the pattern's `B`.
+/// Holds (on `B1`) when dim `I` of the input, `A`, equals the pattern's `B` (a failure's
+/// `Self` is `A`).
 #[diagnostic::on_unimplemented(
     message = "layout!({Op}): Shape mismatch, {A} != {B}: dim {I} of the input has size {A}, but the pattern needs {B}",
     label = "dim {I} is {A}, the pattern needs {B}"
@@ -136,7 +144,8 @@ pub trait SizeEq<Op, A, B, const I: usize> {}
 #[diagnostic::do_not_recommend]
 impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
 
-/// Holds (on `B1`) when `B` divides dim `I` of the input, `A`.
+/// Holds (on `B1`) when `B` divides dim `I` of the input, `A` (a failure's `Self` is
+/// `A`).
 #[diagnostic::on_unimplemented(
     message = "layout!({Op}): Shape mismatch, can't divide axis of length {A} in chunks of {B} (dim {I} of the input)",
     label = "dim {I} is {A}, not a multiple of {B}"

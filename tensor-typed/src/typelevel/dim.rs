@@ -222,30 +222,47 @@ impl<T, F> Select<T, F> for B0 {
 /// `T` if `C` is `B1`, else `F`.
 pub type If<C, T, F> = <C as Select<T, F>>::Output;
 
+/// [`Select`] as a generic associated type: a bit that is [`Bool`] picks between any two
+/// types without a bound per pair (what [`crate::typelevel::checks::Blame`] needs in
+/// generic rules).
+pub trait Pick {
+    /// `T` for `B1`, `F` for `B0`.
+    type Out<T, F>;
+}
+impl Pick for B1 {
+    type Out<T, F> = T;
+}
+impl Pick for B0 {
+    type Out<T, F> = F;
+}
+/// A typenum bit that can [`Pick`]: the bits the rules compute.
+pub trait Bool: Bit + Pick {}
+impl<X: Bit + Pick> Bool for X {}
+
 /// Boolean or of two typenum bits: typenum's own `BitOr`, with the `Output: Bit` bound
 /// the rules rely on (typenum's operator traits do not state it, so using them directly
 /// would add a where-clause to every rule).
 pub trait Or<Rhs> {
     /// `Self | Rhs`.
-    type Output: Bit;
+    type Output: Bool;
 }
-impl<L: std::ops::BitOr<R, Output: Bit>, R> Or<R> for L {
+impl<L: std::ops::BitOr<R, Output: Bool>, R> Or<R> for L {
     type Output = <L as std::ops::BitOr<R>>::Output;
 }
 /// Boolean and of two typenum bits: typenum's `BitAnd` with `Output: Bit` (as [`Or`]).
 pub trait And<Rhs> {
     /// `Self & Rhs`.
-    type Output: Bit;
+    type Output: Bool;
 }
-impl<L: std::ops::BitAnd<R, Output: Bit>, R> And<R> for L {
+impl<L: std::ops::BitAnd<R, Output: Bool>, R> And<R> for L {
     type Output = <L as std::ops::BitAnd<R>>::Output;
 }
 /// Boolean not of a typenum bit: typenum's `Not` with `Output: Bit` (as [`Or`]).
 pub trait Not {
     /// `!Self`.
-    type Output: Bit;
+    type Output: Bool;
 }
-impl<X: std::ops::Not<Output: Bit>> Not for X {
+impl<X: std::ops::Not<Output: Bool>> Not for X {
     type Output = <X as std::ops::Not>::Output;
 }
 
@@ -311,7 +328,7 @@ impl IsOne for Dyn {
 /// or either is `Dyn` (checked at run time).
 pub trait CanBroadcast<Rhs> {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl<X, Y> CanBroadcast<Y> for X
 where

@@ -10,16 +10,20 @@
 //!   error when `B` does not divide it; `Dyn` if either is `Dyn`. `Chunks<Op, I, X, B>`
 //!   is its output.
 use crate::typelevel::arith::DimDiv;
-use crate::typelevel::checks::{SizeEq, SplitOk};
-use crate::typelevel::dim::{Dim, DimEq, Dyn, StaticDim};
+use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
+use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim};
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
 /// sizes, or `Self` is `Dyn` (checked at run time).
 pub trait DimIs<Op, const I: usize, Rhs> {}
-impl<Op, A: StaticDim + DimEq<B>, B, const I: usize> DimIs<Op, I, B> for A where
-    <A as DimEq<B>>::Output: SizeEq<Op, A, B, I>
+impl<Op, A: StaticDim + DimEq<B>, B, const I: usize> DimIs<Op, I, B> for A
+where
+    <A as DimEq<B>>::Output: Pick,
+    Blame<<A as DimEq<B>>::Output, A>: SizeEq<Op, A, B, I>,
 {
 }
+// Not listed as an alternative in errors (it says nothing about a static dim).
+#[diagnostic::do_not_recommend]
 impl<Op, B, const I: usize> DimIs<Op, I, B> for Dyn {}
 
 /// Dim `I` of the input (`Self`) split into chunks of `Rhs`: the number of chunks, a
@@ -31,13 +35,16 @@ pub trait SplitDim<Op, const I: usize, Rhs> {
 }
 impl<Op, A: StaticDim + DimDiv<B>, B, const I: usize> SplitDim<Op, I, B> for A
 where
-    <A as DimDiv<B>>::Ok: SplitOk<Op, A, B, I>,
-    <<A as DimDiv<B>>::Ok as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>: Dim,
+    Blame<<A as DimDiv<B>>::Ok, A>: SplitOk<Op, A, B, I>,
+    <Blame<<A as DimDiv<B>>::Ok, A> as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>: Dim,
 {
     // Through the check's projection: an inexact split has no output type at all, so
     // the use of the result adds no second error.
-    type Output = <<A as DimDiv<B>>::Ok as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>;
+    type Output =
+        <Blame<<A as DimDiv<B>>::Ok, A> as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>;
 }
+// Not listed as an alternative in errors (it says nothing about a static dim).
+#[diagnostic::do_not_recommend]
 impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
     type Output = Dyn;
 }

@@ -5,9 +5,9 @@
 //! needs them.
 
 use crate::shape::{Cons, Nil};
-use crate::typelevel::dim::{Ax, Or};
+use crate::typelevel::dim::{Ax, Bool, Or};
 use crate::typelevel::peano::{AxisPos, PEq, S, Z};
-use typenum::{Bit, B0};
+use typenum::B0;
 
 /// Reverses a list onto the accumulator `Acc`.
 pub trait ReverseAcc<Acc> {
@@ -57,7 +57,7 @@ impl<H, T: GetAt<K>, K> GetAt<S<K>> for Cons<H, T> {
 /// `B1` when the axis list contains the axis with Peano index `K`.
 pub trait ContainsAxis<K> {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl<K> ContainsAxis<K> for Nil {
     type Output = B0;

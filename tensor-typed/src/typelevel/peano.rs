@@ -5,9 +5,9 @@
 //! impl selections, much cheaper for the compiler than typenum's binary arithmetic. Where a message
 //! needs the number in decimal it is mapped to `D<n>` by [`ToDim`].
 
-use crate::typelevel::dim::{Ax, D};
+use crate::typelevel::dim::{Ax, Bool, D};
 use std::marker::PhantomData;
-use typenum::{Bit, B0, B1};
+use typenum::{B0, B1};
 
 /// Zero.
 pub struct Z;
@@ -17,7 +17,7 @@ pub struct S<X>(PhantomData<X>);
 /// `Self < Rhs` as a typenum bit.
 pub trait PLt<Rhs> {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl<X> PLt<Z> for X {
     type Output = B0;
@@ -32,7 +32,7 @@ impl<X: PLt<Y>, Y> PLt<S<Y>> for S<X> {
 /// `Self == Rhs` as a typenum bit.
 pub trait PEq<Rhs> {
     /// `B1` or `B0`.
-    type Output: Bit;
+    type Output: Bool;
 }
 impl PEq<Z> for Z {
     type Output = B1;
