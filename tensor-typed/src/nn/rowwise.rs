@@ -56,7 +56,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     /// `torch.var(x, dim=A, correction=correction)`.
     pub fn var<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::var>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::var>,
+        S: crate::shape::axes::ReduceOver<A, crate::shape::axes::NoKeepdim, op::var>,
     {
         or_panic(fit(self.inner.var(&A::indices(), correction, false)))
     }
@@ -67,7 +67,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
         correction: i64,
     ) -> Tensor<T, ReducedKeepdim<S, A, op::var>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::var>,
+        S: crate::shape::axes::ReduceOver<A, crate::shape::axes::Keepdim, op::var>,
     {
         or_panic(fit(self.inner.var(&A::indices(), correction, true)))
     }
@@ -75,7 +75,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     /// Standard deviation over the axes `A`. Mirrors `torch.std(x, dim=A, correction=..)`.
     pub fn std<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::std>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B0, op::std>,
+        S: crate::shape::axes::ReduceOver<A, crate::shape::axes::NoKeepdim, op::std>,
     {
         or_panic(fit(self.inner.std(&A::indices(), correction, false)))
     }
@@ -86,7 +86,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
         correction: i64,
     ) -> Tensor<T, ReducedKeepdim<S, A, op::std>>
     where
-        S: crate::shape::axes::ReduceOver<A, typenum::B1, op::std>,
+        S: crate::shape::axes::ReduceOver<A, crate::shape::axes::Keepdim, op::std>,
     {
         or_panic(fit(self.inner.std(&A::indices(), correction, true)))
     }

@@ -8,7 +8,7 @@
 //! empty `Dyn` axis) instead of panicking.
 
 use crate::ops::or_panic;
-use crate::shape::axes::{AxisList, ReduceOver, Reduced, ReducedKeepdim};
+use crate::shape::axes::{AxisList, Keepdim, NoKeepdim, ReduceOver, Reduced, ReducedKeepdim};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Ax;
@@ -16,7 +16,6 @@ use crate::typelevel::dtype_rules::ArgReduce;
 use crate::typelevel::op;
 use tensor_core::half::{bf16, f16};
 use tensor_core::{Element, Result};
-use typenum::{B0, B1};
 
 /// The element type of `sum`/`prod`: integers and bool accumulate in `i64`.
 pub trait SumOf: Element {
@@ -49,7 +48,7 @@ macro_rules! reductions {
             pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
             where
                 T: $bound,
-                S: ReduceOver<A, B0, op::$name>,
+                S: ReduceOver<A, NoKeepdim, op::$name>,
             {
                 wrap!(or_panic(self.inner.$name(&A::indices(), false)))
             }
@@ -58,7 +57,7 @@ macro_rules! reductions {
             pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A, op::$name>>
             where
                 T: $bound,
-                S: ReduceOver<A, B1, op::$name>,
+                S: ReduceOver<A, Keepdim, op::$name>,
             {
                 wrap!(or_panic(self.inner.$name(&A::indices(), true)))
             }
@@ -67,7 +66,7 @@ macro_rules! reductions {
             pub fn $try_name<A: AxisList>(&self) -> Result<Tensor<$out, Reduced<S, A, op::$name>>>
             where
                 T: $bound,
-                S: ReduceOver<A, B0, op::$name>,
+                S: ReduceOver<A, NoKeepdim, op::$name>,
             {
                 Ok(wrap!(self.inner.$name(&A::indices(), false)?))
             }
@@ -76,7 +75,7 @@ macro_rules! reductions {
             pub fn $try_keep<A: AxisList>(&self) -> Result<Tensor<$out, ReducedKeepdim<S, A, op::$name>>>
             where
                 T: $bound,
-                S: ReduceOver<A, B1, op::$name>,
+                S: ReduceOver<A, Keepdim, op::$name>,
             {
                 Ok(wrap!(self.inner.$name(&A::indices(), true)?))
             }
@@ -113,7 +112,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
+        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmax>,
     {
         or_panic(self.try_argmax::<AX>())
     }
@@ -126,7 +125,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B0, op::argmax>,
+        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmax>,
     {
         Ok(wrap!(self.inner.argmax(Some(AX as i64), false)?))
     }
@@ -136,7 +135,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
+        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmin>,
     {
         or_panic(self.try_argmin::<AX>())
     }
@@ -148,7 +147,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B0, op::argmin>,
+        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmin>,
     {
         Ok(wrap!(self.inner.argmin(Some(AX as i64), false)?))
     }
@@ -159,7 +158,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
+        S: ReduceOver<(Ax<AX>,), Keepdim, op::argmax>,
     {
         or_panic(self.try_argmax_keepdim::<AX>())
     }
@@ -171,7 +170,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ) -> Result<Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), B1, op::argmax>,
+        S: ReduceOver<(Ax<AX>,), Keepdim, op::argmax>,
     {
         Ok(wrap!(self.inner.argmax(Some(AX as i64), true)?))
     }

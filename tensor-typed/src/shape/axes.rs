@@ -8,13 +8,13 @@
 //! dim `j` is input dim `A[j]`. reduce: each axis in range and not repeated; the reduced
 //! dims are removed (or set to `D<1>` with keepdim).
 
-use crate::shape::dims::{DimOkOf, PosOf, RankOf, SDim, WrapDim};
+use crate::shape::dims::{PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use crate::typelevel::checks::{AxisInRange, AxisUnique, Blame, DimInRange, PermuteRankOk};
-use crate::typelevel::dim::{Ax, If, Select, D};
+use crate::typelevel::checks::{AxisInRange, AxisUnique, DimInRange, PermuteRankOk};
+use crate::typelevel::dim::{Ax, If, Not, Pick, Select, D};
 use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::typelevel::op;
-use crate::typelevel::peano::{AxisPos, FromDim, PEq, PLt, ToDim, S as Succ, Z};
+use crate::typelevel::peano::{AxisPos, PEq, PLt, S as Succ, Z};
 use std::marker::PhantomData;
 use typenum::B1;
 
@@ -80,52 +80,141 @@ macro_rules! pos_axis_table {
 }
 pos_axis_table!(Z; 0 1 2 3 4 5 6 7 8);
 
+/// The verdict of an axis list that holds: every axis resolves, is in range and appears
+/// once (and, for permute, there is one axis per dim). The other verdicts are
+/// [`AxisOutOfRange`], [`AxisRepeated`], [`NegAxisOutOfRange`] and [`AxisCountDiffers`]:
+/// the first mistake from the left, checked once by [`AxesVerdict`] (so an error names
+/// the shape and the axes, not the lists the rules walk).
+pub type AxesHold = B1;
+
+/// The verdict of an axis list whose axis `K` is not less than the rank.
+pub struct AxisOutOfRange<const K: usize>;
+/// The verdict of an axis list in which axis `K` appears again later.
+pub struct AxisRepeated<const K: usize>;
+/// The verdict of an axis list whose negative axis `I` is beyond the rank.
+pub struct NegAxisOutOfRange<const I: isize>;
+/// The verdict of a permute whose axis list is not as long as the rank.
+pub struct AxisCountDiffers;
+
+/// A verdict ([`AxesHold`] or a mistake) that can be chained: the first mistake wins.
+pub trait AxesVerdictOf {
+    /// `V` when `Self` holds, else `Self`.
+    type OrElse<V>;
+}
+impl AxesVerdictOf for B1 {
+    type OrElse<V> = V;
+}
+impl<const K: usize> AxesVerdictOf for AxisOutOfRange<K> {
+    type OrElse<V> = Self;
+}
+impl<const K: usize> AxesVerdictOf for AxisRepeated<K> {
+    type OrElse<V> = Self;
+}
+impl<const I: isize> AxesVerdictOf for NegAxisOutOfRange<I> {
+    type OrElse<V> = Self;
+}
+impl AxesVerdictOf for AxisCountDiffers {
+    type OrElse<V> = Self;
+}
+
+/// The check of an axis verdict of op `Op` on shape `S` by the axis tuple `A`: a mistake
+/// is that check's error (`AxisInRange`, `AxisUnique`, `DimInRange`, `PermuteRankOk`),
+/// whose `Self` is the op or the shape.
+pub trait AxesVerdict<Op, S, A> {
+    /// `X` when the axes hold; no type otherwise (see `check!`).
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, S, A> AxesVerdict<Op, S, A> for B1 {
+    type Then<X> = X;
+}
+impl<Op, S, A, const K: usize> AxesVerdict<Op, S, A> for AxisOutOfRange<K>
+where
+    Op: AxisInRange<Op, S, K>,
+{
+    type Then<X> = <Op as AxisInRange<Op, S, K>>::Then<X>;
+}
+impl<Op, S, A, const K: usize> AxesVerdict<Op, S, A> for AxisRepeated<K>
+where
+    Op: AxisUnique<Op, A, K>,
+{
+    type Then<X> = <Op as AxisUnique<Op, A, K>>::Then<X>;
+}
+impl<Op, S, A, const I: isize> AxesVerdict<Op, S, A> for NegAxisOutOfRange<I>
+where
+    S: DimInRange<Op, S, I>,
+{
+    type Then<X> = <S as DimInRange<Op, S, I>>::Then<X>;
+}
+impl<Op, S, A> AxesVerdict<Op, S, A> for AxisCountDiffers
+where
+    S: PermuteRankOk<S, A>,
+{
+    type Then<X> = <S as PermuteRankOk<S, A>>::Then<X>;
+}
+
 /// The axis list `Self` with each `SDim<-i>` replaced by the `Ax<k>` it names in shape
-/// `S` (PyTorch's `maybe_wrap_dim`); a negative axis beyond the rank is the op `Op`'s
-/// `dim -i is out of range` error.
-pub trait ResolveAxes<S, Op> {
+/// `S` (PyTorch's `maybe_wrap_dim`). Never fails: a negative axis beyond the rank is the
+/// verdict [`NegAxisOutOfRange`] (and stands as `Ax<0>` in the list).
+pub trait ResolveAxes<S> {
     /// The list of `Ax<k>`.
     type Output;
+    /// [`AxesHold`] or the first [`NegAxisOutOfRange`] (an [`AxesVerdictOf`]).
+    type Verdict;
 }
-impl<S, Op> ResolveAxes<S, Op> for Nil {
+impl<S> ResolveAxes<S> for Nil {
     type Output = Nil;
+    type Verdict = B1;
 }
-impl<const K: usize, T: ResolveAxes<S, Op>, S, Op> ResolveAxes<S, Op> for Cons<Ax<K>, T> {
+impl<const K: usize, T: ResolveAxes<S>, S> ResolveAxes<S> for Cons<Ax<K>, T> {
     type Output = Cons<Ax<K>, T::Output>;
+    type Verdict = T::Verdict;
 }
-impl<const I: isize, T: ResolveAxes<S, Op>, S: Shape, Op> ResolveAxes<S, Op> for Cons<SDim<I>, T>
+impl<const I: isize, T: ResolveAxes<S>, S: Shape> ResolveAxes<S> for Cons<SDim<I>, T>
 where
     SDim<I>: WrapDim<RankOf<S>>,
-    DimOkOf<S, I>: DimInRange<Op, S, I>,
     PosOf<S, I>: PosAxis,
 {
     type Output = Cons<<PosOf<S, I> as PosAxis>::Ax, T::Output>;
+    type Verdict =
+        <<SDim<I> as WrapDim<RankOf<S>>>::Ok as Pick>::Out<T::Verdict, NegAxisOutOfRange<I>>;
 }
-/// The list `L` resolved against shape `S` for op `Op`.
-type Resolved<L, S, Op> = <L as ResolveAxes<S, Op>>::Output;
+/// The list `L` resolved against shape `S`.
+type Resolved<L, S> = <L as ResolveAxes<S>>::Output;
 
-/// Checks each axis of the list `Self` (the rest of `A`) against the shape `S` of rank
-/// `R` (a `D<r>`): in range and not repeated later.
-pub trait AxesValid<S, A, R, Op> {}
-impl<S, A, R, Op> AxesValid<S, A, R, Op> for Nil {}
-impl<const K: usize, T, S, A, R, Op> AxesValid<S, A, R, Op> for Cons<Ax<K>, T>
+/// The verdict of the axis list `Self` (resolved) against a rank `R` (a Peano number):
+/// each axis in range and not repeated later. Never fails.
+pub trait CheckAxes<R> {
+    /// [`AxesHold`], or the first [`AxisOutOfRange`] or [`AxisRepeated`].
+    type Verdict;
+}
+impl<R> CheckAxes<R> for Nil {
+    type Verdict = B1;
+}
+impl<const K: usize, T, R> CheckAxes<R> for Cons<Ax<K>, T>
 where
     Ax<K>: AxisPos,
-    R: FromDim,
-    Pos<K>: PLt<R::P>,
-    Blame<<Pos<K> as PLt<R::P>>::Output, Op>: AxisInRange<Op, S, K>,
-    T: ContainsAxis<Pos<K>> + AxesValid<S, A, R, Op>,
-    <T as ContainsAxis<Pos<K>>>::Output: crate::typelevel::dim::Not,
-    Blame<<<T as ContainsAxis<Pos<K>>>::Output as crate::typelevel::dim::Not>::Output, Op>:
-        AxisUnique<Op, A, K>,
+    Pos<K>: PLt<R>,
+    T: ContainsAxis<Pos<K>> + CheckAxes<R>,
+    <T as ContainsAxis<Pos<K>>>::Output: Not,
 {
+    type Verdict = <<Pos<K> as PLt<R>>::Output as Pick>::Out<
+        <<<T as ContainsAxis<Pos<K>>>::Output as Not>::Output as Pick>::Out<
+            T::Verdict,
+            AxisRepeated<K>,
+        >,
+        AxisOutOfRange<K>,
+    >;
 }
+
+/// The verdict of the (unresolved) axis list `L` on shape `S`: resolution first, then
+/// range and repeats.
+type VerdictOfAxes<L, S> = <<L as ResolveAxes<S>>::Verdict as AxesVerdictOf>::OrElse<
+    <Resolved<L, S> as CheckAxes<RankOf<S>>>::Verdict,
+>;
 
 /// The Peano index of axis `K`.
 type Pos<const K: usize> = <Ax<K> as AxisPos>::P;
-
-/// The rank of shape `S` as `D<r>`.
-type Rank<S> = <LenOf<ListOf<S>> as ToDim>::Dim;
 
 /// Picks the dims of list `L` at the axes of the list `Self`.
 pub trait PickAxes<L> {
@@ -162,26 +251,27 @@ impl<E: 'static> AxisList for AxesError<E> {
     }
 }
 
-/// The shape of `S` permuted by the axis list `Self` (`A` is the tuple, for messages).
-pub trait PermuteList<S, A> {
-    /// The permuted shape.
-    type Output: Shape;
+/// The dims of shape `S` permuted by the axis list `Self`, and the verdict on the list.
+/// Never fails (a mistake is the `Verdict`, checked by [`PermuteBy`]).
+pub trait PermuteList<S> {
+    /// The permuted dims (meaningless unless the verdict holds).
+    type Output;
+    /// [`AxesHold`] or the first mistake ([`AxisCountDiffers`] first).
+    type Verdict;
 }
-impl<L: AxisCons, S: Shape, A> PermuteList<S, A> for L
+impl<L: AxisCons, S: Shape> PermuteList<S> for L
 where
-    ListOf<S>: Len,
-    L: Len + ResolveAxes<S, op::permute>,
-    LenOf<L>: PEq<LenOf<ListOf<S>>>,
-    Blame<<LenOf<L> as PEq<LenOf<ListOf<S>>>>::Output, S>: PermuteRankOk<S, A>,
-    LenOf<ListOf<S>>: ToDim,
-    Resolved<L, S, op::permute>: AxesValid<S, A, Rank<S>, op::permute> + PickAxes<ListOf<S>>,
-    <Resolved<L, S, op::permute> as PickAxes<ListOf<S>>>::Output: IntoShape,
+    L: Len + ResolveAxes<S, Verdict: AxesVerdictOf>,
+    LenOf<L>: PEq<RankOf<S>>,
+    Resolved<L, S>: CheckAxes<RankOf<S>> + PickAxes<ListOf<S>>,
 {
-    type Output = ShapeOf<<Resolved<L, S, op::permute> as PickAxes<ListOf<S>>>::Output>;
+    type Output = <Resolved<L, S> as PickAxes<ListOf<S>>>::Output;
+    type Verdict =
+        <<LenOf<L> as PEq<RankOf<S>>>::Output as Pick>::Out<VerdictOfAxes<L, S>, AxisCountDiffers>;
 }
-#[diagnostic::do_not_recommend]
-impl<S: Shape, A, E> PermuteList<S, A> for AxesError<E> {
-    type Output = S;
+impl<S: Shape, E> PermuteList<S> for AxesError<E> {
+    type Output = ListOf<S>;
+    type Verdict = B1;
 }
 
 /// `PermuteBy<A>`: the shape of `permute` by the axis list `A`.
@@ -191,10 +281,17 @@ pub trait PermuteBy<A: AxisList>: Shape {
 }
 impl<S: Shape, A: AxisList> PermuteBy<A> for S
 where
-    A::List: PermuteList<S, A>,
+    A::List: PermuteList<S>,
+    <A::List as PermuteList<S>>::Verdict: AxesVerdict<op::permute, S, A>,
+    PermuteThen<S, A>: IntoShape,
 {
-    type Output = <A::List as PermuteList<S, A>>::Output;
+    type Output = ShapeOf<PermuteThen<S, A>>;
 }
+/// The permuted dims of `S` by `A`, when the axes hold.
+type PermuteThen<S, A> =
+    <<<A as AxisList>::List as PermuteList<S>>::Verdict as AxesVerdict<op::permute, S, A>>::Then<
+        <<A as AxisList>::List as PermuteList<S>>::Output,
+    >;
 /// The shape `S` permuted by the axes `A` (`Permuted<Shape![2, 3], Axes![1, 0]>` is
 /// `Shape![3, 2]`).
 pub type Permuted<S, A> = <S as PermuteBy<A>>::Output;
@@ -236,44 +333,71 @@ where
     >;
 }
 
-/// The shape of `S` reduced over the axis list `Self` (`A` is the tuple, for messages).
-pub trait ReduceList<S, A, Keep, Op> {
-    /// The reduced shape.
-    type Output: Shape;
+/// The dims of shape `S` reduced over the axis list `Self` (`Keep` as in
+/// [`ReduceOver`]), and the verdict on the list. Never fails (a mistake is the
+/// `Verdict`, checked by [`ReduceOver`]).
+pub trait ReduceList<S, Keep> {
+    /// The remaining dims (meaningless unless the verdict holds).
+    type Output;
+    /// [`AxesHold`] or the first mistake.
+    type Verdict;
 }
-impl<L: AxisCons, S: Shape, A, Keep, Op> ReduceList<S, A, Keep, Op> for L
+impl<L: AxisCons, S: Shape, Keep: KeepMode> ReduceList<S, Keep> for L
 where
-    L: ResolveAxes<S, Op>,
-    ListOf<S>: Len + DropAxes<Resolved<L, S, Op>, Z, Keep>,
-    LenOf<ListOf<S>>: ToDim,
-    Resolved<L, S, Op>: AxesValid<S, A, Rank<S>, Op>,
-    <ListOf<S> as DropAxes<Resolved<L, S, Op>, Z, Keep>>::Output: IntoShape,
+    L: ResolveAxes<S, Verdict: AxesVerdictOf>,
+    ListOf<S>: DropAxes<Resolved<L, S>, Z, Keep::Bit>,
+    Resolved<L, S>: CheckAxes<RankOf<S>>,
 {
-    type Output = ShapeOf<<ListOf<S> as DropAxes<Resolved<L, S, Op>, Z, Keep>>::Output>;
+    type Output = <ListOf<S> as DropAxes<Resolved<L, S>, Z, Keep::Bit>>::Output;
+    type Verdict = VerdictOfAxes<L, S>;
 }
-#[diagnostic::do_not_recommend]
-impl<S: Shape, A, Keep, Op, E> ReduceList<S, A, Keep, Op> for AxesError<E> {
-    type Output = S;
+impl<S: Shape, Keep, E> ReduceList<S, Keep> for AxesError<E> {
+    type Output = ListOf<S>;
+    type Verdict = B1;
+}
+
+/// The `Keep` of [`ReduceOver`] for `keepdim=True`: the reduced dims stay as `D<1>`.
+pub struct Keepdim;
+/// The `Keep` of [`ReduceOver`] for `keepdim=False`: the reduced dims are removed.
+pub struct NoKeepdim;
+
+/// [`Keepdim`] or [`NoKeepdim`], as the bit the rules select with.
+pub trait KeepMode {
+    /// typenum `B1` for [`Keepdim`], `B0` for [`NoKeepdim`].
+    type Bit;
+}
+impl KeepMode for Keepdim {
+    type Bit = B1;
+}
+impl KeepMode for NoKeepdim {
+    type Bit = typenum::B0;
 }
 
 /// `ReduceOver<A, Keep, Op>`: the shape of the reduction `Op` (a marker of
-/// [`crate::typelevel::op`], named in errors) over the axis list `A` (`Keep` is typenum `B1` for
-/// keepdim, `B0` otherwise).
+/// [`crate::typelevel::op`], named in errors) over the axis list `A` (`Keep` is
+/// [`Keepdim`] or [`NoKeepdim`]).
 pub trait ReduceOver<A: AxisList, Keep, Op = op::sum>: Shape {
     /// The reduced shape.
     type Output: Shape;
 }
 impl<S: Shape, A: AxisList, Keep, Op> ReduceOver<A, Keep, Op> for S
 where
-    A::List: ReduceList<S, A, Keep, Op>,
+    A::List: ReduceList<S, Keep>,
+    <A::List as ReduceList<S, Keep>>::Verdict: AxesVerdict<Op, S, A>,
+    ReduceThen<S, A, Keep, Op>: IntoShape,
 {
-    type Output = <A::List as ReduceList<S, A, Keep, Op>>::Output;
+    type Output = ShapeOf<ReduceThen<S, A, Keep, Op>>;
 }
+/// The remaining dims of `S` reduced over `A`, when the axes hold.
+type ReduceThen<S, A, Keep, Op> =
+    <<<A as AxisList>::List as ReduceList<S, Keep>>::Verdict as AxesVerdict<Op, S, A>>::Then<
+        <<A as AxisList>::List as ReduceList<S, Keep>>::Output,
+    >;
 /// The shape of `S` reduced over `A` (`Reduced<Shape![2, 3], Axes![1]>` is
 /// `Shape![2]`).
-pub type Reduced<S, A, Op = op::sum> = <S as ReduceOver<A, typenum::B0, Op>>::Output;
+pub type Reduced<S, A, Op = op::sum> = <S as ReduceOver<A, NoKeepdim, Op>>::Output;
 /// The shape of `S` reduced over `A` with keepdim (`Shape![2, 1]`).
-pub type ReducedKeepdim<S, A, Op = op::sum> = <S as ReduceOver<A, B1, Op>>::Output;
+pub type ReducedKeepdim<S, A, Op = op::sum> = <S as ReduceOver<A, Keepdim, Op>>::Output;
 
 #[cfg(test)]
 mod tests {
