@@ -5,56 +5,113 @@
 //! new leading dims must be static. repeat: at least as many repeat counts as dims,
 //! all static; output dim = dim × count (`Dyn` stays `Dyn`); extra leading counts become
 //! new dims. (repeat is lowered to the runtime's reshape → expand → reshape.)
+//!
+//! Both walk their (reversed) dim lists without failing: the first mistake from the right
+//! is a verdict type, checked once by [`ExpandTo`] / [`RepeatBy`], so an error names
+//! the shapes and the dims, not the lists the rules walk.
 
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
-use crate::typelevel::checks::ExpandOk;
-use crate::typelevel::dim::{DimEq, Dyn, IsOne, Or, StaticDim, D, K};
+use crate::typelevel::checks::{
+    ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
+};
+use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::peano::ToDim;
+use std::marker::PhantomData;
+use typenum::{B0, B1};
 
-/// One dim of an expand: tensor dim `Self` to target dim `T` at target index `P`.
-pub trait ExpandAt<T, S, Tgt, P> {}
-impl<A: StaticDim, B: StaticDim, S, Tgt, const I: usize> ExpandAt<B, S, Tgt, D<I>> for A
+/// The verdict of an expand whose target has fewer dims than the tensor.
+pub struct ExpandFewerDims;
+/// The verdict of an expand whose target has a new leading `Dyn` dim.
+pub struct ExpandNewLeadingDyn;
+/// The verdict of an expand whose tensor dim `A` cannot become the target dim `B` at
+/// target index `P` (a `D<i>`).
+pub struct ExpandDimDiffers<A, B, P>(PhantomData<(A, B, P)>);
+
+/// Whether one dim of an expand holds: tensor dim `Self` to target dim `T`.
+pub trait ExpandAt<T> {
+    /// `B1` when `Self` equals `T` or is 1, or either is `Dyn`.
+    type Ok: Bool;
+}
+impl<A: StaticDim, B: StaticDim> ExpandAt<B> for A
 where
     A: DimEq<B> + IsOne,
     <A as DimEq<B>>::Output: Or<<A as IsOne>::Output>,
-    <<A as DimEq<B>>::Output as Or<<A as IsOne>::Output>>::Output: ExpandOk<S, Tgt, A, B, I>,
 {
+    type Ok = <<A as DimEq<B>>::Output as Or<<A as IsOne>::Output>>::Output;
 }
-impl<A: StaticDim, S, Tgt, P> ExpandAt<Dyn, S, Tgt, P> for A {}
-impl<T, S, Tgt, P> ExpandAt<T, S, Tgt, P> for Dyn {}
+impl<A: StaticDim> ExpandAt<Dyn> for A {
+    type Ok = B1;
+}
+impl<T> ExpandAt<T> for Dyn {
+    type Ok = B1;
+}
 
-/// A new leading dim of an expand target must be static.
-#[diagnostic::on_unimplemented(
-    message = "cannot expand {S} to {Tgt}: a new leading dim must be static, found `Dyn`",
-    label = "the size of a new leading dim cannot be inferred"
-)]
-pub trait StaticLeading<S, Tgt> {}
-impl<S, Tgt> StaticLeading<S, Tgt> for Nil {}
-// One impl per static form (not a blanket over `StaticDim`), so that a `Dyn` finds no
-// impl and the error is this trait's message.
-impl<const N: usize, T: StaticLeading<S, Tgt>, S, Tgt> StaticLeading<S, Tgt> for Cons<D<N>, T> {}
-impl<H, L, T: StaticLeading<S, Tgt>, S, Tgt> StaticLeading<S, Tgt> for Cons<K<H, L>, T> {}
+/// The verdict of the new leading dims `Self` of an expand target: each must be static.
+pub trait LeadingVerdict {
+    /// `B1` or [`ExpandNewLeadingDyn`].
+    type Verdict;
+}
+impl LeadingVerdict for Nil {
+    type Verdict = B1;
+}
+impl<const N: usize, T: LeadingVerdict> LeadingVerdict for Cons<D<N>, T> {
+    type Verdict = T::Verdict;
+}
+impl<H, L, T: LeadingVerdict> LeadingVerdict for Cons<K<H, L>, T> {
+    type Verdict = T::Verdict;
+}
+impl<T> LeadingVerdict for Cons<Dyn, T> {
+    type Verdict = ExpandNewLeadingDyn;
+}
 
-/// Expand over reversed lists; `I` is 1 + the target index of the heads (a `D<i>`).
-#[diagnostic::on_unimplemented(
-    message = "cannot expand {S} to {Tgt}: the target has fewer dims than the tensor",
-    label = "expand cannot remove dims"
-)]
-pub trait ExpandZip<T, S, Tgt, I> {}
-impl<S, Tgt, I> ExpandZip<Nil, S, Tgt, I> for Nil {}
-impl<H, T, S, Tgt, I> ExpandZip<Cons<H, T>, S, Tgt, I> for Nil where
-    Cons<H, T>: StaticLeading<S, Tgt>
+/// Expand over reversed lists (`Self` the tensor's, `T` the target's); `I` is 1 + the
+/// target index of the heads (a `D<i>`). Never fails: a mistake is the `Verdict`.
+pub trait ExpandZip<T, I> {
+    /// `B1`, or the first mistake from the right.
+    type Verdict;
+}
+impl<I> ExpandZip<Nil, I> for Nil {
+    type Verdict = B1;
+}
+impl<H, T, I> ExpandZip<Cons<H, T>, I> for Nil
+where
+    Cons<H, T>: LeadingVerdict,
 {
+    type Verdict = <Cons<H, T> as LeadingVerdict>::Verdict;
 }
-impl<H1, T1, H2, T2, S, Tgt, I> ExpandZip<Cons<H2, T2>, S, Tgt, I> for Cons<H1, T1>
+impl<H, T, I> ExpandZip<Nil, I> for Cons<H, T> {
+    type Verdict = ExpandFewerDims;
+}
+impl<H1, T1, H2, T2, I> ExpandZip<Cons<H2, T2>, I> for Cons<H1, T1>
 where
     I: Pred,
-    H1: ExpandAt<H2, S, Tgt, I::Output>,
-    T1: ExpandZip<T2, S, Tgt, I::Output>,
+    H1: ExpandAt<H2>,
+    T1: ExpandZip<T2, I::Output>,
+{
+    type Verdict = <<H1 as ExpandAt<H2>>::Ok as Pick>::Out<
+        <T1 as ExpandZip<T2, I::Output>>::Verdict,
+        ExpandDimDiffers<H1, H2, I::Output>,
+    >;
+}
+
+/// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error.
+pub trait ExpandVerdict<S, Tgt> {}
+#[diagnostic::do_not_recommend]
+impl<S, Tgt> ExpandVerdict<S, Tgt> for B1 {}
+// The failed check blames the target: rustc reports a failure whose `Self` is the root
+// bound's `Self` (`S: ExpandTo<..>`) as that bound, without this check's message.
+impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandFewerDims where Tgt: ExpandRankOk<S, Tgt> {}
+impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandNewLeadingDyn where Dyn: ExpandLeadingOk<S, Tgt> {}
+impl<S, Tgt, A, B, const I: usize> ExpandVerdict<S, Tgt> for ExpandDimDiffers<A, B, D<I>> where
+    A: ExpandOk<S, Tgt, A, B, I>
 {
 }
+
+/// The verdict of expanding shape `S` to `T`.
+type ExpandVerdictOf<S, T> =
+    <Rev<ListOf<S>> as ExpandZip<Rev<ListOf<T>>, <LenOf<ListOf<T>> as ToDim>::Dim>>::Verdict;
 
 /// `ExpandTo<T>`: shape `Self` can be expanded to `T` (PyTorch's `expand`).
 pub trait ExpandTo<T: Shape>: Shape {}
@@ -63,52 +120,99 @@ where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<T>: ReverseAcc<Nil> + Len,
     LenOf<ListOf<T>>: ToDim,
-    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, S, T, <LenOf<ListOf<T>> as ToDim>::Dim>,
+    Rev<ListOf<S>>: ExpandZip<Rev<ListOf<T>>, <LenOf<ListOf<T>> as ToDim>::Dim>,
+    ExpandVerdictOf<S, T>: ExpandVerdict<S, T>,
 {
 }
 
-/// One dim of a repeat: dim `Self` times count `R` (a static dim).
-#[diagnostic::on_unimplemented(
-    message = "repeat: repeat counts must be static dims, found {R}",
-    label = "write the repeat counts as numbers in Shape![..]"
-)]
+/// The verdict of a repeat with fewer counts than dims.
+pub struct RepeatFewerCounts;
+/// The verdict of a repeat with a `Dyn` count.
+pub struct RepeatDynCount;
+
+/// One dim of a repeat: dim `Self` times count `R`. Never fails: a `Dyn` count gives
+/// `Ok = B0`.
 pub trait RepeatAt<R> {
     /// The repeated dim.
     type Output;
+    /// `B1` when the count is static.
+    type Ok: Bool;
 }
 impl<X: DimMul<D<B>>, const B: usize> RepeatAt<D<B>> for X {
     type Output = <X as DimMul<D<B>>>::Output;
+    type Ok = B1;
 }
 impl<X: DimMul<K<H, L>>, H, L> RepeatAt<K<H, L>> for X {
     type Output = <X as DimMul<K<H, L>>>::Output;
+    type Ok = B1;
+}
+impl<X> RepeatAt<Dyn> for X {
+    type Output = Dyn;
+    type Ok = B0;
 }
 
-/// Repeat over reversed lists.
-#[diagnostic::on_unimplemented(
-    message = "cannot repeat {S} by {Rep}: the number of repeat dims can not be smaller than the number of dims of the tensor",
-    label = "give one repeat count per dim (or more)"
-)]
-pub trait RepeatZip<R, S, Rep> {
-    /// The reversed output list.
+/// Repeat over reversed lists (`Self` the dims, `R` the counts). Never fails: a mistake
+/// is the `Verdict`.
+pub trait RepeatZip<R> {
+    /// The reversed output list (meaningless unless the verdict holds).
     type Output;
+    /// `B1`, or the first mistake from the right.
+    type Verdict;
 }
-impl<S, Rep> RepeatZip<Nil, S, Rep> for Nil {
+impl RepeatZip<Nil> for Nil {
     type Output = Nil;
+    type Verdict = B1;
 }
-impl<H, T, S, Rep> RepeatZip<Cons<H, T>, S, Rep> for Nil
+impl<H, T> RepeatZip<Cons<H, T>> for Nil
 where
     D<1>: RepeatAt<H>,
-    Nil: RepeatZip<T, S, Rep>,
+    Nil: RepeatZip<T>,
 {
-    type Output = Cons<<D<1> as RepeatAt<H>>::Output, <Nil as RepeatZip<T, S, Rep>>::Output>;
+    type Output = Cons<<D<1> as RepeatAt<H>>::Output, <Nil as RepeatZip<T>>::Output>;
+    type Verdict =
+        <<D<1> as RepeatAt<H>>::Ok as Pick>::Out<<Nil as RepeatZip<T>>::Verdict, RepeatDynCount>;
 }
-impl<H1, T1, H2, T2, S, Rep> RepeatZip<Cons<H2, T2>, S, Rep> for Cons<H1, T1>
+impl<H, T> RepeatZip<Nil> for Cons<H, T> {
+    type Output = Nil;
+    type Verdict = RepeatFewerCounts;
+}
+impl<H1, T1, H2, T2> RepeatZip<Cons<H2, T2>> for Cons<H1, T1>
 where
     H1: RepeatAt<H2>,
-    T1: RepeatZip<T2, S, Rep>,
+    T1: RepeatZip<T2>,
 {
     type Output = Cons<H1::Output, T1::Output>;
+    type Verdict = <<H1 as RepeatAt<H2>>::Ok as Pick>::Out<T1::Verdict, RepeatDynCount>;
 }
+
+/// The check of a repeat verdict of `S` by `Rep`: `Then<X>` is `X` when it holds.
+pub trait RepeatVerdict<S, Rep> {
+    /// `X` when the repeat holds; no type otherwise.
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<S, Rep> RepeatVerdict<S, Rep> for B1 {
+    type Then<X> = X;
+}
+impl<S, Rep> RepeatVerdict<S, Rep> for RepeatFewerCounts
+where
+    S: RepeatRankOk<S, Rep>,
+{
+    type Then<X> = <S as RepeatRankOk<S, Rep>>::Then<X>;
+}
+impl<S, Rep> RepeatVerdict<S, Rep> for RepeatDynCount
+where
+    Dyn: RepeatCountOk<S, Rep>,
+{
+    type Then<X> = <Dyn as RepeatCountOk<S, Rep>>::Then<X>;
+}
+
+/// The zip of `S`'s dims with `R`'s counts.
+type RepeatOf<S, R> = <Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>>>::Output;
+/// The verdict of repeating `S` by `R`.
+type RepeatVerdictOf<S, R> = <Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>>>::Verdict;
+/// The repeated dims, when the repeat holds.
+type RepeatThen<S, R> = <RepeatVerdictOf<S, R> as RepeatVerdict<S, R>>::Then<RepeatOf<S, R>>;
 
 /// `RepeatBy<R>`: the shape of `repeat` by the counts `R` (PyTorch's `repeat`).
 pub trait RepeatBy<R: Shape>: Shape {
@@ -119,11 +223,12 @@ impl<S: Shape, R: Shape> RepeatBy<R> for S
 where
     ListOf<S>: ReverseAcc<Nil>,
     ListOf<R>: ReverseAcc<Nil>,
-    Rev<ListOf<S>>: RepeatZip<Rev<ListOf<R>>, S, R>,
-    <Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output: ReverseAcc<Nil>,
-    Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output>: IntoShape,
+    Rev<ListOf<S>>: RepeatZip<Rev<ListOf<R>>>,
+    RepeatVerdictOf<S, R>: RepeatVerdict<S, R>,
+    RepeatThen<S, R>: ReverseAcc<Nil>,
+    Rev<RepeatThen<S, R>>: IntoShape,
 {
-    type Output = ShapeOf<Rev<<Rev<ListOf<S>> as RepeatZip<Rev<ListOf<R>>, S, R>>::Output>>;
+    type Output = ShapeOf<Rev<RepeatThen<S, R>>>;
 }
 /// The shape of `S` repeated by `R` (`Repeated<Shape![2, 3], Shape![2, 1, 2]>` is
 /// `Shape![2, 2, 6]`).

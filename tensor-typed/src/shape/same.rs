@@ -1,50 +1,93 @@
 //! `SameShape`: two shapes of the same rank that agree on every dim static in both, so
-//! a run-time check (`check_shape`) can turn one into the other.
+//! a run-time check (`check_shape`) can turn one into the other. The ranks are compared
+//! first, then the dims from the left; the first mistake is a verdict type checked once
+//! by [`SameShape`].
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
-use crate::typelevel::dim::{DimEq, Dyn, StaticDim, D};
+use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf, Next};
 use crate::typelevel::peano::PEq;
-use typenum::{B0, B1};
+use std::marker::PhantomData;
+use typenum::B1;
 
-/// One dim of `check_shape`: `Self` (from `S`) vs `Y` (from `T`) at index `P`.
-pub trait SameAt<Y, S, T, P> {}
-impl<A: StaticDim, B: StaticDim, S, T, const I: usize> SameAt<B, S, T, D<I>> for A
-where
-    A: DimEq<B>,
-    <A as DimEq<B>>::Output: SameDimOk<S, T, A, B, I>,
-{
+/// The verdict of a `check_shape` between shapes of different ranks.
+pub struct RanksDiffer;
+/// The verdict of a `check_shape` whose static dims `A` and `B` at index `P` (a `D<i>`)
+/// differ.
+pub struct DimsDiffer<A, B, P>(PhantomData<(A, B, P)>);
+
+/// Whether one dim of `check_shape` holds: `Self` vs `Y`.
+pub trait SameAt<Y> {
+    /// `B1` when the dims are equal or either is `Dyn`.
+    type Ok: Bool;
 }
-impl<A: StaticDim, S, T, P> SameAt<Dyn, S, T, P> for A {}
-impl<Y, S, T, P> SameAt<Y, S, T, P> for Dyn {}
+impl<A: StaticDim, B: StaticDim> SameAt<B> for A
+where
+    A: DimEq<B, Output: Bool>,
+{
+    type Ok = <A as DimEq<B>>::Output;
+}
+impl<A: StaticDim> SameAt<Dyn> for A {
+    type Ok = B1;
+}
+impl<Y> SameAt<Y> for Dyn {
+    type Ok = B1;
+}
 
-/// Zips two dim lists of the same length for `check_shape`; `J` is the index of the
-/// heads (a `D<j>`).
-pub trait SameZip<Y, S, T, J> {}
-impl<S, T, J> SameZip<Nil, S, T, J> for Nil {}
-impl<H1, T1, H2, T2, S, T, const J: usize> SameZip<Cons<H2, T2>, S, T, D<J>> for Cons<H1, T1>
+/// Zips two dim lists for `check_shape`; `J` is the index of the heads (a `D<j>`).
+/// Never fails: the first mismatch is the `Verdict`.
+pub trait SameZip<Y, J> {
+    /// `B1`, or the first [`DimsDiffer`] ([`RanksDiffer`] past the end of one list).
+    type Verdict;
+}
+impl<J> SameZip<Nil, J> for Nil {
+    type Verdict = B1;
+}
+impl<H, T, J> SameZip<Cons<H, T>, J> for Nil {
+    type Verdict = RanksDiffer;
+}
+impl<H, T, J> SameZip<Nil, J> for Cons<H, T> {
+    type Verdict = RanksDiffer;
+}
+impl<H1, T1, H2, T2, const J: usize> SameZip<Cons<H2, T2>, D<J>> for Cons<H1, T1>
 where
     D<J>: Next,
-    H1: SameAt<H2, S, T, D<J>>,
-    T1: SameZip<T2, S, T, <D<J> as Next>::Output>,
+    H1: SameAt<H2>,
+    T1: SameZip<T2, <D<J> as Next>::Output>,
+{
+    type Verdict = <<H1 as SameAt<H2>>::Ok as Pick>::Out<
+        <T1 as SameZip<T2, <D<J> as Next>::Output>>::Verdict,
+        DimsDiffer<H1, H2, D<J>>,
+    >;
+}
+
+/// The check of a `check_shape` verdict from `S` to `T`.
+pub trait SameVerdict<S, T> {}
+#[diagnostic::do_not_recommend]
+impl<S, T> SameVerdict<S, T> for B1 {}
+// The failed check blames the target: rustc reports a failure whose `Self` is the root
+// bound's `Self` (`S: SameShape<..>`) as that bound, without this check's message.
+impl<S, T> SameVerdict<S, T> for RanksDiffer where T: SameRankOk<S, T> {}
+impl<S, T, A, B, const I: usize> SameVerdict<S, T> for DimsDiffer<A, B, D<I>> where
+    A: SameDimOk<S, T, A, B, I>
 {
 }
 
-/// `check_shape` after comparing the ranks (`Self` is `B1` when they are equal): the
-/// dims are compared only when the ranks agree, so a rank mismatch is one error.
-pub trait SameDims<S, T> {}
-impl<S: Shape, T: Shape> SameDims<S, T> for B1 where ListOf<S>: SameZip<ListOf<T>, S, T, D<0>> {}
-impl<S, T> SameDims<S, T> for B0 where B0: SameRankOk<S, T> {}
+/// The verdict of `check_shape` from `S` to `T`: the ranks first, then the dims.
+type SameVerdictOf<S, T> = <<LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Output as Pick>::Out<
+    <ListOf<S> as SameZip<ListOf<T>, D<0>>>::Verdict,
+    RanksDiffer,
+>;
 
 /// `SameShape<T>`: shapes `Self` and `T` have the same rank and agree on every dim that
 /// is static in both (so a run-time check can turn one into the other).
 pub trait SameShape<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> SameShape<T> for S
 where
-    ListOf<S>: Len,
-    ListOf<T>: Len,
     LenOf<ListOf<S>>: PEq<LenOf<ListOf<T>>>,
-    <LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Output: SameDims<S, T>,
+    ListOf<S>: Len + SameZip<ListOf<T>, D<0>>,
+    ListOf<T>: Len,
+    SameVerdictOf<S, T>: SameVerdict<S, T>,
 {
 }

@@ -52,6 +52,47 @@ check! {
 }
 
 check! {
+    /// Expanding `S` to `Tgt`: the target has at least as many dims (the `Self` of a
+    /// failure is `Tgt`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {Tgt}: the target has fewer dims than the tensor",
+        label = "expand cannot remove dims",
+        note = "the target shape needs at least as many dims as the tensor (new dims are added in front)"
+    )]
+    ExpandRankOk<S, Tgt;>
+}
+
+check! {
+    /// Expanding `S` to `Tgt`: each new leading dim is static (the `Self` of
+    /// a failure is `Dyn`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {Tgt}: a new leading dim must be static, found `Dyn`",
+        label = "the size of a new leading dim cannot be inferred"
+    )]
+    ExpandLeadingOk<S, Tgt;>
+}
+
+check! {
+    /// Repeating `S` by `R`: at least as many counts as dims (the `Self` of
+    /// a failure is `S`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot repeat {S} by {R}: the number of repeat dims can not be smaller than the number of dims of the tensor",
+        label = "give one repeat count per dim (or more)"
+    )]
+    RepeatRankOk<S, R;>
+}
+
+check! {
+    /// Repeating `S` by `R`: every count is static (the `Self` of a failure
+    /// is `Dyn`).
+    #[diagnostic::on_unimplemented(
+        message = "repeat: repeat counts must be static dims, found Dyn in {R}",
+        label = "write the repeat counts as numbers in Shape![..]"
+    )]
+    RepeatCountOk<S, R;>
+}
+
+check! {
     /// Reshaping `S` to `T`: both element counts static and different.
     #[diagnostic::on_unimplemented(
         message = "cannot reshape {S} into {T}: the element counts differ",
@@ -98,7 +139,8 @@ check! {
 }
 
 check! {
-    /// `check_shape` from `S` to `T`: dim `I` is `A` vs `B`.
+    /// `check_shape` from `S` to `T`: dim `I` is `A` vs `B` (the `Self` of a failure is
+    /// `A`).
     #[diagnostic::on_unimplemented(
         message = "check_shape: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
@@ -107,7 +149,8 @@ check! {
 }
 
 check! {
-    /// `check_shape` from `S` to `T`: the ranks must be equal (never holds: used on `B0`).
+    /// `check_shape` from `S` to `T`: the ranks must be equal (the `Self` of a failure is
+    /// `T`).
     #[diagnostic::on_unimplemented(
         message = "check_shape: shape {S} can never be {T}: the ranks differ",
         label = "check_shape keeps the rank"
