@@ -154,18 +154,41 @@ pub trait StackList<T, const DIM: isize> {
     /// The runtime tensors, in order.
     fn inners(&self) -> Vec<&tensor_core::Tensor>;
 }
-impl<T: Element, X: Shape, const DIM: isize, const N: usize> StackList<T, DIM>
-    for [&Tensor<T, X>; N]
-where
-    crate::shape::dims::SDim<DIM>: WrapDim<Succ<LenOf<ListOf<X>>>>,
-    NewDimOkOf<X, DIM>: DimInRange<op::stack, X, DIM>,
-    ListOf<X>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<X, DIM>, D<N>>,
-    <ListOf<X> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<X, DIM>, D<N>>>::Output:
-        crate::shape::IntoShape,
-{
-    type Shape = out::Stacked<X, DIM, N>;
-    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+/// The tensors of a stack as given: an array of `N` references to tensors of shape
+/// `Item`, `Count` = `D<N>` (what [`StackList`] is implemented through).
+pub trait StackItems<T> {
+    /// The shape of each tensor.
+    type Item: Shape;
+    /// `D<N>`.
+    type Count;
+    /// The runtime tensors, in order.
+    fn items(&self) -> Vec<&tensor_core::Tensor>;
+}
+impl<T: Element, X: Shape, const N: usize> StackItems<T> for [&Tensor<T, X>; N] {
+    type Item = X;
+    type Count = D<N>;
+    fn items(&self) -> Vec<&tensor_core::Tensor> {
         self.iter().map(|t| &t.inner).collect()
+    }
+}
+
+/// The list of `X` with the count `C` inserted at the new dim `DIM`.
+type StackedList<X, const DIM: isize, C> =
+    <ListOf<X> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<X, DIM>, C>>::Output;
+
+// One blanket impl (the arrays are `StackItems`): rustc then shows no impl of this trait
+// beside a failed check.
+impl<T: Element, L: StackItems<T>, const DIM: isize> StackList<T, DIM> for L
+where
+    crate::shape::dims::SDim<DIM>: WrapDim<Succ<LenOf<ListOf<L::Item>>>>,
+    NewDimOkOf<L::Item, DIM>: DimInRange<op::stack, L::Item, DIM>,
+    ListOf<L::Item>:
+        crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<L::Item, DIM>, L::Count>,
+    StackedList<L::Item, DIM, L::Count>: crate::shape::IntoShape,
+{
+    type Shape = crate::shape::ShapeOf<StackedList<L::Item, DIM, L::Count>>;
+    fn inners(&self) -> Vec<&tensor_core::Tensor> {
+        self.items()
     }
 }
 

@@ -6,57 +6,116 @@
 //! message. Each failed check is one error: the output type exists only through the
 //! check's `Then` projection.
 
-use crate::shape::dims::{PosOf, Push};
+use crate::shape::dims::{PosOf, Push, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
 use crate::typelevel::checks::{
     BatchOk, Blame, CatOk, ConvChannelsOk, NormShapeOk, PoolPadOk, SameRankFor, WindowOk,
 };
-use crate::typelevel::dim::{And, Dim, DimEq, Pick, Unify, D};
-use crate::typelevel::list::{Len, LenOf, Next, Rev, ReverseAcc};
+use crate::typelevel::dim::{And, Bool, DimEq, Pick, Unify, D};
+use crate::typelevel::list::{Next, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
+use std::marker::PhantomData;
 use typenum::{B0, B1};
 
 // ---- cat --------------------------------------------------------------------------
 
+/// The verdict of a `cat` of shapes of different ranks.
+pub struct CatRanksDiffer;
+/// The verdict of a `cat` whose static dims `A` and `B` at index `J` (a `D<j>`, off the
+/// cat dim) differ.
+pub struct CatDimsDiffer<A, B, J>(PhantomData<(A, B, J)>);
+
 /// One dim pair of a `cat` (`Self` is `B1` at the cat dim): the sum there, else the
-/// unified dim (checked equal).
-pub trait CatStep<H1, H2, L, R, J> {
+/// unified dim, which must be equal (`Ok`).
+pub trait CatStep<H1, H2> {
     /// The output dim.
     type Output;
+    /// `B1` when the pair may be concatenated.
+    type Ok: Bool;
 }
-impl<H1: DimAdd<H2>, H2, L, R, J> CatStep<H1, H2, L, R, J> for B1 {
+impl<H1: DimAdd<H2>, H2> CatStep<H1, H2> for B1 {
     type Output = <H1 as DimAdd<H2>>::Output;
+    type Ok = B1;
 }
-impl<H1, H2, L, R, const J: usize> CatStep<H1, H2, L, R, D<J>> for B0
-where
-    H1: DimEq<H2> + Unify<H2>,
-    <H1 as DimEq<H2>>::Output: CatOk<L, R, H1, H2, J>,
-{
-    type Output =
-        <<H1 as DimEq<H2>>::Output as CatOk<L, R, H1, H2, J>>::Then<<H1 as Unify<H2>>::Output>;
+impl<H1: DimEq<H2, Output: Bool> + Unify<H2>, H2> CatStep<H1, H2> for B0 {
+    type Output = <H1 as Unify<H2>>::Output;
+    type Ok = <H1 as DimEq<H2>>::Output;
 }
 
 /// Zips two dim lists for `cat` at cat position `P` (a `D<p>`); `J` counts positions.
-pub trait CatZip<Rhs, P, J, L, R> {
-    /// The output list.
+/// Never fails: the first mistake from the left is the `Verdict`.
+pub trait CatZip<Rhs, P, J> {
+    /// The output list (meaningless unless the verdict holds).
     type Output;
+    /// `B1`, [`CatDimsDiffer`] or [`CatRanksDiffer`].
+    type Verdict;
 }
-impl<P, J, L, R> CatZip<Nil, P, J, L, R> for Nil {
+impl<P, J> CatZip<Nil, P, J> for Nil {
     type Output = Nil;
+    type Verdict = B1;
 }
-impl<H1, T1, H2, T2, P, J, L, R> CatZip<Cons<H2, T2>, P, J, L, R> for Cons<H1, T1>
+impl<H, T, P, J> CatZip<Cons<H, T>, P, J> for Nil {
+    type Output = Nil;
+    type Verdict = CatRanksDiffer;
+}
+impl<H, T, P, J> CatZip<Nil, P, J> for Cons<H, T> {
+    type Output = Nil;
+    type Verdict = CatRanksDiffer;
+}
+impl<H1, T1, H2, T2, P, J> CatZip<Cons<H2, T2>, P, J> for Cons<H1, T1>
 where
     J: DimEq<P> + Next,
-    <J as DimEq<P>>::Output: CatStep<H1, H2, L, R, J>,
-    T1: CatZip<T2, P, <J as Next>::Output, L, R>,
+    <J as DimEq<P>>::Output: CatStep<H1, H2>,
+    T1: CatZip<T2, P, <J as Next>::Output>,
 {
     type Output = Cons<
-        <<J as DimEq<P>>::Output as CatStep<H1, H2, L, R, J>>::Output,
-        <T1 as CatZip<T2, P, <J as Next>::Output, L, R>>::Output,
+        <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Output,
+        <T1 as CatZip<T2, P, <J as Next>::Output>>::Output,
+    >;
+    type Verdict = <<<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok as Pick>::Out<
+        <T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict,
+        CatDimsDiffer<H1, H2, J>,
     >;
 }
+
+/// The check of a `cat` verdict between shapes `L` and `R`.
+pub trait CatVerdict<L, R> {
+    /// `X` when the shapes concatenate; no type otherwise.
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<L, R> CatVerdict<L, R> for B1 {
+    type Then<X> = X;
+}
+impl<L, R> CatVerdict<L, R> for CatRanksDiffer
+where
+    op::cat: SameRankFor<op::cat, L, R>,
+{
+    type Then<X> = <op::cat as SameRankFor<op::cat, L, R>>::Then<X>;
+}
+impl<L, R, A, B, const J: usize> CatVerdict<L, R> for CatDimsDiffer<A, B, D<J>>
+where
+    A: CatOk<L, R, A, B, J>,
+{
+    type Then<X> = <A as CatOk<L, R, A, B, J>>::Then<X>;
+}
+
+/// The cat position of signed dim `DIM` in `X`, as a `D<p>`.
+type CatPos<X, const DIM: isize> = <PosOf<X, DIM> as ToDim>::Dim;
+/// The output of the zip of `cat` of `X` and `R` along `DIM`.
+type CatZipOutput<X, R, const DIM: isize> =
+    <ListOf<X> as CatZip<ListOf<R>, CatPos<X, DIM>, D<0>>>::Output;
+/// The verdict of that zip.
+type CatZipVerdict<X, R, const DIM: isize> =
+    <ListOf<X> as CatZip<ListOf<R>, CatPos<X, DIM>, D<0>>>::Verdict;
+/// The verdict of `cat` of `X` and `R` along `DIM`: the ranks first, then the dims.
+type CatVerdictOf<X, R, const DIM: isize> =
+    <<RankOf<X> as PEq<RankOf<R>>>::Output as Pick>::Out<CatZipVerdict<X, R, DIM>, CatRanksDiffer>;
+/// The concatenated dims, when the verdict holds.
+type CatThen<X, R, const DIM: isize> =
+    <CatVerdictOf<X, R, DIM> as CatVerdict<X, R>>::Then<CatZipOutput<X, R, DIM>>;
 
 /// `CatWith<R, D>`: the shape of `cat` of `Self` and `R` along signed dim `D`.
 pub trait CatWith<R: Shape, const DIM: isize>: Shape {
@@ -65,38 +124,73 @@ pub trait CatWith<R: Shape, const DIM: isize>: Shape {
 }
 impl<X: Shape, R: Shape, const DIM: isize> CatWith<R, DIM> for X
 where
-    ListOf<X>: Len,
-    ListOf<R>: Len,
-    LenOf<ListOf<X>>: PEq<LenOf<ListOf<R>>>,
-    Blame<<LenOf<ListOf<X>> as PEq<LenOf<ListOf<R>>>>::Output, op::cat>: SameRankFor<op::cat, X, R>,
-    crate::shape::dims::SDim<DIM>: crate::shape::dims::WrapDim<LenOf<ListOf<X>>>,
+    RankOf<X>: PEq<RankOf<R>>,
+    SDim<DIM>: WrapDim<RankOf<X>>,
     PosOf<X, DIM>: ToDim,
-    ListOf<X>: CatZip<ListOf<R>, <PosOf<X, DIM> as ToDim>::Dim, D<0>, X, R>,
-    <ListOf<X> as CatZip<ListOf<R>, <PosOf<X, DIM> as ToDim>::Dim, D<0>, X, R>>::Output: IntoShape,
+    ListOf<X>: CatZip<ListOf<R>, CatPos<X, DIM>, D<0>>,
+    CatVerdictOf<X, R, DIM>: CatVerdict<X, R>,
+    CatThen<X, R, DIM>: IntoShape,
 {
-    type Output = ShapeOf<
-        <ListOf<X> as CatZip<ListOf<R>, <PosOf<X, DIM> as ToDim>::Dim, D<0>, X, R>>::Output,
-    >;
+    type Output = ShapeOf<CatThen<X, R, DIM>>;
 }
 /// The shape of `cat` of `X` and `R` along `DIM`.
 pub type Cat<X, R, const DIM: isize> = <X as CatWith<R, DIM>>::Output;
 
 // ---- conv2d and pooling -------------------------------------------------------------
 
+/// The verdict of a `conv2d` whose input has `C` channels where the weight needs `E`.
+pub struct ConvChannelsDiffer<E, C>(PhantomData<(E, C)>);
+/// The verdict of a conv2d or pooling whose window does not fit the (padded) input.
+pub struct WindowTooSmall;
+/// The verdict of a pooling whose padding `P` exceeds half the kernel `K`.
+pub struct PoolPadTooLarge<const K: usize, const P: usize>;
+
+/// The check of a conv2d/pooling verdict of op `Op` on input `X` by weight `Wt` (the
+/// input for a pooling) with `G` groups.
+pub trait WindowVerdict<Op, X, Wt, const G: usize> {
+    /// `Y` when the verdict holds; no type otherwise.
+    type Then<Y>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, X, Wt, const G: usize> WindowVerdict<Op, X, Wt, G> for B1 {
+    type Then<Y> = Y;
+}
+impl<Op, X, Wt, E, C, const G: usize> WindowVerdict<Op, X, Wt, G> for ConvChannelsDiffer<E, C>
+where
+    C: ConvChannelsOk<X, Wt, E, C, G>,
+{
+    type Then<Y> = <C as ConvChannelsOk<X, Wt, E, C, G>>::Then<Y>;
+}
+impl<Op, X, Wt, const G: usize> WindowVerdict<Op, X, Wt, G> for WindowTooSmall
+where
+    Op: WindowOk<Op, X>,
+{
+    type Then<Y> = <Op as WindowOk<Op, X>>::Then<Y>;
+}
+impl<Op, X, Wt, const G: usize, const K: usize, const P: usize> WindowVerdict<Op, X, Wt, G>
+    for PoolPadTooLarge<K, P>
+where
+    Op: PoolPadOk<Op, X, K, P>,
+{
+    type Then<Y> = <Op as PoolPadOk<Op, X, K, P>>::Then<Y>;
+}
+
 /// Whether a window fits along both spatial dims.
 type Fits<H, W, K1, K2, St, Pd, Dl> =
     <<H as ConvOut<K1, St, Pd, Dl>>::Ok as And<<W as ConvOut<K2, St, Pd, Dl>>::Ok>>::Output;
+/// [`WindowTooSmall`] unless the window fits.
+type FitVerdict<H, W, K1, K2, St, Pd, Dl> =
+    <Fits<H, W, K1, K2, St, Pd, Dl> as Pick>::Out<B1, WindowTooSmall>;
 
-/// `Conv2dShape<Wt, STRIDE, PADDING, DILATION, GROUPS>`: the output shape of `conv2d` of
-/// an input `Self` = `[N, C, H, W]` by a weight `Wt` = `[O, C / GROUPS, KH, KW]`:
-/// `[N, O, ConvSize<H, ..>, ConvSize<W, ..>]`.
-pub trait Conv2dShape<Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize>:
-    Shape
-{
-    /// The output shape.
-    type Output: Shape;
-    /// The bias shape, `[O]` (the weight's dim 0).
-    type Bias: Shape;
+/// The rule behind [`Conv2dShape`] for an input `Self` = `[N, C, H, W]` and a weight
+/// `Wt` = `[O, C / G, KH, KW]`. Never fails on 4-d shapes: a mistake is the `Verdict`.
+pub trait Conv2dRule<Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize> {
+    /// `[N, O, ConvSize<H, ..>, ConvSize<W, ..>]` (meaningless unless the verdict holds).
+    type Output;
+    /// `[O]`.
+    type Bias;
+    /// `B1`, [`ConvChannelsDiffer`] or [`WindowTooSmall`].
+    type Verdict;
 }
 impl<
         N,
@@ -111,36 +205,91 @@ impl<
         const PD: usize,
         const DL: usize,
         const G: usize,
-    > Conv2dShape<(O, CG, KH, KW), ST, PD, DL, G> for (N, C, H, W)
+    > Conv2dRule<(O, CG, KH, KW), ST, PD, DL, G> for (N, C, H, W)
 where
-    (N, C, H, W): Shape,
-    N: Dim,
-    O: Dim,
     CG: DimMul<D<G>>,
-    C: DimEq<Prod<CG, D<G>>>,
-    <C as DimEq<Prod<CG, D<G>>>>::Output: Pick,
-    Blame<<C as DimEq<Prod<CG, D<G>>>>::Output, C>:
-        ConvChannelsOk<(N, C, H, W), (O, CG, KH, KW), Prod<CG, D<G>>, C, G>,
+    C: DimEq<Prod<CG, D<G>>, Output: Bool>,
     H: ConvOut<KH, D<ST>, D<PD>, D<DL>>,
     W: ConvOut<KW, D<ST>, D<PD>, D<DL>>,
     <H as ConvOut<KH, D<ST>, D<PD>, D<DL>>>::Ok: And<<W as ConvOut<KW, D<ST>, D<PD>, D<DL>>>::Ok>,
-    Fits<H, W, KH, KW, D<ST>, D<PD>, D<DL>>: WindowOk<op::conv2d, (N, C, H, W)>,
-    <Fits<H, W, KH, KW, D<ST>, D<PD>, D<DL>> as WindowOk<op::conv2d, (N, C, H, W)>>::Then<(
+{
+    type Output = (
         N,
         O,
         ConvSize<H, KH, D<ST>, D<PD>, D<DL>>,
         ConvSize<W, KW, D<ST>, D<PD>, D<DL>>,
-    )>: Shape,
-{
+    );
     type Bias = (O,);
-    type Output =
-        <Fits<H, W, KH, KW, D<ST>, D<PD>, D<DL>> as WindowOk<op::conv2d, (N, C, H, W)>>::Then<(
-            N,
-            O,
-            ConvSize<H, KH, D<ST>, D<PD>, D<DL>>,
-            ConvSize<W, KW, D<ST>, D<PD>, D<DL>>,
-        )>;
+    type Verdict = <<C as DimEq<Prod<CG, D<G>>>>::Output as Pick>::Out<
+        FitVerdict<H, W, KH, KW, D<ST>, D<PD>, D<DL>>,
+        ConvChannelsDiffer<Prod<CG, D<G>>, C>,
+    >;
 }
+
+/// The output of the conv rule of `X` by `Wt`, when its verdict holds.
+type ConvThen<X, Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize> =
+    <<X as Conv2dRule<Wt, ST, PD, DL, G>>::Verdict as WindowVerdict<op::conv2d, X, Wt, G>>::Then<
+        <X as Conv2dRule<Wt, ST, PD, DL, G>>::Output,
+    >;
+
+/// `Conv2dShape<Wt, STRIDE, PADDING, DILATION, GROUPS>`: the output shape of `conv2d` of
+/// an input `Self` = `[N, C, H, W]` by a weight `Wt` = `[O, C / GROUPS, KH, KW]`:
+/// `[N, O, ConvSize<H, ..>, ConvSize<W, ..>]`.
+pub trait Conv2dShape<Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize>:
+    Shape
+{
+    /// The output shape.
+    type Output: Shape;
+    /// The bias shape, `[O]` (the weight's dim 0).
+    type Bias: Shape;
+}
+// One blanket impl (the rule is `Conv2dRule`): rustc then has no list of impls to show
+// beside a failed check.
+impl<X: Shape, Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize>
+    Conv2dShape<Wt, ST, PD, DL, G> for X
+where
+    X: Conv2dRule<Wt, ST, PD, DL, G, Bias: Shape>,
+    <X as Conv2dRule<Wt, ST, PD, DL, G>>::Verdict: WindowVerdict<op::conv2d, X, Wt, G>,
+    ConvThen<X, Wt, ST, PD, DL, G>: Shape,
+{
+    type Output = ConvThen<X, Wt, ST, PD, DL, G>;
+    type Bias = <X as Conv2dRule<Wt, ST, PD, DL, G>>::Bias;
+}
+
+/// The rule behind [`Pool2dShape`] for an input `Self` = `[N, C, H, W]`. Never fails on
+/// 4-d shapes: a mistake is the `Verdict`.
+pub trait Pool2dRule<const K: usize, const ST: usize, const PD: usize> {
+    /// `[N, C, ConvSize<H, ..>, ConvSize<W, ..>]` (meaningless unless the verdict holds).
+    type Output;
+    /// `B1`, [`PoolPadTooLarge`] or [`WindowTooSmall`].
+    type Verdict;
+}
+impl<N, C, H, W, const K: usize, const ST: usize, const PD: usize> Pool2dRule<K, ST, PD>
+    for (N, C, H, W)
+where
+    D<PD>: DimAdd<D<PD>>,
+    D<K>: DimSub<Sum<D<PD>, D<PD>>>,
+    H: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
+    W: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
+    <H as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok: And<<W as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok>,
+{
+    type Output = (
+        N,
+        C,
+        ConvSize<H, D<K>, D<ST>, D<PD>, D<1>>,
+        ConvSize<W, D<K>, D<ST>, D<PD>, D<1>>,
+    );
+    type Verdict = <<D<K> as DimSub<Sum<D<PD>, D<PD>>>>::Ok as Pick>::Out<
+        FitVerdict<H, W, D<K>, D<K>, D<ST>, D<PD>, D<1>>,
+        PoolPadTooLarge<K, PD>,
+    >;
+}
+
+/// The output of the pooling rule of `X`, when its verdict holds.
+type PoolThen<Op, X, const K: usize, const ST: usize, const PD: usize> =
+    <<X as Pool2dRule<K, ST, PD>>::Verdict as WindowVerdict<Op, X, X, 1>>::Then<
+        <X as Pool2dRule<K, ST, PD>>::Output,
+    >;
 
 /// `Pool2dShape<Op, KERNEL, STRIDE, PADDING>`: the output shape of a 2-d pooling `Op` of
 /// `Self` = `[N, C, H, W]`: `[N, C, ConvSize<H, ..>, ConvSize<W, ..>]`; the padding must be
@@ -149,33 +298,15 @@ pub trait Pool2dShape<Op, const K: usize, const ST: usize, const PD: usize>: Sha
     /// The output shape.
     type Output: Shape;
 }
-impl<Op, N, C, H, W, const K: usize, const ST: usize, const PD: usize> Pool2dShape<Op, K, ST, PD>
-    for (N, C, H, W)
+// One blanket impl, as `Conv2dShape`.
+impl<Op, X: Shape, const K: usize, const ST: usize, const PD: usize> Pool2dShape<Op, K, ST, PD>
+    for X
 where
-    (N, C, H, W): Shape,
-    N: Dim,
-    C: Dim,
-    D<PD>: DimAdd<D<PD>>,
-    D<K>: DimSub<Sum<D<PD>, D<PD>>>,
-    Blame<<D<K> as DimSub<Sum<D<PD>, D<PD>>>>::Ok, Op>: PoolPadOk<Op, (N, C, H, W), K, PD>,
-    H: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
-    W: ConvOut<D<K>, D<ST>, D<PD>, D<1>>,
-    <H as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok: And<<W as ConvOut<D<K>, D<ST>, D<PD>, D<1>>>::Ok>,
-    Fits<H, W, D<K>, D<K>, D<ST>, D<PD>, D<1>>: WindowOk<Op, (N, C, H, W)>,
-    <Fits<H, W, D<K>, D<K>, D<ST>, D<PD>, D<1>> as WindowOk<Op, (N, C, H, W)>>::Then<(
-        N,
-        C,
-        ConvSize<H, D<K>, D<ST>, D<PD>, D<1>>,
-        ConvSize<W, D<K>, D<ST>, D<PD>, D<1>>,
-    )>: Shape,
+    X: Pool2dRule<K, ST, PD>,
+    <X as Pool2dRule<K, ST, PD>>::Verdict: WindowVerdict<Op, X, X, 1>,
+    PoolThen<Op, X, K, ST, PD>: Shape,
 {
-    type Output =
-        <Fits<H, W, D<K>, D<K>, D<ST>, D<PD>, D<1>> as WindowOk<Op, (N, C, H, W)>>::Then<(
-            N,
-            C,
-            ConvSize<H, D<K>, D<ST>, D<PD>, D<1>>,
-            ConvSize<W, D<K>, D<ST>, D<PD>, D<1>>,
-        )>;
+    type Output = PoolThen<Op, X, K, ST, PD>;
 }
 
 // ---- layer_norm, embedding, cross_entropy -------------------------------------------
@@ -215,14 +346,32 @@ where
 /// The shape of `embedding` of ids of shape `X` with embedding dim `E`: `X ++ [E]`.
 pub type Embedded<X, E> = ShapeOf<<ListOf<X> as Push<E>>::Output>;
 
+/// The verdict of a `cross_entropy` whose logits have batch `A` and targets `B`.
+pub struct BatchDiffers<A, B>(PhantomData<(A, B)>);
+
+/// The rule behind [`CrossEntropyWith`] for logits `Self` = `[N, C]` and targets `T` =
+/// `[N]`: the verdict `B1` or [`BatchDiffers`].
+pub trait CrossEntropyRule<T> {
+    /// `B1` or [`BatchDiffers`].
+    type Verdict;
+}
+impl<N: DimEq<N2, Output: Bool>, C, N2> CrossEntropyRule<(N2,)> for (N, C) {
+    type Verdict = <<N as DimEq<N2>>::Output as Pick>::Out<B1, BatchDiffers<N, N2>>;
+}
+
+/// The check of a `cross_entropy` verdict of logits `L` and targets `T`.
+pub trait CrossEntropyVerdict<L, T> {}
+#[diagnostic::do_not_recommend]
+impl<L, T> CrossEntropyVerdict<L, T> for B1 {}
+impl<L, T, A, B> CrossEntropyVerdict<L, T> for BatchDiffers<A, B> where A: BatchOk<L, T, A, B> {}
+
 /// `cross_entropy` of logits `Self` = `[N, C]` with targets `T` = `[N]`.
 pub trait CrossEntropyWith<T: Shape>: Shape {}
-impl<N: DimEq<N2>, C, N2> CrossEntropyWith<(N2,)> for (N, C)
+// One blanket impl, as `Conv2dShape`.
+impl<L: Shape, T: Shape> CrossEntropyWith<T> for L
 where
-    (N, C): Shape,
-    (N2,): Shape,
-    <N as DimEq<N2>>::Output: Pick,
-    Blame<<N as DimEq<N2>>::Output, N>: BatchOk<(N, C), (N2,), N, N2>,
+    L: CrossEntropyRule<T>,
+    <L as CrossEntropyRule<T>>::Verdict: CrossEntropyVerdict<L, T>,
 {
 }
 
