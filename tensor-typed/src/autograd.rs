@@ -22,9 +22,13 @@ pub use tensor_core::{is_grad_enabled, no_grad, NoGradGuard};
     note = "cast to a floating type first, e.g. `.cast::<f32>()`"
 )]
 pub trait GradElement: Element {}
+#[diagnostic::do_not_recommend]
 impl GradElement for f32 {}
+#[diagnostic::do_not_recommend]
 impl GradElement for f64 {}
+#[diagnostic::do_not_recommend]
 impl GradElement for f16 {}
+#[diagnostic::do_not_recommend]
 impl GradElement for bf16 {}
 
 /// A shape `backward()` accepts without a gradient: the 0-d shape `()` (`Shape![]`),
@@ -35,6 +39,7 @@ impl GradElement for bf16 {}
     note = "reduce the output to a scalar first (e.g. `.sum_all()` or `.mean_all()`), or pass the output's gradient with `backward_with(&grad)`"
 )]
 pub trait ZeroDim: Shape {}
+#[diagnostic::do_not_recommend]
 impl ZeroDim for () {}
 
 impl<T: Element, S: Shape> Tensor<T, S> {

@@ -127,7 +127,11 @@ impl ModeOfDim for Dyn {
     note = "PyTorch: mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype"
 )]
 pub trait MeanElement {}
+#[diagnostic::do_not_recommend]
 impl MeanElement for f32 {}
+#[diagnostic::do_not_recommend]
 impl MeanElement for f64 {}
+#[diagnostic::do_not_recommend]
 impl MeanElement for tensor_core::half::f16 {}
+#[diagnostic::do_not_recommend]
 impl MeanElement for tensor_core::half::bf16 {}

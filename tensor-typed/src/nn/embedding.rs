@@ -15,7 +15,9 @@ use tensor_core::{Element, Result};
     label = "the ids must be an i64 or i32 tensor"
 )]
 pub trait IndexElement: Element {}
+#[diagnostic::do_not_recommend]
 impl IndexElement for i64 {}
+#[diagnostic::do_not_recommend]
 impl IndexElement for i32 {}
 
 /// The rows of `weight` `[V, E]` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors

@@ -36,9 +36,13 @@ sum_of! {
     label = "cast to a float type first, e.g. `.cast::<f32>()`"
 )]
 pub trait Float: Element {}
+#[diagnostic::do_not_recommend]
 impl Float for f16 {}
+#[diagnostic::do_not_recommend]
 impl Float for bf16 {}
+#[diagnostic::do_not_recommend]
 impl Float for f32 {}
+#[diagnostic::do_not_recommend]
 impl Float for f64 {}
 
 macro_rules! reductions {

@@ -52,7 +52,7 @@ pub trait CastsTo<To: Element, Op = crate::typelevel::op::broadcast>: Element {}
 
 macro_rules! cast_table {
     ($($from:ident => $($to:ident)*;)*) => {
-        $($(impl<Op> CastsTo<$to, Op> for $from {})*)*
+        $($(#[diagnostic::do_not_recommend] impl<Op> CastsTo<$to, Op> for $from {})*)*
         /// The `(from, to)` pairs with a [`CastsTo`] impl (tested against `can_cast`).
         pub const CAST_PAIRS: &[(tensor_core::DType, tensor_core::DType)] =
             &[$($((<$from as Element>::DTYPE, <$to as Element>::DTYPE),)*)*];

@@ -50,11 +50,17 @@ pub trait ArgReduce: Element {}
 
 macro_rules! numeric {
     ($($t:ty)*) => {$(
+        #[diagnostic::do_not_recommend]
         impl Negate for $t {}
+        #[diagnostic::do_not_recommend]
         impl Relu for $t {}
+        #[diagnostic::do_not_recommend]
         impl Subtract for $t {}
+        #[diagnostic::do_not_recommend]
         impl Power for $t {}
+        #[diagnostic::do_not_recommend]
         impl MatmulElement for $t {}
+        #[diagnostic::do_not_recommend]
         impl ArgReduce for $t {}
     )*};
 }
