@@ -72,7 +72,7 @@ pub mod promote;
 pub mod reshape;
 pub mod same;
 
-use crate::typelevel::dim::{Dim, D, K};
+use crate::typelevel::dim::{Dim, Dyn, D, K};
 use std::marker::PhantomData;
 
 /// The empty type-level list (end of a shape or an axis list).
@@ -199,16 +199,40 @@ tuple_shapes! {
 
 /// Marker: the shape has no `Dyn` dim (needed by `zeros()`, `ones()`, `tensor!`).
 pub trait StaticShape: Shape {}
-impl<S: Shape> StaticShape for S where S::List: StaticList<S> {}
+// The `Self` of a failed check is `Dyn` (the dim at fault): with `S`, the root bound's
+// `Self`, rustc would report `S: StaticShape` without the check's message.
+impl<S: Shape> StaticShape for S
+where
+    S::List: AllStatic,
+    crate::typelevel::checks::Blame<<S::List as AllStatic>::Ok, Dyn>: StaticList<S>,
+{
+}
 
-/// Marker on cons lists with no `Dyn` (`S` is the tuple shape, for the message).
+/// `B1` when the cons list `Self` has no `Dyn` (never fails).
+pub trait AllStatic {
+    /// `B1` or `B0`.
+    type Ok: crate::typelevel::dim::Bool;
+}
+impl AllStatic for Nil {
+    type Ok = typenum::B1;
+}
+impl<const N: usize, T: AllStatic> AllStatic for Cons<D<N>, T> {
+    type Ok = T::Ok;
+}
+impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
+    type Ok = T::Ok;
+}
+impl<T> AllStatic for Cons<Dyn, T> {
+    type Ok = typenum::B0;
+}
+
+/// The check that shape `S` has no `Dyn` dim (holds on `B1`; a failure's `Self` is
+/// `Dyn`).
 #[diagnostic::on_unimplemented(
     message = "zeros/ones/full/rand/randn: shape {S} has a `Dyn` dim; its size is only known at run time",
     label = "this needs a fully static shape",
     note = "use `zeros_with(&dims)` / `from_vec(data, &dims)` to give the run-time dims"
 )]
 pub trait StaticList<S> {}
-impl<S> StaticList<S> for Nil {}
-// One impl per static form, so that a `Dyn` reports this trait's message.
-impl<const N: usize, T: StaticList<S>, S> StaticList<S> for Cons<D<N>, T> {}
-impl<H, L, T: StaticList<S>, S> StaticList<S> for Cons<K<H, L>, T> {}
+#[diagnostic::do_not_recommend]
+impl<S> StaticList<S> for typenum::B1 {}
