@@ -6,53 +6,62 @@
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::ReshapeOk;
+use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
 use crate::typelevel::dim::{Dyn, StaticDim};
-use std::ops::Mul;
-use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
+use typenum::B1;
 
-/// Product of two element counts, where `Dyn` absorbs.
+/// Product of two element counts (decimal digit lists, see
+/// [`crate::typelevel::decimal`]), where `Dyn` absorbs.
 pub trait MulNum<Rhs> {
-    /// The product (typenum or `Dyn`).
+    /// The product (digits or `Dyn`).
     type Output;
 }
 impl<R> MulNum<R> for Dyn {
     type Output = Dyn;
 }
-impl MulNum<Dyn> for UTerm {
+impl MulNum<Dyn> for DNil {
     type Output = Dyn;
 }
-impl<U, B> MulNum<Dyn> for UInt<U, B> {
+impl<D, T> MulNum<Dyn> for DCons<D, T> {
     type Output = Dyn;
 }
-impl<R: Unsigned> MulNum<R> for UTerm {
-    type Output = UTerm;
+impl MulNum<DNil> for DNil {
+    type Output = DNil;
 }
-impl<U, B, R: Unsigned> MulNum<R> for UInt<U, B>
+impl<D, T> MulNum<DCons<D, T>> for DNil {
+    type Output = DNil;
+}
+impl<D, T> MulNum<DNil> for DCons<D, T> {
+    type Output = DNil;
+}
+impl<E, U, D, T> MulNum<DCons<E, U>> for DCons<D, T>
 where
-    UInt<U, B>: Mul<R>,
+    DCons<D, T>: MulBy<DCons<E, U>>,
 {
-    type Output = <UInt<U, B> as Mul<R>>::Output;
+    // `R · Self`: walks the digits of the dim (`Self`, usually the shorter) over the
+    // product of the dims after it (`R`).
+    type Output = <DCons<D, T> as MulBy<DCons<E, U>>>::Output;
 }
 
-/// The size of one dim as an element count: its typenum number, or `Dyn`.
+/// The size of one dim as an element count: its decimal digits, or `Dyn`.
 pub trait DimCount {
-    /// The typenum unsigned (or `Dyn`).
+    /// The digits (or `Dyn`).
     type N;
 }
 impl<X: StaticDim> DimCount for X {
-    type N = X::Num;
+    type N = X::Digits;
 }
 impl DimCount for Dyn {
     type N = Dyn;
 }
 
-/// The element count of a dim list: a typenum unsigned, or `Dyn` if any dim is `Dyn`.
+/// The element count of a dim list: its decimal digits, or `Dyn` if any dim is `Dyn`.
 pub trait Numel {
     /// The element count.
     type N;
 }
 impl Numel for Nil {
-    type N = U1;
+    type N = DCons<Dg1, DNil>;
 }
 impl<H: DimCount, T: Numel> Numel for Cons<H, T>
 where
@@ -70,23 +79,23 @@ pub trait NumelEq<Rhs> {
 impl<R> NumelEq<R> for Dyn {
     type Output = B1;
 }
-impl NumelEq<Dyn> for UTerm {
+impl NumelEq<Dyn> for DNil {
     type Output = B1;
 }
-impl<U, B> NumelEq<Dyn> for UInt<U, B> {
+impl<D, T> NumelEq<Dyn> for DCons<D, T> {
     type Output = B1;
 }
-impl<R: Unsigned> NumelEq<R> for UTerm
+impl<R> NumelEq<R> for DNil
 where
-    UTerm: IsEqual<R>,
+    DNil: ListEq<R>,
 {
-    type Output = <UTerm as IsEqual<R>>::Output;
+    type Output = <DNil as ListEq<R>>::Output;
 }
-impl<U, B, R: Unsigned> NumelEq<R> for UInt<U, B>
+impl<D, T, R> NumelEq<R> for DCons<D, T>
 where
-    UInt<U, B>: IsEqual<R>,
+    DCons<D, T>: ListEq<R>,
 {
-    type Output = <UInt<U, B> as IsEqual<R>>::Output;
+    type Output = <DCons<D, T> as ListEq<R>>::Output;
 }
 
 /// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
