@@ -2,13 +2,16 @@
 //!
 //! When both shapes are fully static their element counts must be equal (a compile
 //! error otherwise); when either has a `Dyn` dim the run time checks it
-//! (`shape '[4, 5]' is invalid for input of size 15`).
+//! (`shape '[4, 5]' is invalid for input of size 15`). Leading dims that both shapes
+//! share (equal static dims) are set aside before multiplying ([`NumelCmp`]): they do
+//! not change whether the counts are equal, and products are the costly part for the
+//! compiler.
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::ReshapeOk;
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
-use crate::typelevel::dim::{Dyn, StaticDim};
-use typenum::B1;
+use crate::typelevel::dim::{DimEq, Dyn, StaticDim};
+use typenum::{Bit, B0, B1};
 
 /// Product of two element counts (decimal digit lists, see
 /// [`crate::typelevel::decimal`]), where `Dyn` absorbs.
@@ -63,11 +66,15 @@ pub trait Numel {
 impl Numel for Nil {
     type N = DCons<Dg1, DNil>;
 }
-impl<H: DimCount, T: Numel> Numel for Cons<H, T>
+impl<H: DimCount> Numel for Cons<H, Nil> {
+    type N = H::N;
+}
+impl<H: DimCount, H2, T> Numel for Cons<H, Cons<H2, T>>
 where
-    H::N: MulNum<T::N>,
+    Cons<H2, T>: Numel,
+    H::N: MulNum<<Cons<H2, T> as Numel>::N>,
 {
-    type N = <H::N as MulNum<T::N>>::Output;
+    type N = <H::N as MulNum<<Cons<H2, T> as Numel>::N>>::Output;
 }
 
 /// Compares two element counts: `B1` when equal or when either is `Dyn` (checked at
@@ -98,14 +105,120 @@ where
     type Output = <DCons<D, T> as ListEq<R>>::Output;
 }
 
+/// Compares the element counts of two dim lists ([`NumelEq`] of their [`Numel`]s),
+/// setting aside leading dims that are the same static dim in both.
+pub trait NumelCmp<Rhs> {
+    /// `B1` when equal or when a `Dyn` defers the check to run time, else `B0`.
+    type Output;
+}
+impl<L, R> NumelCmp<R> for L
+where
+    L: SharedHead<R>,
+    <L as SharedHead<R>>::Output: CmpSel<L, R>,
+{
+    type Output = <<L as SharedHead<R>>::Output as CmpSel<L, R>>::Output;
+}
+
+/// Whether two dim lists start with the same static dim: `B1` or `B0` (also for an
+/// empty list or a `Dyn`, which are not set aside).
+pub trait SharedHead<Rhs> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<R> SharedHead<R> for Nil {
+    type Output = B0;
+}
+impl<H, T> SharedHead<Nil> for Cons<H, T> {
+    type Output = B0;
+}
+impl<H1: StaticEq<H2>, T1, H2, T2> SharedHead<Cons<H2, T2>> for Cons<H1, T1> {
+    type Output = <H1 as StaticEq<H2>>::Output;
+}
+/// `B1` for two equal static dims; `B0` for two different ones or when either is `Dyn`.
+pub trait StaticEq<Rhs> {
+    /// `B1` or `B0`.
+    type Output: Bit;
+}
+impl<X: StaticDim + DimEq<Y>, Y: StaticDim> StaticEq<Y> for X {
+    type Output = <X as DimEq<Y>>::Output;
+}
+impl<X: StaticDim> StaticEq<Dyn> for X {
+    type Output = B0;
+}
+impl<Y> StaticEq<Y> for Dyn {
+    type Output = B0;
+}
+
+/// [`NumelCmp`] after looking at the heads (`Self`: `B1` when they are the same static
+/// dim).
+pub trait CmpSel<L, R> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<L: Numel, R: Numel> CmpSel<L, R> for B0
+where
+    L::N: NumelEq<R::N>,
+{
+    type Output = <L::N as NumelEq<R::N>>::Output;
+}
+impl<H: StaticDim, T1, H2, T2> CmpSel<Cons<H, T1>, Cons<H2, T2>> for B1
+where
+    H::Digits: ZeroOr<T1, T2>,
+{
+    type Output = <H::Digits as ZeroOr<T1, T2>>::Output;
+}
+/// The shared head's digits `Self`: a head of 0 makes both counts 0 (`B1`); any other
+/// compares the tails `T1`, `T2`.
+pub trait ZeroOr<T1, T2> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<T1, T2> ZeroOr<T1, T2> for DNil {
+    type Output = B1;
+}
+impl<D, R, T1: NumelCmp<T2>, T2> ZeroOr<T1, T2> for DCons<D, R> {
+    type Output = <T1 as NumelCmp<T2>>::Output;
+}
+
 /// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
 /// are static).
 pub trait ReshapeTo<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> ReshapeTo<T> for S
 where
-    ListOf<S>: Numel,
-    ListOf<T>: Numel,
-    <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N>,
-    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output: ReshapeOk<S, T>,
+    ListOf<S>: NumelCmp<ListOf<T>>,
+    <ListOf<S> as NumelCmp<ListOf<T>>>::Output: ReshapeOk<S, T>,
 {
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typelevel::dim::{D, K};
+
+    fn cmp<L: NumelCmp<R, Output: Bit>, R>() -> bool {
+        <L::Output as Bit>::BOOL
+    }
+    type L3<A, B, C> = Cons<A, Cons<B, Cons<C, Nil>>>;
+    type L2<A, B> = Cons<A, Cons<B, Nil>>;
+    type L1<A> = Cons<A, Nil>;
+
+    #[test]
+    fn element_counts_with_and_without_shared_heads() {
+        type B = K<K<D<196>, D<611>>, D<0>>;
+        assert!(cmp::<L3<D<4>, D<6>, D<5>>, L2<D<4>, D<30>>>());
+        assert!(cmp::<L3<D<4>, D<6>, D<5>>, L2<D<24>, D<5>>>());
+        assert!(!cmp::<L3<D<4>, D<6>, D<5>>, L2<D<4>, D<31>>>());
+        assert!(cmp::<L3<B, D<6>, D<5>>, L2<B, D<30>>>());
+        assert!(cmp::<L2<D<6>, D<5>>, L1<D<30>>>());
+        assert!(cmp::<L1<D<30>>, L3<D<2>, D<3>, D<5>>>());
+        assert!(cmp::<Nil, L2<D<1>, D<1>>>());
+        assert!(!cmp::<Nil, L1<D<2>>>());
+        // A shared 0 makes both counts 0; a `Dyn` anywhere defers to run time.
+        assert!(cmp::<L2<D<0>, D<3>>, L2<D<0>, D<5>>>());
+        assert!(!cmp::<L2<D<0>, D<3>>, L2<D<3>, D<5>>>());
+        assert!(cmp::<L2<D<0>, D<3>>, L2<D<3>, D<0>>>());
+        assert!(cmp::<L2<Dyn, D<3>>, L2<Dyn, D<5>>>());
+        assert!(cmp::<L2<D<2>, Dyn>, L2<D<2>, D<5>>>());
+        assert!(cmp::<L2<D<4>, D<3>>, L2<D<2>, Dyn>>());
+    }
 }
