@@ -48,7 +48,7 @@ pub trait Reduce<V, N, Q> {
     /// The new `QR`.
     type Output;
 }
-macro_rules! reduce {
+macro_rules! reduce_impls {
     ($($x:ty => $($p:ident),*);*) => {$(
         impl<$($p,)* V, N, Q> Reduce<V, N, Q> for $x
         where
@@ -65,7 +65,7 @@ macro_rules! reduce {
         }
     )*};
 }
-reduce!(DNil => ; DCons<D, R> => D, R);
+reduce_impls!(DNil => ; DCons<D, R> => D, R);
 /// [`Reduce`] after one subtraction (`Self`: its borrow): `B1` stops with `X`, `B0` goes
 /// on with the difference `Df`.
 pub trait ReduceSel<X, Df, V, N, Q> {
