@@ -1,12 +1,138 @@
-//! Generates the leaf table of static dims: `D<n>` ↔ typenum `U<n>` for `n` in 0..=999,
-//! both ways. Every larger static dim is a [`K`] of leaves (one group of three decimal
-//! digits each), so this table covers every size; see `src/typelevel/dim.rs`.
+//! Generates the leaf table of static dims (`D<n>` ↔ its three decimal digits, for `n`
+//! in 0..=999, both ways) and the one-digit tables of the decimal arithmetic (sum,
+//! difference, product). Every larger static dim is a [`K`] of leaves (one group of three
+//! decimal digits each), so these tables cover every size; see `src/typelevel/dim.rs`
+//! and `src/typelevel/decimal.rs`.
 use std::fmt::Write;
 
-/// typenum's name for `n`: its alias `U{n}` (typenum defines `U0` to `U1024`), which is
-/// the `UInt<UInt<.., B1>, B0>` chain of `n`'s bits.
-fn typenum_of(n: u64) -> String {
-    format!("::typenum::U{n}")
+/// The digit type of `d` (0..=9).
+fn dg(d: u64) -> String {
+    format!("Dg{d}")
+}
+
+/// A typenum bit.
+fn bit(b: bool) -> &'static str {
+    if b {
+        "B1"
+    } else {
+        "B0"
+    }
+}
+
+/// The canonical digit list of `n` (ones first, no leading zero; 0 is `DNil`).
+fn digits(mut n: u64) -> String {
+    let mut ds = Vec::new();
+    while n > 0 {
+        ds.push(n % 10);
+        n /= 10;
+    }
+    ds.iter()
+        .rev()
+        .fold("DNil".to_string(), |t, &d| format!("DCons<{}, {t}>", dg(d)))
+}
+
+/// `impl Leaf for D<n>` (its digits) and `impl LeafOf<B, C> for A` (the leaf of digits
+/// `a`, `b`, `c`, ones first) for every `n` in 0..=999.
+fn leaf_table() -> String {
+    let mut out = String::new();
+    for n in 0..1000u64 {
+        let (a, b, c) = (dg(n % 10), dg(n / 10 % 10), dg(n / 100));
+        // Not listed as "other types implementing" a trait when a dim is out of range.
+        writeln!(
+            out,
+            "#[diagnostic::do_not_recommend]\nimpl Leaf for D<{n}> {{ type Digits = {}; \
+             type Below<Hi> = DCons<{a}, DCons<{b}, DCons<{c}, Hi>>>; type IsOne = {}; }}",
+            digits(n),
+            bit(n == 1)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "impl LeafOf<{b}, {c}> for {a} {{ type Dim = D<{n}>; }}"
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// The one-digit operations of `src/typelevel/decimal.rs`: `a + b + carry`, `a - b -
+/// borrow`, `a · b + c` (each a digit and a carry), digit equality and successor.
+fn digit_table() -> String {
+    let mut out = String::new();
+    for a in 0..10u64 {
+        for b in 0..10u64 {
+            for c in 0..2u64 {
+                let s = a + b + c;
+                writeln!(
+                    out,
+                    "impl DigAdd<{}, {}> for {} {{ type S = {}; type C = {}; }}",
+                    dg(b),
+                    bit(c == 1),
+                    dg(a),
+                    dg(s % 10),
+                    bit(s >= 10)
+                )
+                .unwrap();
+                let borrow = a < b + c;
+                let d = (a + 10 - b - c) % 10;
+                writeln!(
+                    out,
+                    "impl DigSub<{}, {}> for {} {{ type D = {}; type B = {}; }}",
+                    dg(b),
+                    bit(c == 1),
+                    dg(a),
+                    dg(d),
+                    bit(borrow)
+                )
+                .unwrap();
+            }
+            for c in 0..10u64 {
+                let p = a * b + c;
+                writeln!(
+                    out,
+                    "impl DigMul<{}, {}> for {} {{ type D = {}; type C = {}; }}",
+                    dg(b),
+                    dg(c),
+                    dg(a),
+                    dg(p % 10),
+                    dg(p / 10)
+                )
+                .unwrap();
+            }
+            for acc in [false, true] {
+                writeln!(
+                    out,
+                    "impl DigLt<{}, {}> for {} {{ type Output = {}; }}",
+                    dg(b),
+                    bit(acc),
+                    dg(a),
+                    bit(a < b || (a == b && acc))
+                )
+                .unwrap();
+            }
+            if [1, 3, 7, 9].contains(&b) {
+                // The quotient digit of exact division from the ones up: `q · b ≡ a`.
+                let q = (0..10).find(|q| q * b % 10 == a).unwrap();
+                writeln!(
+                    out,
+                    "impl HInv<{}> for {} {{ type Output = {}; }}",
+                    dg(b),
+                    dg(a),
+                    dg(q)
+                )
+                .unwrap();
+            }
+            writeln!(
+                out,
+                "impl DigEq<{}> for {} {{ type Output = {}; }}",
+                dg(b),
+                dg(a),
+                bit(a == b)
+            )
+            .unwrap();
+        }
+    }
+    out
 }
 
 fn peano(n: i64) -> String {
@@ -36,23 +162,9 @@ fn signed_table() -> String {
 }
 
 fn main() {
-    let mut out = String::new();
-    for n in 0..1000u64 {
-        let t = typenum_of(n);
-        // Not listed as "other types implementing" a trait when a dim is out of range.
-        writeln!(
-            out,
-            "#[diagnostic::do_not_recommend]\nimpl Leaf for D<{n}> {{ type Num = {t}; }}"
-        )
-        .unwrap();
-        writeln!(
-            out,
-            "#[diagnostic::do_not_recommend]\nimpl NumLeaf for {t} {{ type Dim = D<{n}>; }}"
-        )
-        .unwrap();
-    }
     let dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    std::fs::write(dir.join("leaf_table.rs"), out).unwrap();
+    std::fs::write(dir.join("leaf_table.rs"), leaf_table()).unwrap();
+    std::fs::write(dir.join("digit_table.rs"), digit_table()).unwrap();
     std::fs::write(dir.join("signed_table.rs"), signed_table()).unwrap();
     println!("cargo:rerun-if-changed=build.rs");
 }

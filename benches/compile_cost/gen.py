@@ -5,8 +5,10 @@
 
 Usage (from the workspace root):
     python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3] [--big]
+                                        [--only KIND,KIND..]
 
---big makes every static dim larger than 65536 (issue: <= 2x untyped).
+--big makes every static dim larger than 65536 (issue: <= 2x untyped). --only cycles
+through the named op kinds only (to find which rules cost the time).
 
 Without --run it only writes DIR/typed and DIR/untyped (default DIR:
 target/compile_cost). With --run, for each crate and command, it runs the command once
@@ -41,6 +43,8 @@ def dims(i):
 
 
 # Each template: (typed setup + op, untyped setup + op). {a},{b},{c} are dims, {i} the index.
+# KINDS names them, in order, for --only.
+KINDS = ["matmul", "bcast", "permute", "sum", "reshape", "expand", "dynmm", "relu", "layout", "add_"]
 TEMPLATES = [
     (  # matmul
         "let x{i}: Tensor<f32, Shape![{a}, {b}]> = Tensor::zeros();\n"
@@ -121,12 +125,16 @@ HEADER = {
 FOOTER = "    Ok(())\n}\n\nfn main() {\n    ops().expect(\"ops\");\n}\n"
 
 
+ONLY = None  # set by --only: the template indices to cycle through
+
+
 def source(kind, n):
     col = 0 if kind == "typed" else 1
+    kinds = ONLY if ONLY else list(range(len(TEMPLATES)))
     body = []
     for i in range(n):
         a, b, c = dims(i)
-        t = TEMPLATES[i % len(TEMPLATES)][col]
+        t = TEMPLATES[kinds[i % len(kinds)]][col]
         body.append("    " + t.format(i=i, a=a, b=b, c=c, bc=b * c))
     return HEADER[kind] + "\n".join(body) + "\n" + FOOTER
 
@@ -191,9 +199,15 @@ def main():
     p.add_argument("--run", action="store_true")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--big", action="store_true", help="every static dim above 65536")
+    p.add_argument(
+        "--only",
+        help="comma-separated op kinds to cycle through instead of all ten: " + ", ".join(KINDS),
+    )
     a = p.parse_args()
-    global BIG
+    global BIG, ONLY
     BIG = a.big
+    if a.only:
+        ONLY = [KINDS.index(k) for k in a.only.split(",")]
     write(a.out, a.ops)
     print(f"wrote {a.out}/typed and {a.out}/untyped ({a.ops} ops each)", file=sys.stderr)
     if a.run:

@@ -17,9 +17,10 @@
 //!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
 //!   operator is one recursive trait instead of one impl per rank.
 //! * **Arithmetic** on dims ([`crate::arith`]: product, sum, difference, exact quotient,
-//!   conv/pool size) maps static dims to typenum numbers inside bounds
-//!   ([`StaticDim::Num`](crate::typelevel::dim::StaticDim)) and the result back to its
-//!   decimal form ([`NumDim`](crate::typelevel::dim::NumDim)); it works for every size.
+//!   conv/pool size) computes on the static dims' decimal digits inside bounds
+//!   ([`StaticDim::Digits`](crate::typelevel::dim::StaticDim), read off the groups) and
+//!   groups the result back into its `D`/`K` form
+//!   ([`FromDigits`](crate::typelevel::decimal::FromDigits)); it works for every size.
 //!   Equality and broadcasting compare the decimal forms group by group (no arithmetic).
 //!
 //! # Type-level operators (each a trait with `type Output`, plus a noun alias)

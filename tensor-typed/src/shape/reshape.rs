@@ -2,64 +2,79 @@
 //!
 //! When both shapes are fully static their element counts must be equal (a compile
 //! error otherwise); when either has a `Dyn` dim the run time checks it
-//! (`shape '[4, 5]' is invalid for input of size 15`).
+//! (`shape '[4, 5]' is invalid for input of size 15`). Leading dims that both shapes
+//! share (equal static dims) are set aside before multiplying ([`NumelCmp`]): they do
+//! not change whether the counts are equal, and products are the costly part for the
+//! compiler.
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{Blame, ReshapeOk};
-use crate::typelevel::dim::Pick;
-use crate::typelevel::dim::{Dyn, StaticDim};
-use std::ops::Mul;
-use typenum::{IsEqual, UInt, UTerm, Unsigned, B1, U1};
+use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
+use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim};
+use typenum::{Bit, B0, B1};
 
-/// Product of two element counts, where `Dyn` absorbs.
+/// Product of two element counts (decimal digit lists, see
+/// [`crate::typelevel::decimal`]), where `Dyn` absorbs.
 pub trait MulNum<Rhs> {
-    /// The product (typenum or `Dyn`).
+    /// The product (digits or `Dyn`).
     type Output;
 }
 impl<R> MulNum<R> for Dyn {
     type Output = Dyn;
 }
-impl MulNum<Dyn> for UTerm {
+impl MulNum<Dyn> for DNil {
     type Output = Dyn;
 }
-impl<U, B> MulNum<Dyn> for UInt<U, B> {
+impl<D, T> MulNum<Dyn> for DCons<D, T> {
     type Output = Dyn;
 }
-impl<R: Unsigned> MulNum<R> for UTerm {
-    type Output = UTerm;
+impl MulNum<DNil> for DNil {
+    type Output = DNil;
 }
-impl<U, B, R: Unsigned> MulNum<R> for UInt<U, B>
+impl<D, T> MulNum<DCons<D, T>> for DNil {
+    type Output = DNil;
+}
+impl<D, T> MulNum<DNil> for DCons<D, T> {
+    type Output = DNil;
+}
+impl<E, U, D, T> MulNum<DCons<E, U>> for DCons<D, T>
 where
-    UInt<U, B>: Mul<R>,
+    DCons<D, T>: MulBy<DCons<E, U>>,
 {
-    type Output = <UInt<U, B> as Mul<R>>::Output;
+    // `R · Self`: walks the digits of the dim (`Self`, usually the shorter) over the
+    // product of the dims after it (`R`).
+    type Output = <DCons<D, T> as MulBy<DCons<E, U>>>::Output;
 }
 
-/// The size of one dim as an element count: its typenum number, or `Dyn`.
+/// The size of one dim as an element count: its decimal digits, or `Dyn`.
 pub trait DimCount {
-    /// The typenum unsigned (or `Dyn`).
+    /// The digits (or `Dyn`).
     type N;
 }
 impl<X: StaticDim> DimCount for X {
-    type N = X::Num;
+    type N = X::Digits;
 }
 impl DimCount for Dyn {
     type N = Dyn;
 }
 
-/// The element count of a dim list: a typenum unsigned, or `Dyn` if any dim is `Dyn`.
+/// The element count of a dim list: its decimal digits, or `Dyn` if any dim is `Dyn`.
 pub trait Numel {
     /// The element count.
     type N;
 }
 impl Numel for Nil {
-    type N = U1;
+    type N = DCons<Dg1, DNil>;
 }
-impl<H: DimCount, T: Numel> Numel for Cons<H, T>
+impl<H: DimCount> Numel for Cons<H, Nil> {
+    type N = H::N;
+}
+impl<H: DimCount, H2, T> Numel for Cons<H, Cons<H2, T>>
 where
-    H::N: MulNum<T::N>,
+    Cons<H2, T>: Numel,
+    H::N: MulNum<<Cons<H2, T> as Numel>::N>,
 {
-    type N = <H::N as MulNum<T::N>>::Output;
+    type N = <H::N as MulNum<<Cons<H2, T> as Numel>::N>>::Output;
 }
 
 /// Compares two element counts: `B1` when equal or when either is `Dyn` (checked at
@@ -71,23 +86,98 @@ pub trait NumelEq<Rhs> {
 impl<R> NumelEq<R> for Dyn {
     type Output = B1;
 }
-impl NumelEq<Dyn> for UTerm {
+impl NumelEq<Dyn> for DNil {
     type Output = B1;
 }
-impl<U, B> NumelEq<Dyn> for UInt<U, B> {
+impl<D, T> NumelEq<Dyn> for DCons<D, T> {
     type Output = B1;
 }
-impl<R: Unsigned> NumelEq<R> for UTerm
+impl<R> NumelEq<R> for DNil
 where
-    UTerm: IsEqual<R>,
+    DNil: ListEq<R>,
 {
-    type Output = <UTerm as IsEqual<R>>::Output;
+    type Output = <DNil as ListEq<R>>::Output;
 }
-impl<U, B, R: Unsigned> NumelEq<R> for UInt<U, B>
+impl<D, T, R> NumelEq<R> for DCons<D, T>
 where
-    UInt<U, B>: IsEqual<R>,
+    DCons<D, T>: ListEq<R>,
 {
-    type Output = <UInt<U, B> as IsEqual<R>>::Output;
+    type Output = <DCons<D, T> as ListEq<R>>::Output;
+}
+
+/// Compares the element counts of two dim lists ([`NumelEq`] of their [`Numel`]s),
+/// setting aside leading dims that are the same static dim in both.
+pub trait NumelCmp<Rhs> {
+    /// `B1` when equal or when a `Dyn` defers the check to run time, else `B0`.
+    type Output;
+}
+impl<L, R> NumelCmp<R> for L
+where
+    L: SharedHead<R>,
+    <L as SharedHead<R>>::Output: CmpSel<L, R>,
+{
+    type Output = <<L as SharedHead<R>>::Output as CmpSel<L, R>>::Output;
+}
+
+/// Whether two dim lists start with the same static dim: `B1` or `B0` (also for an
+/// empty list or a `Dyn`, which are not set aside).
+pub trait SharedHead<Rhs> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<R> SharedHead<R> for Nil {
+    type Output = B0;
+}
+impl<H, T> SharedHead<Nil> for Cons<H, T> {
+    type Output = B0;
+}
+impl<H1: StaticEq<H2>, T1, H2, T2> SharedHead<Cons<H2, T2>> for Cons<H1, T1> {
+    type Output = <H1 as StaticEq<H2>>::Output;
+}
+/// `B1` for two equal static dims; `B0` for two different ones or when either is `Dyn`.
+pub trait StaticEq<Rhs> {
+    /// `B1` or `B0`.
+    type Output: Bit;
+}
+impl<X: StaticDim + DimEq<Y>, Y: StaticDim> StaticEq<Y> for X {
+    type Output = <X as DimEq<Y>>::Output;
+}
+impl<X: StaticDim> StaticEq<Dyn> for X {
+    type Output = B0;
+}
+impl<Y> StaticEq<Y> for Dyn {
+    type Output = B0;
+}
+
+/// [`NumelCmp`] after looking at the heads (`Self`: `B1` when they are the same static
+/// dim).
+pub trait CmpSel<L, R> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<L: Numel, R: Numel> CmpSel<L, R> for B0
+where
+    L::N: NumelEq<R::N>,
+{
+    type Output = <L::N as NumelEq<R::N>>::Output;
+}
+impl<H: StaticDim, T1, H2, T2> CmpSel<Cons<H, T1>, Cons<H2, T2>> for B1
+where
+    H::Digits: ZeroOr<T1, T2>,
+{
+    type Output = <H::Digits as ZeroOr<T1, T2>>::Output;
+}
+/// The shared head's digits `Self`: a head of 0 makes both counts 0 (`B1`); any other
+/// compares the tails `T1`, `T2`.
+pub trait ZeroOr<T1, T2> {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<T1, T2> ZeroOr<T1, T2> for DNil {
+    type Output = B1;
+}
+impl<D, R, T1: NumelCmp<T2>, T2> ZeroOr<T1, T2> for DCons<D, R> {
+    type Output = <T1 as NumelCmp<T2>>::Output;
 }
 
 /// `ReshapeTo<T>`: shape `Self` may be reshaped to `T` (equal element counts when both
@@ -95,13 +185,43 @@ where
 pub trait ReshapeTo<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> ReshapeTo<T> for S
 where
-    ListOf<S>: Numel,
-    ListOf<T>: Numel,
-    <ListOf<S> as Numel>::N: NumelEq<<ListOf<T> as Numel>::N>,
-    <<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output: Pick,
+    ListOf<S>: NumelCmp<ListOf<T>>,
+    <ListOf<S> as NumelCmp<ListOf<T>>>::Output: Pick,
     // `Self` of a failure is the target `T`: with `S` rustc would report this bound
     // ("`S: ReshapeTo<T>` is not satisfied") instead of the check's message.
-    Blame<<<ListOf<S> as Numel>::N as NumelEq<<ListOf<T> as Numel>::N>>::Output, T>:
-        ReshapeOk<S, T>,
+    Blame<<ListOf<S> as NumelCmp<ListOf<T>>>::Output, T>: ReshapeOk<S, T>,
 {
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typelevel::dim::{D, K};
+
+    fn cmp<L: NumelCmp<R, Output: Bit>, R>() -> bool {
+        <L::Output as Bit>::BOOL
+    }
+    type L3<A, B, C> = Cons<A, Cons<B, Cons<C, Nil>>>;
+    type L2<A, B> = Cons<A, Cons<B, Nil>>;
+    type L1<A> = Cons<A, Nil>;
+
+    #[test]
+    fn element_counts_with_and_without_shared_heads() {
+        type B = K<K<D<196>, D<611>>, D<0>>;
+        assert!(cmp::<L3<D<4>, D<6>, D<5>>, L2<D<4>, D<30>>>());
+        assert!(cmp::<L3<D<4>, D<6>, D<5>>, L2<D<24>, D<5>>>());
+        assert!(!cmp::<L3<D<4>, D<6>, D<5>>, L2<D<4>, D<31>>>());
+        assert!(cmp::<L3<B, D<6>, D<5>>, L2<B, D<30>>>());
+        assert!(cmp::<L2<D<6>, D<5>>, L1<D<30>>>());
+        assert!(cmp::<L1<D<30>>, L3<D<2>, D<3>, D<5>>>());
+        assert!(cmp::<Nil, L2<D<1>, D<1>>>());
+        assert!(!cmp::<Nil, L1<D<2>>>());
+        // A shared 0 makes both counts 0; a `Dyn` anywhere defers to run time.
+        assert!(cmp::<L2<D<0>, D<3>>, L2<D<0>, D<5>>>());
+        assert!(!cmp::<L2<D<0>, D<3>>, L2<D<3>, D<5>>>());
+        assert!(cmp::<L2<D<0>, D<3>>, L2<D<3>, D<0>>>());
+        assert!(cmp::<L2<Dyn, D<3>>, L2<Dyn, D<5>>>());
+        assert!(cmp::<L2<D<2>, Dyn>, L2<D<2>, D<5>>>());
+        assert!(cmp::<L2<D<4>, D<3>>, L2<D<2>, Dyn>>());
+    }
 }

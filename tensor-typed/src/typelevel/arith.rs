@@ -2,19 +2,23 @@
 //! product ([`DimMul`]), sum ([`DimAdd`]), difference ([`DimSub`]), exact quotient
 //! ([`DimDiv`]) and the conv/pool output size ([`ConvOut`]).
 //!
-//! Each works for every static dim (any size a `usize` holds): the dims are mapped to
-//! typenum numbers ([`StaticDim::Num`]), computed on, and mapped back to their decimal
-//! form ([`NumDim`]). Any `Dyn` operand makes the result `Dyn` (the run time checks it).
+//! Each works for every static dim (any size a `usize` holds): the dims' decimal digits
+//! ([`StaticDim::Digits`], read off their `D`/`K` groups) are computed on
+//! ([`crate::typelevel::decimal`]) and the result grouped back into its `D`/`K` form
+//! ([`FromDigits`]). Any `Dyn` operand makes the result `Dyn` (the run time checks it).
 //! Where an operation can fail statically (a difference below zero, an inexact quotient,
 //! an empty conv output), the operator also gives an `Ok` bit that the caller turns into
 //! its own readable error.
 
-use crate::typelevel::dim::{And, Bool, Dim, DimOf, Dyn, NumDim, NumOf, StaticDim};
-use std::ops::{Add, Mul, Sub};
-use typenum::{Bit, IsEqual, IsGreaterOrEqual, UInt, UTerm, Unsigned, B0, B1, U0, U1, U2};
+use crate::typelevel::decimal::{
+    AddC, AddOf, DCons, DNil, Dg0, Dg1, Dg2, DivRemL, FromDigits, LessOf, ListEq, MulBy, MulDig,
+    MulOf, SubB, Trim, XDiv, QR, XQ,
+};
+use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
+use typenum::{Bit, B0, B1};
 
-/// Implements a binary dim operator for every pair: static × static computes through
-/// typenum; any `Dyn` gives `Dyn` (and `Ok = B1`).
+/// Implements a binary dim operator for every pair: static × static computes on digits;
+/// any `Dyn` gives `Dyn` (and `Ok = B1`).
 macro_rules! dyn_cases {
     ($tr:ident) => {
         impl<Y: Dim> $tr<Y> for Dyn {
@@ -28,72 +32,8 @@ macro_rules! dyn_cases {
     };
 }
 
-// ---- division with remainder, bit by bit -------------------------------------------
-
-/// `Self / Dv` and `Self % Dv` on typenum unsigneds, together, by schoolbook binary long
-/// division from the most significant bit: one comparison and at most one subtraction
-/// (each as long as the divisor) per bit of `Self`. typenum's own `Div` and `Rem` each
-/// redo the whole division with an index lookup per bit, which made a `layout!` split of
-/// dims above 65536 cost seconds of compile time.
-pub trait DivRem<Dv> {
-    /// The quotient.
-    type Q: Unsigned;
-    /// The remainder.
-    type R: Unsigned;
-}
-impl<Dv> DivRem<Dv> for UTerm {
-    type Q = UTerm;
-    type R = UTerm;
-}
-impl<U: DivRem<Dv>, B: Bit, Dv> DivRem<Dv> for UInt<U, B>
-where
-    U::R: Append<B>,
-    <U::R as Append<B>>::Output: IsGreaterOrEqual<Dv>,
-    <<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output:
-        DivStep<U::Q, <U::R as Append<B>>::Output, Dv>,
-{
-    type Q = <<<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output as DivStep<
-        U::Q,
-        <U::R as Append<B>>::Output,
-        Dv,
-    >>::Q;
-    type R = <<<U::R as Append<B>>::Output as IsGreaterOrEqual<Dv>>::Output as DivStep<
-        U::Q,
-        <U::R as Append<B>>::Output,
-        Dv,
-    >>::R;
-}
-
-/// `2·Self + B` on a typenum unsigned, kept canonical (no leading zero bit).
-pub trait Append<B> {
-    /// The result.
-    type Output: Unsigned;
-}
-impl Append<B0> for UTerm {
-    type Output = UTerm;
-}
-impl Append<B1> for UTerm {
-    type Output = UInt<UTerm, B1>;
-}
-impl<U: Unsigned, X: Bit, B: Bit> Append<B> for UInt<U, X> {
-    type Output = UInt<UInt<U, X>, B>;
-}
-
-/// One step of [`DivRem`] (`Self`: whether the running remainder `R` reaches `Dv`).
-pub trait DivStep<Q, R, Dv> {
-    /// The quotient so far.
-    type Q: Unsigned;
-    /// The remainder so far.
-    type R: Unsigned;
-}
-impl<Q: Append<B1>, R: Sub<Dv, Output: Unsigned>, Dv> DivStep<Q, R, Dv> for B1 {
-    type Q = <Q as Append<B1>>::Output;
-    type R = <R as Sub<Dv>>::Output;
-}
-impl<Q: Append<B0>, R: Unsigned, Dv> DivStep<Q, R, Dv> for B0 {
-    type Q = <Q as Append<B0>>::Output;
-    type R = R;
-}
+/// The dim of a canonical digit list.
+type DimOfDigits<L> = <L as FromDigits>::Dim;
 
 /// `DimMul<Rhs>`: the product of two dims; `Dyn` if either is `Dyn`.
 pub trait DimMul<Rhs> {
@@ -104,9 +44,9 @@ pub trait DimMul<Rhs> {
 }
 impl<X: StaticDim, Y: StaticDim> DimMul<Y> for X
 where
-    NumOf<X>: Mul<NumOf<Y>, Output: NumDim>,
+    DigitsOf<Y>: MulBy<DigitsOf<X>, Output: FromDigits<Dim: Dim>>,
 {
-    type Output = DimOf<<NumOf<X> as Mul<NumOf<Y>>>::Output>;
+    type Output = DimOfDigits<MulOf<DigitsOf<X>, DigitsOf<Y>>>;
     type Ok = B1;
 }
 dyn_cases!(DimMul);
@@ -122,9 +62,9 @@ pub trait DimAdd<Rhs> {
 }
 impl<X: StaticDim, Y: StaticDim> DimAdd<Y> for X
 where
-    NumOf<X>: Add<NumOf<Y>, Output: NumDim>,
+    DigitsOf<X>: AddC<DigitsOf<Y>, B0, Output: FromDigits<Dim: Dim>>,
 {
-    type Output = DimOf<<NumOf<X> as Add<NumOf<Y>>>::Output>;
+    type Output = DimOfDigits<AddOf<DigitsOf<X>, DigitsOf<Y>>>;
     type Ok = B1;
 }
 dyn_cases!(DimAdd);
@@ -139,25 +79,27 @@ pub trait DimSub<Rhs> {
     /// `B1` when `Self >= Rhs`.
     type Ok: Bool;
 }
-/// [`DimSub`] after the comparison (`Self` is the `Ok` bit), so that the subtraction is
-/// computed only when it is defined.
-pub trait SubSel<A, B> {
+/// [`DimSub`] after the subtraction (`Self` is its borrow: `B1` when it went below
+/// zero), so that the difference `Df` is trimmed and grouped only when it is defined.
+pub trait SubSel<Df> {
     /// The difference, or `D<0>`.
     type Output: Dim;
 }
-impl<A: Sub<B, Output: NumDim>, B> SubSel<A, B> for B1 {
-    type Output = DimOf<<A as Sub<B>>::Output>;
+impl<Df: Trim<Output: FromDigits<Dim: Dim>>> SubSel<Df> for B0 {
+    type Output = DimOfDigits<<Df as Trim>::Output>;
 }
-impl<A, B> SubSel<A, B> for B0 {
-    type Output = crate::typelevel::dim::D<0>;
+impl<Df> SubSel<Df> for B1 {
+    type Output = D<0>;
 }
+/// The digits and the borrow of `X - Y`.
+type Diff<X, Y> = <DigitsOf<X> as SubB<DigitsOf<Y>, B0>>::Output;
+type Borrow<X, Y> = <DigitsOf<X> as SubB<DigitsOf<Y>, B0>>::Borrow;
 impl<X: StaticDim, Y: StaticDim> DimSub<Y> for X
 where
-    NumOf<X>: IsGreaterOrEqual<NumOf<Y>, Output: SubSel<NumOf<X>, NumOf<Y>> + Bool>,
+    DigitsOf<X>: SubB<DigitsOf<Y>, B0, Borrow: SubSel<Diff<X, Y>> + Not>,
 {
-    type Output =
-        <<NumOf<X> as IsGreaterOrEqual<NumOf<Y>>>::Output as SubSel<NumOf<X>, NumOf<Y>>>::Output;
-    type Ok = <NumOf<X> as IsGreaterOrEqual<NumOf<Y>>>::Output;
+    type Output = <Borrow<X, Y> as SubSel<Diff<X, Y>>>::Output;
+    type Ok = <Borrow<X, Y> as Not>::Output;
 }
 dyn_cases!(DimSub);
 
@@ -170,30 +112,53 @@ pub trait DimDiv<Rhs> {
     /// `B1` when `Rhs` divides `Self`.
     type Ok: Bool;
 }
-/// [`DimDiv`] after testing the divisor for zero (`Self` is `B1` when it is 0).
-pub trait DivSel<A, B> {
+/// [`DimDiv`] on the divisor's digits `Self` (`DNil` is 0) and the dividend's `A`.
+pub trait DivSel<A> {
     /// The quotient, or `D<0>`.
     type Output: Dim;
     /// Whether the division is exact.
     type Ok: Bool;
 }
-impl<A, B> DivSel<A, B> for B1 {
-    type Output = crate::typelevel::dim::D<0>;
+impl<A> DivSel<A> for DNil {
+    type Output = D<0>;
     type Ok = B0;
 }
-impl<A, B> DivSel<A, B> for B0
+impl<A, V, Rv> DivSel<A> for DCons<V, Rv>
 where
-    A: DivRem<B, Q: NumDim, R: IsEqual<U0, Output: Bool>>,
+    DCons<V, Rv>: XDiv<A, Output: Exact>,
 {
-    type Output = DimOf<<A as DivRem<B>>::Q>;
-    type Ok = <<A as DivRem<B>>::R as IsEqual<U0>>::Output;
+    type Output = <<DCons<V, Rv> as XDiv<A>>::Output as Exact>::Output;
+    type Ok = <<DCons<V, Rv> as XDiv<A>>::Output as Exact>::Ok;
+}
+/// The quotient of an [`XQ`] as a dim (`D<0>` when the division is not exact), and
+/// whether it is exact.
+pub trait Exact {
+    /// The quotient.
+    type Output: Dim;
+    /// `B1` when the division is exact.
+    type Ok: Bool;
+}
+impl<Q, Ok: ExactSel<Q> + Bool> Exact for XQ<Q, Ok> {
+    type Output = <Ok as ExactSel<Q>>::Output;
+    type Ok = Ok;
+}
+/// [`Exact`] on its `Ok` bit (`Self`), so that only an exact quotient is grouped.
+pub trait ExactSel<Q> {
+    /// The quotient, or `D<0>`.
+    type Output: Dim;
+}
+impl<Q: FromDigits<Dim: Dim>> ExactSel<Q> for B1 {
+    type Output = DimOfDigits<Q>;
+}
+impl<Q> ExactSel<Q> for B0 {
+    type Output = D<0>;
 }
 impl<X: StaticDim, Y: StaticDim> DimDiv<Y> for X
 where
-    NumOf<Y>: IsEqual<U0, Output: DivSel<NumOf<X>, NumOf<Y>>>,
+    DigitsOf<Y>: DivSel<DigitsOf<X>>,
 {
-    type Output = <<NumOf<Y> as IsEqual<U0>>::Output as DivSel<NumOf<X>, NumOf<Y>>>::Output;
-    type Ok = <<NumOf<Y> as IsEqual<U0>>::Output as DivSel<NumOf<X>, NumOf<Y>>>::Ok;
+    type Output = <DigitsOf<Y> as DivSel<DigitsOf<X>>>::Output;
+    type Ok = <DigitsOf<Y> as DivSel<DigitsOf<X>>>::Ok;
 }
 dyn_cases!(DimDiv);
 /// The exact quotient of dims `A` and `B`.
@@ -202,8 +167,8 @@ pub type Quot<A, B> = <A as DimDiv<B>>::Output;
 /// The output size of a convolution or pooling window along one dim, as PyTorch
 /// computes it (`floor((size + 2·padding − dilation·(kernel − 1) − 1) / stride) + 1`):
 /// `Self` is the input size, the parameters are static dims. `Ok` is `B0` when the
-/// output would be empty (the padded input is smaller than the dilated kernel) or the
-/// stride is 0. A `Dyn` input gives `Dyn` (checked at run time).
+/// output would be empty (the padded input is smaller than the dilated kernel), the
+/// stride is 0 or the kernel is 0. A `Dyn` input gives `Dyn` (checked at run time).
 pub trait ConvOut<Kernel, Stride, Padding, Dilation> {
     /// The output size.
     type Output: Dim;
@@ -214,51 +179,75 @@ impl<Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for Dyn {
     type Output = Dyn;
     type Ok = B1;
 }
-/// `size + 2·padding` and `dilation·(kernel − 1) + 1` as typenum numbers.
-type Padded<X, Pd> = <NumOf<X> as Add<<NumOf<Pd> as Mul<U2>>::Output>>::Output;
-type Window<Kr, Dl> =
-    <<NumOf<Dl> as Mul<<NumOf<Kr> as Sub<U1>>::Output>>::Output as Add<U1>>::Output;
+/// The digits of 1.
+type One = DCons<Dg1, DNil>;
+/// `size + 2·padding` (digits).
+type Padded<X, Pd> = AddOf<DigitsOf<X>, <DigitsOf<Pd> as MulDig<Dg2, Dg0>>::Output>;
+/// `kernel − 1` (digits and borrow: `B1` for kernel 0).
+type KrLess<Kr> = <DigitsOf<Kr> as SubB<One, B0>>::Output;
+type KrZero<Kr> = <DigitsOf<Kr> as SubB<One, B0>>::Borrow;
+/// `dilation·(kernel − 1) + 1` (digits).
+type Window<Kr, Dl> = <MulOf<DigitsOf<Dl>, <KrLess<Kr> as Trim>::Output> as AddC<DNil, B1>>::Output;
+/// Whether a conv/pool window fits (see [`ConvOut`]): the window is not larger than the
+/// padded input, the stride is not 0, the kernel is not 0.
+type ConvOk<X, Kr, St, Pd, Dl> = <<LessOf<Padded<X, Pd>, Window<Kr, Dl>> as Or3<
+    <DigitsOf<St> as ListEq<DNil>>::Output,
+    KrZero<Kr>,
+>>::Output as Not>::Output;
 
-/// [`ConvOut`] after comparing the padded input with the window (`Self`: `B1` when it
-/// fits).
+/// `Self | B | C` on typenum bits.
+pub trait Or3<B, C> {
+    /// The bit.
+    type Output: Bit;
+}
+impl<A: std::ops::BitOr<B, Output: std::ops::BitOr<C, Output: Bit>>, B, C> Or3<B, C> for A {
+    type Output = <<A as std::ops::BitOr<B>>::Output as std::ops::BitOr<C>>::Output;
+}
+
+/// [`ConvOut`] after checking that the window fits (`Self`: `B1` when it does), so that
+/// `(padded − window) / stride + 1` is computed only then.
 pub trait ConvSel<P, W, S> {
     /// The output size, or `D<0>`.
     type Output: Dim;
 }
-impl<P: Sub<W>, W, S> ConvSel<P, W, S> for B1
-where
-    <P as Sub<W>>::Output: DivRem<S>,
-    <<P as Sub<W>>::Output as DivRem<S>>::Q: Add<U1, Output: NumDim>,
+impl<P: SubB<W, B0, Output: Trim<Output: DivRemL<S, Output: ConvQuot>>>, W, S> ConvSel<P, W, S>
+    for B1
 {
-    type Output = DimOf<<<<P as Sub<W>>::Output as DivRem<S>>::Q as Add<U1>>::Output>;
+    type Output =
+        <<<<P as SubB<W, B0>>::Output as Trim>::Output as DivRemL<S>>::Output as ConvQuot>::Output;
 }
 impl<P, W, S> ConvSel<P, W, S> for B0 {
-    type Output = crate::typelevel::dim::D<0>;
+    type Output = D<0>;
+}
+/// `quotient + 1` of a [`QR`], as a dim.
+pub trait ConvQuot {
+    /// The dim.
+    type Output: Dim;
+}
+impl<Q: AddC<DNil, B1, Output: FromDigits<Dim: Dim>>, R> ConvQuot for QR<Q, R> {
+    type Output = DimOfDigits<<Q as AddC<DNil, B1>>::Output>;
 }
 impl<X: StaticDim, Kr: StaticDim, St: StaticDim, Pd: StaticDim, Dl: StaticDim>
     ConvOut<Kr, St, Pd, Dl> for X
 where
-    NumOf<Pd>: Mul<U2>,
-    NumOf<X>: Add<<NumOf<Pd> as Mul<U2>>::Output>,
-    NumOf<Kr>: Sub<U1>,
-    NumOf<Dl>: Mul<<NumOf<Kr> as Sub<U1>>::Output>,
-    <NumOf<Dl> as Mul<<NumOf<Kr> as Sub<U1>>::Output>>::Output: Add<U1>,
-    Padded<X, Pd>: IsGreaterOrEqual<Window<Kr, Dl>>,
-    NumOf<St>: IsEqual<U0>,
-    <NumOf<St> as IsEqual<U0>>::Output: crate::typelevel::dim::Not,
-    <Padded<X, Pd> as IsGreaterOrEqual<Window<Kr, Dl>>>::Output:
-        And<<<NumOf<St> as IsEqual<U0>>::Output as crate::typelevel::dim::Not>::Output>,
-    ConvOk<X, Kr, St, Pd, Dl>: ConvSel<Padded<X, Pd>, Window<Kr, Dl>, NumOf<St>>,
+    DigitsOf<Pd>: MulDig<Dg2, Dg0>,
+    DigitsOf<X>: AddC<<DigitsOf<Pd> as MulDig<Dg2, Dg0>>::Output, B0>,
+    DigitsOf<Kr>: SubB<One, B0, Output: Trim>,
+    <KrLess<Kr> as Trim>::Output: MulBy<DigitsOf<Dl>>,
+    MulOf<DigitsOf<Dl>, <KrLess<Kr> as Trim>::Output>: AddC<DNil, B1>,
+    Padded<X, Pd>: SubB<Window<Kr, Dl>, B0>,
+    DigitsOf<St>: ListEq<DNil>,
+    LessOf<Padded<X, Pd>, Window<Kr, Dl>>: Or3<<DigitsOf<St> as ListEq<DNil>>::Output, KrZero<Kr>>,
+    <LessOf<Padded<X, Pd>, Window<Kr, Dl>> as Or3<
+        <DigitsOf<St> as ListEq<DNil>>::Output,
+        KrZero<Kr>,
+    >>::Output: Not,
+    ConvOk<X, Kr, St, Pd, Dl>: ConvSel<Padded<X, Pd>, Window<Kr, Dl>, DigitsOf<St>>,
 {
     type Output =
-        <ConvOk<X, Kr, St, Pd, Dl> as ConvSel<Padded<X, Pd>, Window<Kr, Dl>, NumOf<St>>>::Output;
+        <ConvOk<X, Kr, St, Pd, Dl> as ConvSel<Padded<X, Pd>, Window<Kr, Dl>, DigitsOf<St>>>::Output;
     type Ok = ConvOk<X, Kr, St, Pd, Dl>;
 }
-/// Whether a conv/pool window fits (see [`ConvOut`]).
-type ConvOk<X, Kr, St, Pd, Dl> =
-    <<Padded<X, Pd> as IsGreaterOrEqual<Window<Kr, Dl>>>::Output as And<
-        <<NumOf<St> as IsEqual<U0>>::Output as crate::typelevel::dim::Not>::Output,
-    >>::Output;
 /// The conv/pool output size of input dim `X`.
 pub type ConvSize<X, Kr, St, Pd, Dl> = <X as ConvOut<Kr, St, Pd, Dl>>::Output;
 
@@ -312,6 +301,7 @@ mod tests {
         );
         assert!(!ok::<<D<2> as ConvOut<D<3>, D<1>, D<0>, D<1>>>::Ok>());
         assert!(!ok::<<D<5> as ConvOut<D<3>, D<0>, D<0>, D<1>>>::Ok>());
+        assert!(!ok::<<D<5> as ConvOut<D<0>, D<1>, D<0>, D<1>>>::Ok>());
         assert_eq!(val::<ConvSize<Dyn, D<3>, D<1>, D<1>, D<1>>>(), None);
     }
 }

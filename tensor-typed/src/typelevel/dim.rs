@@ -17,7 +17,8 @@
 //! exactly when their types are. `Shape![..]`, `tensor!` and `layout!` write the form for
 //! you; computed dims (products, sums, quotients, conv output sizes) come out in it too.
 //! There is no table of allowed sizes: the only table is the thousand leaves, mapped
-//! (`build.rs`) to typenum numbers where a rule needs arithmetic.
+//! (`build.rs`) to their decimal digits where a rule needs arithmetic
+//! ([`crate::typelevel::decimal`]).
 //!
 //! # Names (a later extension)
 //!
@@ -26,9 +27,12 @@
 //! `Named<Seq, D<16>>` can join later as one more implementor: [`StaticDim`] by its
 //! size, [`DimEq`] by size *and* name (so `seq` and `head` of size 16 do not unify).
 
+use crate::typelevel::decimal::{
+    DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, LeafOf, ListEq,
+};
 use std::fmt;
 use std::marker::PhantomData;
-use typenum::{Bit, IsEqual, IsLess, Unsigned, B0, B1, U1, U1000};
+use typenum::{Bit, B0, B1};
 
 /// A static dim of size `N` (elements) for `N` in `0..=999`; written `N` inside
 /// `Shape![..]`. Larger sizes are [`K`]s of these.
@@ -113,98 +117,51 @@ impl<const I: usize> Axis for Ax<I> {
     const INDEX: usize = I;
 }
 
-// ---- static dims and their numbers ------------------------------------------------
+// ---- static dims and their digits ------------------------------------------------
 
-/// A leaf: `D<N>` for `N` in `0..=999`, with its typenum number (the generated table).
+/// A leaf: `D<N>` for `N` in `0..=999`, with its decimal digits (the generated table).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static dim: `D<N>` holds sizes 0..=999",
     label = "write larger sizes inside `Shape![..]`",
     note = "`Shape![50257]` writes 50257 as `K<D<50>, D<257>>` (groups of three digits)"
 )]
 pub trait Leaf: Dim {
-    /// The typenum unsigned of `N`.
-    type Num: Unsigned;
-}
-
-/// The leaf of a typenum number below 1000 (the generated table, inverse of [`Leaf`]).
-pub trait NumLeaf {
-    /// `D<n>`.
-    type Dim: Leaf + StaticDim;
+    /// `N`'s digits, ones first, canonical ([`crate::typelevel::decimal`]).
+    type Digits;
+    /// The digits of `Hi · 1000 + N` for the digits `Hi` of a number: `N`'s three
+    /// digits (with zeros) below `Hi`.
+    type Below<Hi>;
+    /// `B1` for `D<1>`, else `B0`.
+    type IsOne: Bit;
 }
 
 include!(concat!(env!("OUT_DIR"), "/leaf_table.rs"));
 
-/// A static dim ([`D<N>`] or [`K`]) with its size as a typenum unsigned, for the rules
-/// that need arithmetic ([`crate::typelevel::arith`]).
+/// A static dim ([`D<N>`] or [`K`]) with its size as a list of decimal digits, for the
+/// rules that need arithmetic ([`crate::typelevel::arith`]). The list is read off the
+/// dim's groups (no arithmetic), so this bound costs little.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static dim",
     label = "a static dim is required here"
 )]
 pub trait StaticDim: Dim {
-    /// The size as a typenum unsigned.
-    type Num: Unsigned;
+    /// The size's decimal digits, ones first ([`crate::typelevel::decimal`]).
+    type Digits;
 }
 
 impl<const N: usize> StaticDim for D<N>
 where
     D<N>: Leaf,
 {
-    type Num = <D<N> as Leaf>::Num;
+    type Digits = <D<N> as Leaf>::Digits;
 }
 
-impl<Hi: StaticDim, Lo: Leaf> StaticDim for K<Hi, Lo>
-where
-    U1000: std::ops::Mul<Hi::Num>,
-    <U1000 as std::ops::Mul<Hi::Num>>::Output: std::ops::Add<Lo::Num>,
-    <<U1000 as std::ops::Mul<Hi::Num>>::Output as std::ops::Add<Lo::Num>>::Output: Unsigned,
-{
-    // `1000 · Hi` with the constant on the left: typenum multiplies by walking the
-    // left operand's bits, ten of them here, whatever the size of `Hi`.
-    type Num = <<U1000 as std::ops::Mul<Hi::Num>>::Output as std::ops::Add<Lo::Num>>::Output;
+impl<Hi: StaticDim, Lo: Leaf> StaticDim for K<Hi, Lo> {
+    type Digits = <Lo as Leaf>::Below<Hi::Digits>;
 }
 
-pub type NumOf<X> = <X as StaticDim>::Num;
-
-/// The static dim of a typenum number (any size): a leaf below 1000, else a [`K`].
-pub trait NumDim {
-    /// The dim in its one decimal form.
-    type Output: StaticDim;
-}
-
-/// [`NumDim`] after comparing with 1000 (`B1`: below); the comparison is a type so that
-/// only the chosen branch is computed.
-pub trait NumDimSel<N> {
-    /// The dim.
-    type Output: StaticDim;
-}
-
-impl<N: Unsigned + IsLess<U1000>> NumDim for N
-where
-    <N as IsLess<U1000>>::Output: NumDimSel<N>,
-{
-    type Output = <<N as IsLess<U1000>>::Output as NumDimSel<N>>::Output;
-}
-
-impl<N: NumLeaf> NumDimSel<N> for B1 {
-    type Output = <N as NumLeaf>::Dim;
-}
-
-impl<N> NumDimSel<N> for B0
-where
-    N: crate::typelevel::arith::DivRem<U1000>,
-    <N as crate::typelevel::arith::DivRem<U1000>>::Q: NumDim,
-    <N as crate::typelevel::arith::DivRem<U1000>>::R: NumLeaf,
-    K<GroupsAbove<N>, LowGroup<N>>: StaticDim,
-{
-    type Output = K<GroupsAbove<N>, LowGroup<N>>;
-}
-
-/// The dim of `N / 1000` (all groups but the lowest).
-type GroupsAbove<N> = DimOf<<N as crate::typelevel::arith::DivRem<U1000>>::Q>;
-/// The leaf of `N % 1000` (the lowest group).
-type LowGroup<N> = <<N as crate::typelevel::arith::DivRem<U1000>>::R as NumLeaf>::Dim;
-
-pub type DimOf<N> = <N as NumDim>::Output;
+/// The decimal digits of static dim `X`.
+pub type DigitsOf<X> = <X as StaticDim>::Digits;
 
 // ---- type-level booleans ----------------------------------------------------------
 
@@ -270,7 +227,7 @@ impl<X: std::ops::Not<Output: Bool>> Not for X {
 
 /// `DimEq<Rhs>`: `B1` when the dims may be equal: equal static dims, or either is `Dyn`
 /// (decided at run time); `B0` for two different static dims. Two leaves compare their
-/// numbers; a leaf never equals a `K` (which is ≥ 1000); two `K`s compare group by group.
+/// digits; a leaf never equals a `K` (which is ≥ 1000); two `K`s compare group by group.
 pub trait DimEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bit;
@@ -279,9 +236,9 @@ impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
     D<A>: Leaf,
     D<B>: Leaf,
-    NumOf<D<A>>: IsEqual<NumOf<D<B>>>,
+    <D<A> as Leaf>::Digits: ListEq<<D<B> as Leaf>::Digits>,
 {
-    type Output = <NumOf<D<A>> as IsEqual<NumOf<D<B>>>>::Output;
+    type Output = <<D<A> as Leaf>::Digits as ListEq<<D<B> as Leaf>::Digits>>::Output;
 }
 impl<const A: usize, H, L> DimEq<K<H, L>> for D<A> {
     type Output = B0;
@@ -313,9 +270,8 @@ pub trait IsOne {
 impl<const A: usize> IsOne for D<A>
 where
     D<A>: Leaf,
-    NumOf<D<A>>: IsEqual<U1>,
 {
-    type Output = <NumOf<D<A>> as IsEqual<U1>>::Output;
+    type Output = <D<A> as Leaf>::IsOne;
 }
 impl<H, L> IsOne for K<H, L> {
     type Output = B0;
@@ -379,39 +335,6 @@ impl<Y: Dim> Unify<Y> for Dyn {
 mod tests {
     use super::*;
 
-    fn value<N: NumDim>() -> Option<usize> {
-        <DimOf<N> as Dim>::STATIC
-    }
-
-    #[test]
-    fn numbers_map_to_one_decimal_form() {
-        use typenum::{U0, U1000, U1024, U999};
-        assert_eq!(value::<U0>(), Some(0));
-        assert_eq!(value::<U999>(), Some(999));
-        assert_eq!(value::<U1000>(), Some(1000));
-        assert_eq!(value::<U1024>(), Some(1024));
-        type Big = typenum::U4294967296;
-        assert_eq!(value::<Big>(), Some(4_294_967_296));
-        assert_eq!(
-            format!("{:?}", <DimOf<Big>>::default()),
-            "K<K<K<D<4>, D<294>>, D<967>>, D<296>>"
-        );
-        assert_eq!(format!("{:?}", <DimOf<U1024>>::default()), "K<D<1>, D<24>>");
-    }
-
-    #[test]
-    fn static_dims_round_trip_through_typenum() {
-        fn round<X: StaticDim>() -> Option<usize>
-        where
-            X::Num: NumDim,
-        {
-            <DimOf<X::Num> as Dim>::STATIC
-        }
-        assert_eq!(round::<K<D<50>, D<257>>>(), Some(50257));
-        assert_eq!(round::<K<K<D<151>, D<936>>, D<0>>>(), Some(151_936_000));
-        assert_eq!(round::<D<7>>(), Some(7));
-    }
-
     #[test]
     fn equality_compares_group_by_group() {
         fn eq<X: DimEq<Y>, Y>() -> bool {
@@ -421,6 +344,20 @@ mod tests {
         assert!(!eq::<K<D<50>, D<257>>, K<D<50>, D<256>>>());
         assert!(!eq::<K<D<1>, D<0>>, D<1>>());
         assert!(!eq::<D<3>, D<4>>());
+        assert!(!eq::<D<3>, D<30>>());
+        assert!(eq::<D<30>, D<30>>());
         assert!(eq::<Dyn, K<D<1>, D<0>>>());
+    }
+
+    #[test]
+    fn one_is_one() {
+        fn one<X: IsOne>() -> bool {
+            <X::Output as Bit>::BOOL
+        }
+        assert!(one::<D<1>>());
+        assert!(!one::<D<0>>());
+        assert!(!one::<D<10>>());
+        assert!(!one::<K<D<1>, D<1>>>());
+        assert!(!one::<Dyn>());
     }
 }
