@@ -23,6 +23,21 @@ pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs `f(true)` compiled for AVX2 and FMA when the CPU supports them, else `f(false)`.
+/// The flag is for kernels that write fused multiply-adds: with it, `mul_add` is one
+/// instruction; without it, `mul_add` would be a libm call, so such a kernel writes a
+/// multiply and an add instead (and its results then depend on the CPU). Pass the
+/// closure with `#[inline(always)]` and branch on the flag to a const-generic body.
+#[inline(always)]
+pub(crate) fn with_fma<R>(f: impl FnOnce(bool) -> R) -> R {
+    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports AVX2 and FMA, checked just above.
+        return unsafe { with_avx2(|| f(true)) };
+    }
+    f(false)
+}
+
 /// `f()` in a function compiled with AVX2 and FMA enabled.
 ///
 /// # Safety

@@ -167,43 +167,15 @@ pub(super) fn image(
         let tiles = &w.tiles[gi * w.tiles_per_group * k..][..w.tiles_per_group * k];
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
-        multiply(tiles, w, (img, panel, accs), g, coutg, bias_g, out_g);
+        let scratch = (&*img, &mut *panel, &mut *accs);
+        crate::simd::with_fma(
+            #[inline(always)]
+            |fma| match fma {
+                true => tiles_loop::<true>(tiles, w, scratch, g, coutg, bias_g, out_g),
+                false => tiles_loop::<false>(tiles, w, scratch, g, coutg, bias_g, out_g),
+            },
+        );
     }
-}
-
-/// Every output tile of one group: [`tiles_loop`] compiled for AVX2 and FMA when the
-/// CPU has them.
-fn multiply(
-    tiles: &[[f32; MR]],
-    w: &Packed,
-    img: Scratch<'_>,
-    g: &Geo,
-    coutg: usize,
-    bias: Option<&[f32]>,
-    out: &mut [MaybeUninit<f32>],
-) {
-    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU supports AVX2 and FMA, checked just above.
-        return unsafe { tiles_avx2(tiles, w, img, g, coutg, bias, out) };
-    }
-    tiles_loop::<false>(tiles, w, img, g, coutg, bias, out)
-}
-
-/// # Safety
-/// The CPU must support AVX2 and FMA.
-#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn tiles_avx2(
-    tiles: &[[f32; MR]],
-    w: &Packed,
-    img: Scratch<'_>,
-    g: &Geo,
-    coutg: usize,
-    bias: Option<&[f32]>,
-    out: &mut [MaybeUninit<f32>],
-) {
-    tiles_loop::<true>(tiles, w, img, g, coutg, bias, out)
 }
 
 /// The padded image, a panel of `KC` rows, the partial sums of every weight tile.

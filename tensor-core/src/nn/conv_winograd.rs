@@ -189,7 +189,14 @@ fn image(
         let u = &w.u[gi * w.tiles * XI * cing..][..w.tiles * XI * cing];
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
-        blocks(u, (h, &mut *panel), g, rows, coutg, bias_g, out_g);
+        let scratch = (&*h, &mut *panel);
+        crate::simd::with_fma(
+            #[inline(always)]
+            |fma| match fma {
+                true => blocks_loop::<true>(u, scratch, g, rows, coutg, bias_g, out_g),
+                false => blocks_loop::<false>(u, scratch, g, rows, coutg, bias_g, out_g),
+            },
+        );
     }
 }
 
@@ -244,41 +251,7 @@ fn transform_rows(
     }
 }
 
-/// [`blocks_loop`] compiled for AVX2 and FMA when the CPU has them.
-fn blocks(
-    u: &[[f32; MR]],
-    scratch: (&[f32], &mut [[f32; NR]]),
-    g: &Geo,
-    rows: &Rows,
-    coutg: usize,
-    bias: Option<&[f32]>,
-    out: &mut [MaybeUninit<f32>],
-) {
-    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU supports AVX2 and FMA, checked just above.
-        return unsafe { blocks_avx2(u, scratch, g, rows, coutg, bias, out) };
-    }
-    blocks_loop::<false>(u, scratch, g, rows, coutg, bias, out)
-}
-
-/// # Safety
-/// The CPU must support AVX2 and FMA.
-#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn blocks_avx2(
-    u: &[[f32; MR]],
-    scratch: (&[f32], &mut [[f32; NR]]),
-    g: &Geo,
-    rows: &Rows,
-    coutg: usize,
-    bias: Option<&[f32]>,
-    out: &mut [MaybeUninit<f32>],
-) {
-    blocks_loop::<true>(u, scratch, g, rows, coutg, bias, out)
-}
-
-/// Block by block of `NR` tiles of one group: the column half of the input transform
+/// Block by block of `NR` tiles of one group (compiled for AVX2 and FMA when `FMA`): the column half of the input transform
 /// of every channel into `panel` (`panel[ξ·C_in_g + c]`, a tile per lane), then per
 /// register tile of output channels the 16 products and the output transform.
 #[inline(always)]
