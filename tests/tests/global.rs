@@ -7,8 +7,8 @@
 //! in-process ranks; `scripts/mpi_test.sh` runs the same cases under `mpirun` through
 //! the ignored test `mpi_suite` (tensor-core built with its `mpi` feature).
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tensor_core::global::{

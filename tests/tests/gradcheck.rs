@@ -8,8 +8,8 @@
 //! The table is [`CASES`]: an op is one entry (a name, a generator of its inputs, the
 //! call). Add model ops by appending entries.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use tensor_core::nn::{self, GeluApproximate, Reduction};
 use tensor_core::{no_grad, DType, MemoryFormat, Result, Scalar, Tensor};
 

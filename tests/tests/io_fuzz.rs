@@ -9,8 +9,8 @@
 //! - Longer: `TENSOR_IO_FUZZ_SECS=120 TENSOR_IO_FUZZ_CASES=100000000 cargo test
 //!   --release -p tensor-tests --test io_fuzz` (`TENSOR_IO_FUZZ_SEED` picks the seed).
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -17,7 +17,7 @@ use super::common::{
     check_little_endian, first_invalid_bool, invalid, io_error, write_elements,
     write_file_atomically,
 };
-use super::safetensors_header::{StDtype as Dtype, TensorInfo};
+use super::safetensors_header::{parse_object, quote, string_map, StDtype as Dtype, TensorInfo};
 use crate::error::{Error, Result};
 use crate::{DType, Layout, Storage, Tensor};
 use std::collections::{BTreeMap, HashMap};
@@ -123,9 +123,7 @@ pub fn save_safetensors(path: impl AsRef<Path>, tensors: &[(&str, &Tensor)]) -> 
         if i > 0 {
             header.push(',');
         }
-        let name =
-            serde_json::to_string(name).map_err(|e| invalid(OP_SAVE, format!("header: {e}")))?;
-        header.push_str(&name);
+        header.push_str(&quote(name));
         header.push(':');
         header.push_str(&info.to_json());
     }
@@ -240,13 +238,13 @@ fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
             format!("InvalidHeader: the header is not UTF-8 ({e})"),
         )
     })?;
-    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
+    let map = parse_object(text)
         .map_err(|e| header_error(path, format!("InvalidHeaderDeserialization: {e}")))?;
     let mut metadata = None;
     let mut infos = Vec::with_capacity(map.len());
     for (name, value) in map {
         if name == "__metadata__" {
-            let m: BTreeMap<String, String> = serde_json::from_value(value).map_err(|e| {
+            let m = string_map(value).map_err(|e| {
                 header_error(
                     path,
                     format!(

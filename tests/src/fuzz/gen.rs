@@ -1,7 +1,7 @@
 //! Random and hostile argument values: sizes, strides, offsets, dims, scalars, dtypes.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use tensor_core::{DType, MemoryFormat, Scalar, ALL_DTYPES};
 
 /// Sizes no machine can allocate (≥ 2^40 elements, or past `isize::MAX`/`usize::MAX`):

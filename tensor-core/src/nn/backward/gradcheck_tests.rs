@@ -5,8 +5,8 @@
 
 use crate::nn::{self, GeluApproximate, Reduction};
 use crate::{Layout, Storage, Tensor};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
 /// A differentiable input: storage values and a non-overlapping strided layout.
 struct Input {
