@@ -1,7 +1,7 @@
 //! Support for the code `layout!` emits (not a public API: paths may change).
 //!
 //! `layout!(x, "b (h d) -> b h d", h = 3)` expands to a block holding
-//! * a local trait `__LayoutShape` implemented for the input shapes the pattern accepts,
+//! * a local trait `__LayoutShape<S>` implemented for the input shapes `S` the pattern accepts,
 //!   whose `Out` is the output shape computed from the input's dims with [`DimMul`] and
 //!   `Split` (of [`rearrange`], [`repeat`] or [`reduce`]), and whose where-clauses are the
 //!   static checks;

@@ -1,11 +1,16 @@
 //! Expand: emits the recipe (static data run by `layout_support`), the sizes given, and
 //! the output shape type computed from the input's shape type.
 //!
-//! The emitted block holds a local trait `__LayoutShape` implemented for each input shape
-//! the pattern accepts (one rank, or every rank up to 8 with `...`); its `Out` is the
-//! output shape, and its where-clauses are the static checks (divisibility, equal sizes).
-//! A shape of the wrong rank has no impl, reported by the trait's
+//! The emitted block holds a local trait `__LayoutShape<S>` implemented for each input
+//! shape `S` the pattern accepts (one rank, or every rank up to 8 with `...`); its `Out`
+//! is the output shape, and its where-clauses are the static checks (divisibility, equal
+//! sizes). A shape of the wrong rank has no impl, reported by the trait's
 //! `#[diagnostic::on_unimplemented]` with the pattern and the shape in decimal.
+//!
+//! The shape is the trait's parameter and the `Self` of every impl is a type parameter
+//! (the bound is `S: __LayoutShape<S>`): rustc never lists an impl whose `Self` is a
+//! type parameter as an alternative, so a failed check is its own message alone, with no
+//! "the trait is implemented for `(__A0, __A1)`" pointing into the expansion.
 
 use super::parse::{Dim, Invocation, Pattern, TermKind};
 use super::span::PatternSpans;
@@ -40,7 +45,7 @@ pub(crate) fn expand(
     let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
         quote!(#ls::MayFail)
     } else {
-        quote!(<S as __LayoutShape>::Mode)
+        quote!(<S as __LayoutShape<S>>::Mode)
     };
     let elem_bound = match c.op {
         Op::Reduce(Reduction::Mean) => quote!(T: #ls::MeanElement,),
@@ -49,20 +54,20 @@ pub(crate) fn expand(
     Ok(quote! {{
         #[allow(non_camel_case_types, dead_code)]
         #[diagnostic::on_unimplemented(message = #message, label = #label)]
-        trait __LayoutShape {
+        trait __LayoutShape<S> {
             type Out: #ls::Shape;
             type Mode: #ls::Mode;
         }
         #impls
         const __RECIPE: #ls::Recipe = #recipe;
-        fn __layout<T: #ls::Element, S: __LayoutShape + #ls::Shape>(
+        fn __layout<T: #ls::Element, S: __LayoutShape<S> + #ls::Shape>(
             x: &#ls::Tensor<T, S>,
             given: &[::core::option::Option<usize>],
-        ) -> #ls::Output<T, <S as __LayoutShape>::Out, #mode>
+        ) -> #ls::Output<T, <S as __LayoutShape<S>>::Out, #mode>
         where
             #elem_bound
         {
-            <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape>::Out>(x, &__RECIPE, given)
+            <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape<S>>::Out>(x, &__RECIPE, given)
         }
         let #x = &(#tensor);
         // `h = {n}`: the braces are the syntax, not redundant.
@@ -228,7 +233,7 @@ fn ranks(p: &Pattern) -> std::ops::RangeInclusive<usize> {
     }
 }
 
-/// One `impl __LayoutShape for (A0, A1, ..)` per accepted rank.
+/// One `impl<__S, A0, A1, ..> __LayoutShape<(A0, A1, ..)> for __S` per accepted rank.
 fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> syn::Result<TokenStream> {
     let p = &c.pattern;
     if p.left.ellipsis().is_none() && p.left.dims.len() > MAX_RANK {
@@ -383,7 +388,7 @@ fn shape_impl(
             quote!(<#p as #ls::ModeOfDim>::Then<#rest>)
         });
     Some(quote! {
-        impl<#(#params: #ls::Dim),*> __LayoutShape for (#(#params,)*)
+        impl<__S, #(#params: #ls::Dim),*> __LayoutShape<(#(#params,)*)> for __S
         where
             #(#bounds,)*
         {
