@@ -6,7 +6,8 @@
 //!   `Split` (of [`rearrange`], [`repeat`] or [`reduce`]), and whose where-clauses are the
 //!   static checks;
 //! * a [`Recipe`]: the pattern as static data;
-//! * a generic fn `__layout` whose signature states the output type; it calls
+//! * a generic fn `__layout` whose signature states the output type (a parameter bound
+//!   to equal `Out`, so a wrong annotation of the result names both shapes); it calls
 //!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
 //!   possible) and wraps the result in the computed shape type.

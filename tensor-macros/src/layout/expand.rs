@@ -11,6 +11,13 @@
 //! (the bound is `S: __LayoutShape<S>`): rustc never lists an impl whose `Self` is a
 //! type parameter as an alternative, so a failed check is its own message alone, with no
 //! "the trait is implemented for `(__A0, __A1)`" pointing into the expansion.
+//!
+//! The result's shape is a parameter `O` of `__layout`, bound to equal the computed
+//! output by the local `__LayoutOut`, whose message names the pattern and both shapes.
+//! Its check waits for the fallback of an integer literal (`__Later`): an unannotated
+//! call infers `O` as the output then, and an annotated one (`let y: Tensor<f32,
+//! Shape![..]> = layout!(..)?`) has fixed `O` by then, so a wrong annotation is that
+//! message rather than rustc's "`?` operator has incompatible types".
 
 use super::parse::{Dim, Invocation, Pattern, TermKind};
 use super::span::PatternSpans;
@@ -33,12 +40,17 @@ pub(crate) fn expand(
     let n_names = Literal::usize_unsuffixed(names.len());
     let impls = shape_impls(c, &names, spans)?;
     let (message, label) = rank_message(c);
+    let out_message = format!(
+        "layout!({}): the pattern \"{}\" gives the shape `{{Self}}`, but the result is used as `{{O}}`",
+        c.op.name(),
+        c.pattern.text
+    );
     let tensor = &inv.tensor;
     let span = inv.pattern.span();
     // The input, named with the pattern's span: the failed static check of a call points
     // at the argument that fixed the type, so this makes it point at the pattern.
     let x = Ident::new("__x", span);
-    let call = quote_spanned! {span=> __layout(#x, &__given) };
+    let call = quote_spanned! {span=> __layout(#x, &__given, 0) };
     // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
     // or (decided by the types) a `Dyn` input dim that the pattern checks (a split or a
     // given size); a `Dyn` dim that only moves or merges needs no check.
@@ -59,15 +71,40 @@ pub(crate) fn expand(
             type Mode: #ls::Mode;
         }
         #impls
+        // The result's shape `O` is the pattern's output (`Self`); `O` is a parameter,
+        // fixed by the caller's annotation if any, so a wrong one is this error.
+        #[allow(non_camel_case_types, dead_code)]
+        #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
+        trait __LayoutOut<O> {}
+        impl<__X> __LayoutOut<__X> for __X {}
+        // `<I as __Later<X>>::Out` is `X`, known only once the literal `0` passed as `I`
+        // falls back to `i32` (two impls keep it open until then): so `O` is not
+        // inferred from the output before the annotation is seen.
+        #[allow(non_camel_case_types, dead_code)]
+        trait __Later<X> {
+            type Out;
+        }
+        impl<__X> __Later<__X> for i32 {
+            type Out = __X;
+        }
+        impl<__X> __Later<__X> for i64 {
+            type Out = __X;
+        }
         const __RECIPE: #ls::Recipe = #recipe;
-        fn __layout<T: #ls::Element, S: __LayoutShape<S> + #ls::Shape>(
+        fn __layout<T, S, O, I>(
             x: &#ls::Tensor<T, S>,
             given: &[::core::option::Option<usize>],
-        ) -> #ls::Output<T, <S as __LayoutShape<S>>::Out, #mode>
+            _later: I,
+        ) -> #ls::Output<T, O, #mode>
         where
+            T: #ls::Element,
+            S: __LayoutShape<S> + #ls::Shape,
+            O: #ls::Shape,
+            I: __Later<<S as __LayoutShape<S>>::Out>,
+            <I as __Later<<S as __LayoutShape<S>>::Out>>::Out: __LayoutOut<O>,
             #elem_bound
         {
-            <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape<S>>::Out>(x, &__RECIPE, given)
+            <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)
         }
         let #x = &(#tensor);
         // `h = {n}`: the braces are the syntax, not redundant.
