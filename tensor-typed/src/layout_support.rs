@@ -1,12 +1,13 @@
 //! Support for the code `layout!` emits (not a public API: paths may change).
 //!
 //! `layout!(x, "b (h d) -> b h d", h = 3)` expands to a block holding
-//! * a local trait `__LayoutShape` implemented for the input shapes the pattern accepts,
+//! * a local trait `__LayoutShape<S>` implemented for the input shapes `S` the pattern accepts,
 //!   whose `Out` is the output shape computed from the input's dims with [`DimMul`] and
 //!   `Split` (of [`rearrange`], [`repeat`] or [`reduce`]), and whose where-clauses are the
 //!   static checks;
 //! * a [`Recipe`]: the pattern as static data;
-//! * a generic fn `__layout` whose signature states the output type; it calls
+//! * a generic fn `__layout` whose signature states the output type (a parameter bound
+//!   to equal `Out`, so a wrong annotation of the result names both shapes); it calls
 //!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
 //!   possible) and wraps the result in the computed shape type.

@@ -1,11 +1,23 @@
 //! Expand: emits the recipe (static data run by `layout_support`), the sizes given, and
 //! the output shape type computed from the input's shape type.
 //!
-//! The emitted block holds a local trait `__LayoutShape` implemented for each input shape
-//! the pattern accepts (one rank, or every rank up to 8 with `...`); its `Out` is the
-//! output shape, and its where-clauses are the static checks (divisibility, equal sizes).
-//! A shape of the wrong rank has no impl, reported by the trait's
+//! The emitted block holds a local trait `__LayoutShape<S>` implemented for each input
+//! shape `S` the pattern accepts (one rank, or every rank up to 8 with `...`); its `Out`
+//! is the output shape, and its where-clauses are the static checks (divisibility, equal
+//! sizes). A shape of the wrong rank has no impl, reported by the trait's
 //! `#[diagnostic::on_unimplemented]` with the pattern and the shape in decimal.
+//!
+//! The shape is the trait's parameter and the `Self` of every impl is a type parameter
+//! (the bound is `S: __LayoutShape<S>`): rustc never lists an impl whose `Self` is a
+//! type parameter as an alternative, so a failed check is its own message alone, with no
+//! "the trait is implemented for `(__A0, __A1)`" pointing into the expansion.
+//!
+//! The result's shape is a parameter `O` of `__layout`, bound to equal the computed
+//! output by the local `__LayoutOut`, whose message names the pattern and both shapes.
+//! Its check waits for the fallback of an integer literal (`__Later`): an unannotated
+//! call infers `O` as the output then, and an annotated one (`let y: Tensor<f32,
+//! Shape![..]> = layout!(..)?`) has fixed `O` by then, so a wrong annotation is that
+//! message rather than rustc's "`?` operator has incompatible types".
 
 use super::parse::{Dim, Invocation, Pattern, TermKind};
 use super::span::PatternSpans;
@@ -28,19 +40,24 @@ pub(crate) fn expand(
     let n_names = Literal::usize_unsuffixed(names.len());
     let impls = shape_impls(c, &names, spans)?;
     let (message, label) = rank_message(c);
+    let out_message = format!(
+        "layout!({}): the pattern \"{}\" gives the shape `{{Self}}`, but the result is used as `{{O}}`",
+        c.op.name(),
+        c.pattern.text
+    );
     let tensor = &inv.tensor;
     let span = inv.pattern.span();
     // The input, named with the pattern's span: the failed static check of a call points
     // at the argument that fixed the type, so this makes it point at the pattern.
     let x = Ident::new("__x", span);
-    let call = quote_spanned! {span=> __layout(#x, &__given) };
+    let call = quote_spanned! {span=> __layout(#x, &__given, 0) };
     // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
     // or (decided by the types) a `Dyn` input dim that the pattern checks (a split or a
     // given size); a `Dyn` dim that only moves or merges needs no check.
     let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
         quote!(#ls::MayFail)
     } else {
-        quote!(<S as __LayoutShape>::Mode)
+        quote!(<S as __LayoutShape<S>>::Mode)
     };
     let elem_bound = match c.op {
         Op::Reduce(Reduction::Mean) => quote!(T: #ls::MeanElement,),
@@ -49,20 +66,45 @@ pub(crate) fn expand(
     Ok(quote! {{
         #[allow(non_camel_case_types, dead_code)]
         #[diagnostic::on_unimplemented(message = #message, label = #label)]
-        trait __LayoutShape {
+        trait __LayoutShape<S> {
             type Out: #ls::Shape;
             type Mode: #ls::Mode;
         }
         #impls
+        // The result's shape `O` is the pattern's output (`Self`); `O` is a parameter,
+        // fixed by the caller's annotation if any, so a wrong one is this error.
+        #[allow(non_camel_case_types, dead_code)]
+        #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
+        trait __LayoutOut<O> {}
+        impl<__X> __LayoutOut<__X> for __X {}
+        // `<I as __Later<X>>::Out` is `X`, known only once the literal `0` passed as `I`
+        // falls back to `i32` (two impls keep it open until then): so `O` is not
+        // inferred from the output before the annotation is seen.
+        #[allow(non_camel_case_types, dead_code)]
+        trait __Later<X> {
+            type Out;
+        }
+        impl<__X> __Later<__X> for i32 {
+            type Out = __X;
+        }
+        impl<__X> __Later<__X> for i64 {
+            type Out = __X;
+        }
         const __RECIPE: #ls::Recipe = #recipe;
-        fn __layout<T: #ls::Element, S: __LayoutShape + #ls::Shape>(
+        fn __layout<T, S, O, I>(
             x: &#ls::Tensor<T, S>,
             given: &[::core::option::Option<usize>],
-        ) -> #ls::Output<T, <S as __LayoutShape>::Out, #mode>
+            _later: I,
+        ) -> #ls::Output<T, O, #mode>
         where
+            T: #ls::Element,
+            S: __LayoutShape<S> + #ls::Shape,
+            O: #ls::Shape,
+            I: __Later<<S as __LayoutShape<S>>::Out>,
+            <I as __Later<<S as __LayoutShape<S>>::Out>>::Out: __LayoutOut<O>,
             #elem_bound
         {
-            <#mode as #ls::Mode>::run::<T, S, <S as __LayoutShape>::Out>(x, &__RECIPE, given)
+            <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)
         }
         let #x = &(#tensor);
         // `h = {n}`: the braces are the syntax, not redundant.
@@ -228,7 +270,7 @@ fn ranks(p: &Pattern) -> std::ops::RangeInclusive<usize> {
     }
 }
 
-/// One `impl __LayoutShape for (A0, A1, ..)` per accepted rank.
+/// One `impl<__S, A0, A1, ..> __LayoutShape<(A0, A1, ..)> for __S` per accepted rank.
 fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> syn::Result<TokenStream> {
     let p = &c.pattern;
     if p.left.ellipsis().is_none() && p.left.dims.len() > MAX_RANK {
@@ -383,7 +425,7 @@ fn shape_impl(
             quote!(<#p as #ls::ModeOfDim>::Then<#rest>)
         });
     Some(quote! {
-        impl<#(#params: #ls::Dim),*> __LayoutShape for (#(#params,)*)
+        impl<__S, #(#params: #ls::Dim),*> __LayoutShape<(#(#params,)*)> for __S
         where
             #(#bounds,)*
         {

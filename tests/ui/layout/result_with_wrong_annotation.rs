@@ -1,5 +1,5 @@
-// `?` on a layout! result whose annotation is wrong: rustc's `?` message, with both
-// shapes in full (a proc macro cannot see the annotation, and `?` is rustc's own).
+// `?` on a layout! result whose annotation is wrong: the pattern and both shapes in
+// one error at the pattern (not rustc's "`?` operator has incompatible types").
 use tensor_typed::prelude::*;
 
 fn main() -> Result<()> {
