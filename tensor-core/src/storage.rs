@@ -59,7 +59,7 @@ pub struct Buffer {
 }
 
 impl Drop for Buffer {
-    /// A buffer this crate allocated goes to the [`crate::buffer_cache`] (which keeps it
+    /// A buffer this crate allocated goes to the buffer cache (`buffer_cache`) (which keeps it
     /// only when its size is worth keeping).
     fn drop(&mut self) {
         if let Bytes::Words(words) = &mut self.bytes {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 ///
 /// `apply` runs with grad mode off (the engine's [`NoGradGuard`](crate::NoGradGuard)),
 /// so it may use any tensor op. It returns one entry per input of the op, in the order
-/// of the `inputs` given to [`record`](super::record); `None` where an input needs no
+/// of the `inputs` given to `record`; `None` where an input needs no
 /// gradient (or the gradient is zero and may be skipped). A returned gradient may have
 /// a broadcast shape or another dtype than its input: the engine sums it to the
 /// input's shape (`sum_to_size`) and casts it, as PyTorch's `validate_outputs`.

@@ -26,7 +26,7 @@ pub struct Layout {
 
 impl Clone for Layout {
     /// A plain copy of the dims (`from_slice`: one `memcpy` each, no allocation up to
-    /// [`INLINE_DIMS`] dims; the derived clone went element by element).
+    /// `INLINE_DIMS` dims; the derived clone went element by element).
     #[inline]
     fn clone(&self) -> Layout {
         Layout::from_slices(&self.sizes, &self.strides, self.storage_offset)

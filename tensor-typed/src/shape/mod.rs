@@ -7,7 +7,7 @@
 //!   [`crate::typelevel::dim`]): [`D<N>`](crate::D) for `N` in `0..=999`, and
 //!   [`K<Hi, Lo>`](crate::K) for `Hi·1000 + Lo` (`Shape![50257]` is `(K<D<50>, D<257>>,)`).
 //!   rustc prints them so, never as `UInt<UInt<UTerm, B1>, B1>`; every size has one form.
-//! * A **run-time dim** is the unit type [`Dyn`](crate::Dyn).
+//! * A **run-time dim** is the unit type [`Dyn`].
 //! * A **shape** is a tuple of dims, rank 0 to 8: `Shape![2, Dyn, 3]` expands to
 //!   `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`, `Shape![3]` to
 //!   `(D<3>,)`, `Shape![]` to `()`. So a mismatch against an annotation reads

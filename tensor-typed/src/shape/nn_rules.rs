@@ -1,6 +1,6 @@
 //! The shape rules of the model ops: `cat` (sum along the cat dim, other dims equal),
 //! `conv2d` and the 2-d poolings (PyTorch's output size, through
-//! [`ConvSize`](crate::arith::ConvSize)), `layer_norm` (the weight is the input's trailing
+//! [`crate::arith::ConvSize`]), `layer_norm` (the weight is the input's trailing
 //! dims), `embedding` (the ids' shape plus the embedding dim) and `cross_entropy` (equal
 //! batch dims). Static dims are checked here; `Dyn` ones at run time with PyTorch's
 //! message. Each failed check is one error: the output type exists only through the

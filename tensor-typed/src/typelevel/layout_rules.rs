@@ -1,6 +1,6 @@
 //! The static rules of `layout!` (for the checks, see [`crate::typelevel::checks`]): each a trait implemented only where the check holds,
 //! whose `#[diagnostic::on_unimplemented]` names the operation (the marker `Op`:
-//! [`rearrange`], [`repeat`] or [`reduce`]) and prints the dims in decimal (the dim index
+//! [`op::rearrange`](crate::op::rearrange), [`op::repeat`](crate::op::repeat) or [`op::reduce`](crate::op::reduce)) and prints the dims in decimal (the dim index
 //! is a const generic, sizes are static dims: `D<6>`, `K<D<50>, D<257>>`).
 //!
 //! * `DimIs<Op, I, B>` for dim `I` of the input, when the pattern knows its size `B`:
