@@ -19,6 +19,8 @@
 
 mod recipe;
 
+use std::marker::PhantomData;
+
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
 pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};
@@ -91,6 +93,33 @@ impl Mode for MayFail {
         )?))
     }
 }
+
+/// What `layout!` returns (`Tensor<T, O>` or `Result<Tensor<T, O>>`), built from its input
+/// `Tensor<T, S>`. The macro names this type from its `__layout` call without making
+/// that call at run time, so codegen sees the output shape `O` already computed.
+pub trait LayoutResult<T: Element, S: Shape>: Sized {
+    /// Runs `recipe` on `x` (as `__layout` would).
+    fn run_as(
+        _out: &PhantomData<Self>,
+        x: &Tensor<T, S>,
+        recipe: &Recipe,
+        given: AxisSizes,
+    ) -> Self;
+}
+impl<T: Element, S: Shape, O: Shape> LayoutResult<T, S> for Tensor<T, O> {
+    fn run_as(_: &PhantomData<Self>, x: &Tensor<T, S>, recipe: &Recipe, given: AxisSizes) -> Self {
+        Infallible::run::<T, S, O>(x, recipe, given)
+    }
+}
+impl<T: Element, S: Shape, O: Shape> LayoutResult<T, S> for tensor_core::Result<Tensor<T, O>> {
+    fn run_as(_: &PhantomData<Self>, x: &Tensor<T, S>, recipe: &Recipe, given: AxisSizes) -> Self {
+        MayFail::run::<T, S, O>(x, recipe, given)
+    }
+}
+
+/// Makes `out`'s type parameter the type of `value` (which is never computed at run time:
+/// the macro calls this in a closure that it does not call).
+pub fn same_type<R>(_out: &PhantomData<R>, _value: R) {}
 
 /// The result of a recipe checked against the computed output type (dtype `dtype`, dims
 /// `dims`); not generic, so one copy serves every `layout!`.
