@@ -9,7 +9,12 @@
 //! * a generic fn `__layout` whose signature states the output type; it calls
 //!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
-//!   possible) and wraps the result in the computed shape type.
+//!   possible) and wraps the result in the computed shape type;
+//! * the call of `__layout`, type- and borrow-checked (with its errors) inside a closure
+//!   that never runs, which names the result type, and the call that runs:
+//!   [`LayoutResult::run_as`] of that type, the same [`Mode::run`] with the output shape
+//!   as a plain type parameter. So codegen never instantiates `__layout`, whose signature
+//!   would make it solve the shape rules a third time (after type and borrow checking).
 //!
 //! With static dims and literal sizes everything is checked by the compiler and the macro
 //! returns the tensor (except `reduce = max|min` over an axis that may be empty, which
@@ -38,8 +43,8 @@ pub type Output<T, S, M> = <M as Mode>::Wrap<Tensor<T, S>>;
 
 /// Whether a `layout!` can fail at run time, and what it returns accordingly.
 ///
-/// [`Mode::run`] is the one generic function a `layout!` call instantiates besides its
-/// own `__layout`: the work is done by [`Recipe::apply`] and `fits`, which are not
+/// [`Mode::run`] is, with [`LayoutResult::run_as`], the one generic function a `layout!`
+/// call instantiates: the work is done by [`Recipe::apply`] and `fits`, which are not
 /// generic, so each call adds little to compile time.
 pub trait Mode {
     /// The returned type for a result of type `X`.

@@ -277,3 +277,38 @@ impl<T> AllStatic for Cons<Dyn, T> {
 pub trait StaticList<S> {}
 #[diagnostic::do_not_recommend]
 impl<S> StaticList<S> for typenum::B1 {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same<A: 'static, B: 'static>() -> bool {
+        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
+    }
+    type Rev<S> = <S as Shape>::Rev;
+    type Back<S> = <<S as Shape>::Rev as FromRev>::Shape;
+
+    #[test]
+    fn reversed_lists_and_ranks_match_the_lists() {
+        type S3 = (D<2>, Dyn, K<D<1>, D<0>>);
+        assert!(same::<
+            Rev<S3>,
+            Cons<K<D<1>, D<0>>, Cons<Dyn, Cons<D<2>, Nil>>>,
+        >());
+        assert!(same::<Back<S3>, S3>());
+        assert!(same::<<S3 as Shape>::Rank, Succ<Succ<Succ<Z>>>>());
+        assert!(same::<Rev<()>, Nil>());
+        assert!(same::<Back<()>, ()>());
+        assert!(same::<<() as Shape>::Rank, Z>());
+        type S8 = (D<1>, D<2>, D<3>, D<4>, D<5>, D<6>, D<7>, D<8>);
+        assert!(same::<Back<S8>, S8>());
+        assert!(same::<
+            <Rev<S8> as crate::typelevel::list::ReverseAcc<Nil>>::Output,
+            ListOf<S8>,
+        >());
+        assert!(same::<
+            <S8 as Shape>::Rank,
+            crate::typelevel::list::LenOf<ListOf<S8>>,
+        >());
+    }
+}
