@@ -13,11 +13,14 @@ through the named op kinds only (to find which rules cost the time).
 Without --run it only writes DIR/typed and DIR/untyped (default DIR:
 target/compile_cost). With --run, for each crate and command, it runs the command once
 untimed (dependencies up to date), then touches src/main.rs and times `cargo check` and `cargo build` (debug, CARGO_INCREMENTAL=0)
-of that crate alone, --reps times, and prints the median. Standard library only.
+of that crate alone, --reps times (typed and untyped alternating), and prints the medians
+of the wall time and of the CPU time (user + system, steadier on a loaded machine).
+Standard library only.
 """
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -163,33 +166,43 @@ def write(out, n):
 
 
 def cargo(d, target, *args):
+    """Runs cargo; returns (wall seconds, CPU seconds: user + system of cargo, rustc and
+    the linker)."""
     # No incremental cache: each timed run compiles the whole crate from scratch.
     env = dict(os.environ, CARGO_TARGET_DIR=target, CARGO_INCREMENTAL="0")
     cmd = ["cargo", *args, "--quiet", "--offline", "--manifest-path", os.path.join(d, "Cargo.toml")]
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, env=env, check=True)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def run(out, reps):
     target = os.path.join(out, "target")
     results = {}
-    for kind in ("typed", "untyped"):
-        d = os.path.join(out, kind)
-        main = os.path.join(d, "src", "main.rs")
-        for cmd in ("check", "build"):
-            times = []
-            for _ in range(reps):
+    for cmd in ("check", "build"):
+        # Typed and untyped alternate within each rep, so that a change in the machine's
+        # load hits both alike.
+        for _ in range(reps):
+            for kind in ("typed", "untyped"):
+                d = os.path.join(out, kind)
                 # Untimed: rebuilds whatever dependency changed since (the workspace may
                 # be edited meanwhile), so that the timed run compiles this crate only.
                 cargo(d, target, cmd)
                 time.sleep(1.0)
-                os.utime(main)
-                times.append(cargo(d, target, cmd))
-            results[(kind, cmd)] = statistics.median(times)
+                os.utime(os.path.join(d, "src", "main.rs"))
+                results.setdefault((kind, cmd), []).append(cargo(d, target, cmd))
     for cmd in ("check", "build"):
         t, u = results[("typed", cmd)], results[("untyped", cmd)]
-        print(f"cargo {cmd:5}: typed {t:6.2f} s, untyped {u:6.2f} s, ratio {t / u:.2f}")
+        tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
+        tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
+        print(
+            f"cargo {cmd:5}: wall typed {tw:6.2f} s, untyped {uw:6.2f} s, ratio {tw / uw:.2f}"
+            f" | cpu typed {tc:6.2f} s, untyped {uc:6.2f} s, ratio {tc / uc:.2f}"
+        )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def main():

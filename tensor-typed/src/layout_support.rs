@@ -10,7 +10,12 @@
 //!   to equal `Out`, so a wrong annotation of the result names both shapes); it calls
 //!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
-//!   possible) and wraps the result in the computed shape type.
+//!   possible) and wraps the result in the computed shape type;
+//! * the call of `__layout`, type- and borrow-checked (with its errors) inside a closure
+//!   that never runs, which names the result type, and the call that runs:
+//!   [`LayoutResult::run_as`] of that type, the same [`Mode::run`] with the output shape
+//!   as a plain type parameter. So codegen never instantiates `__layout`, whose signature
+//!   would make it solve the shape rules a third time (after type and borrow checking).
 //!
 //! With static dims and literal sizes everything is checked by the compiler and the macro
 //! returns the tensor (except `reduce = max|min` over an axis that may be empty, which
@@ -19,6 +24,8 @@
 //! [`Recipe::plan`] with einops' message.
 
 mod recipe;
+
+use std::marker::PhantomData;
 
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
@@ -37,8 +44,8 @@ pub type Output<T, S, M> = <M as Mode>::Wrap<Tensor<T, S>>;
 
 /// Whether a `layout!` can fail at run time, and what it returns accordingly.
 ///
-/// [`Mode::run`] is the one generic function a `layout!` call instantiates besides its
-/// own `__layout`: the work is done by [`Recipe::apply`] and `fits`, which are not
+/// [`Mode::run`] is, with [`LayoutResult::run_as`], the one generic function a `layout!`
+/// call instantiates: the work is done by [`Recipe::apply`] and `fits`, which are not
 /// generic, so each call adds little to compile time.
 pub trait Mode {
     /// The returned type for a result of type `X`.
@@ -92,6 +99,33 @@ impl Mode for MayFail {
         )?))
     }
 }
+
+/// What `layout!` returns (`Tensor<T, O>` or `Result<Tensor<T, O>>`), built from its input
+/// `Tensor<T, S>`. The macro names this type from its `__layout` call without making
+/// that call at run time, so codegen sees the output shape `O` already computed.
+pub trait LayoutResult<T: Element, S: Shape>: Sized {
+    /// Runs `recipe` on `x` (as `__layout` would).
+    fn run_as(
+        _out: &PhantomData<Self>,
+        x: &Tensor<T, S>,
+        recipe: &Recipe,
+        given: AxisSizes,
+    ) -> Self;
+}
+impl<T: Element, S: Shape, O: Shape> LayoutResult<T, S> for Tensor<T, O> {
+    fn run_as(_: &PhantomData<Self>, x: &Tensor<T, S>, recipe: &Recipe, given: AxisSizes) -> Self {
+        Infallible::run::<T, S, O>(x, recipe, given)
+    }
+}
+impl<T: Element, S: Shape, O: Shape> LayoutResult<T, S> for tensor_core::Result<Tensor<T, O>> {
+    fn run_as(_: &PhantomData<Self>, x: &Tensor<T, S>, recipe: &Recipe, given: AxisSizes) -> Self {
+        MayFail::run::<T, S, O>(x, recipe, given)
+    }
+}
+
+/// Makes `out`'s type parameter the type of `value` (which is never computed at run time:
+/// the macro calls this in a closure that it does not call).
+pub fn same_type<R>(_out: &PhantomData<R>, _value: R) {}
 
 /// The result of a recipe checked against the computed output type (dtype `dtype`, dims
 /// `dims`); not generic, so one copy serves every `layout!`.

@@ -110,7 +110,17 @@ pub(crate) fn expand(
         // `h = {n}`: the braces are the syntax, not redundant.
         #[allow(unused_braces)]
         let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];
-        #call
+        // The call is type-checked (with its errors) only to name its result type: it
+        // stands after a `return` in a closure that never runs, so it reaches neither
+        // borrowck nor codegen (each would solve the shape rules again); `run_as` runs
+        // the recipe with that type.
+        let __out = ::core::marker::PhantomData;
+        #[allow(unreachable_code)]
+        let _ = || {
+            return;
+            #ls::same_type(&__out, #call)
+        };
+        #ls::LayoutResult::run_as(&__out, #x, &__RECIPE, &__given)
     }})
 }
 

@@ -13,7 +13,6 @@ use crate::tensor::{check_fits, Tensor};
 use crate::typelevel::arith::{DimAdd, DimSub, Sum};
 use crate::typelevel::checks::{Blame, DimInRange, NarrowOk, SqueezeOk};
 use crate::typelevel::dim::D;
-use crate::typelevel::list::LenOf;
 use crate::typelevel::op;
 use crate::typelevel::peano::S as Succ;
 use tensor_core::{Element, Result};
@@ -31,8 +30,8 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// last dim. Compile error: a dim out of range.
     pub fn transpose<const A: isize, const B: isize>(&self) -> Tensor<T, out::Transposed<S, A, B>>
     where
-        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
-        crate::shape::dims::SDim<B>: WrapDim<LenOf<ListOf<S>>>,
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
+        crate::shape::dims::SDim<B>: WrapDim<crate::shape::dims::RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::transpose, S, A>,
         DimOkOf<S, B>: DimInRange<op::transpose, S, B>,
         ListOf<S>: At<PosOf<S, A>> + At<PosOf<S, B>>,
@@ -49,7 +48,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// in `[-(r + 1), r]`.
     pub fn unsqueeze<const A: isize>(&self) -> Tensor<T, out::Unsqueezed<S, A>>
     where
-        crate::shape::dims::SDim<A>: WrapDim<Succ<LenOf<ListOf<S>>>>,
+        crate::shape::dims::SDim<A>: WrapDim<Succ<crate::shape::dims::RankOf<S>>>,
         NewDimOkOf<S, A>: DimInRange<op::unsqueeze, S, A>,
         ListOf<S>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>,
         <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
@@ -64,7 +63,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`Tensor::try_squeeze`]).
     pub fn squeeze<const A: isize>(&self) -> Tensor<T, out::Squeezed<S, A>>
     where
-        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::squeeze, S, A>,
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::RemoveAt<PosOf<S, A>>,
         DimAt<S, PosOf<S, A>>: Squeezable,
@@ -77,7 +76,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`Tensor::squeeze`], returning an error when a `Dyn` dim is not 1.
     pub fn try_squeeze<const A: isize>(&self) -> Result<Tensor<T, out::Squeezed<S, A>>>
     where
-        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::squeeze, S, A>,
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::RemoveAt<PosOf<S, A>>,
         DimAt<S, PosOf<S, A>>: Squeezable,
@@ -95,7 +94,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         &self,
     ) -> Tensor<T, out::Narrowed<S, A, LEN>>
     where
-        crate::shape::dims::SDim<A>: WrapDim<LenOf<ListOf<S>>>,
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
         D<START>: DimAdd<D<LEN>>,
@@ -180,7 +179,7 @@ type StackedList<X, const DIM: isize, C> =
 // beside a failed check.
 impl<T: Element, L: StackItems<T>, const DIM: isize> StackList<T, DIM> for L
 where
-    crate::shape::dims::SDim<DIM>: WrapDim<Succ<LenOf<ListOf<L::Item>>>>,
+    crate::shape::dims::SDim<DIM>: WrapDim<Succ<crate::shape::dims::RankOf<L::Item>>>,
     NewDimOkOf<L::Item, DIM>: DimInRange<op::stack, L::Item, DIM>,
     ListOf<L::Item>:
         crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<L::Item, DIM>, L::Count>,

@@ -11,7 +11,7 @@
 use crate::shape::dims::{PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::checks::{AxisInRange, AxisUnique, DimInRange, PermuteRankOk};
-use crate::typelevel::dim::{Ax, If, Not, Pick, Select, D};
+use crate::typelevel::dim::{Ax, Not, Pick, D};
 use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::{AxisPos, PEq, PLt, S as Succ, Z};
@@ -309,28 +309,29 @@ impl<H, T, A, J, Keep> DropAxes<A, J, Keep> for Cons<H, T>
 where
     A: ContainsAxis<J>,
     T: DropAxes<A, Succ<J>, Keep>,
-    Keep: Select<
-        Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
-        <T as DropAxes<A, Succ<J>, Keep>>::Output,
-    >,
-    <A as ContainsAxis<J>>::Output: Select<
-        If<
-            Keep,
-            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
-            <T as DropAxes<A, Succ<J>, Keep>>::Output,
-        >,
-        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
-    >,
+    <A as ContainsAxis<J>>::Output: DropOne<H, <T as DropAxes<A, Succ<J>, Keep>>::Output, Keep>,
 {
-    type Output = If<
-        <A as ContainsAxis<J>>::Output,
-        If<
-            Keep,
-            Cons<D<1>, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
-            <T as DropAxes<A, Succ<J>, Keep>>::Output,
-        >,
-        Cons<H, <T as DropAxes<A, Succ<J>, Keep>>::Output>,
-    >;
+    type Output = <<A as ContainsAxis<J>>::Output as DropOne<
+        H,
+        <T as DropAxes<A, Succ<J>, Keep>>::Output,
+        Keep,
+    >>::Output;
+}
+/// One dim `H` of [`DropAxes`] before the remaining dims `R`, by whether its index is in
+/// the axis list (`Self`): `B0` keeps it; `B1` drops it, or sets it to `D<1>` when `Keep`
+/// is `B1` (one step for the trait solver where two `Select`s took four).
+pub trait DropOne<H, R, Keep> {
+    /// The dims.
+    type Output;
+}
+impl<H, R, Keep> DropOne<H, R, Keep> for typenum::B0 {
+    type Output = Cons<H, R>;
+}
+impl<H, R> DropOne<H, R, B1> for B1 {
+    type Output = Cons<D<1>, R>;
+}
+impl<H, R> DropOne<H, R, typenum::B0> for B1 {
+    type Output = R;
 }
 
 /// The dims of shape `S` reduced over the axis list `Self` (`Keep` as in

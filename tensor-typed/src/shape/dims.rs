@@ -8,10 +8,9 @@
 //! generated table for ranks 0..=9 and dims -9..=9, giving the Peano position and an
 //! `Ok` bit that the methods turn into `Dimension out of range` errors.
 
-use crate::shape::{Cons, ListOf, Nil};
+use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::Blame;
 use crate::typelevel::dim::Bool;
-use crate::typelevel::list::LenOf;
 use crate::typelevel::peano::{S, Z};
 use typenum::{B0, B1};
 
@@ -28,7 +27,7 @@ pub trait WrapDim<R> {
 include!(concat!(env!("OUT_DIR"), "/signed_table.rs"));
 
 /// The rank of shape `X` as a Peano number.
-pub type RankOf<X> = LenOf<ListOf<X>>;
+pub type RankOf<X> = <X as Shape>::Rank;
 /// Peano position of signed dim `D` in shape `X`.
 pub type PosOf<X, const D: isize> = <SDim<D> as WrapDim<RankOf<X>>>::Pos;
 /// Whether signed dim `D` is in range for shape `X`: `B1`, else `X` (the `Self` of the

@@ -6,10 +6,10 @@
 //! a `Dyn` inner dim is checked at run time.
 
 use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
-use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
+use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
 use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
-use crate::typelevel::list::{Len, LenOf, Rev, ReverseAcc};
+use crate::typelevel::list::{Len, LenOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -132,9 +132,9 @@ where
 }
 
 /// The reversed matmul list of `S` by `R`.
-type RevMatmul<S, R> = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Output;
+type RevMatmul<S, R> = <<S as Shape>::Rev as MatmulRev<<R as Shape>::Rev>>::Output;
 /// The verdict of the matmul of `S` by `R`.
-type MatmulVerdictOf<S, R> = <Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Verdict;
+type MatmulVerdictOf<S, R> = <<S as Shape>::Rev as MatmulRev<<R as Shape>::Rev>>::Verdict;
 
 /// `MatmulWith<R>`: the shape of `matmul(Self, R)`.
 ///
@@ -149,16 +149,13 @@ pub trait MatmulWith<R: Shape>: Shape {
 }
 impl<S: Shape, R: Shape> MatmulWith<R> for S
 where
-    ListOf<S>: ReverseAcc<Nil>,
-    ListOf<R>: ReverseAcc<Nil>,
-    Rev<ListOf<S>>: MatmulRev<Rev<ListOf<R>>>,
+    S::Rev: MatmulRev<R::Rev>,
     MatmulVerdictOf<S, R>: MatmulVerdict<S, R>,
-    <MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>: ReverseAcc<Nil>,
-    Rev<<MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>>: IntoShape,
+    <MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>: FromRev,
 {
     type Output =
-        ShapeOf<Rev<<MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>>>>;
-    type Ok = Blame<<Rev<ListOf<S>> as MatmulRev<Rev<ListOf<R>>>>::Ok, S>;
+        <<MatmulVerdictOf<S, R> as MatmulVerdict<S, R>>::Then<RevMatmul<S, R>> as FromRev>::Shape;
+    type Ok = Blame<<S::Rev as MatmulRev<R::Rev>>::Ok, S>;
 }
 /// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
 /// `Shape![Dyn, 10]`).

@@ -74,6 +74,7 @@ pub mod reshape;
 pub mod same;
 
 use crate::typelevel::dim::{Dim, Dyn, D, K};
+use crate::typelevel::peano::{S as Succ, Z};
 use std::marker::PhantomData;
 
 /// The empty type-level list (end of a shape or an axis list).
@@ -111,6 +112,15 @@ impl<H: Dim, T: DimList> DimList for Cons<H, T> {
 pub trait Shape: 'static + Send + Sync {
     /// The same dims as a cons list (`Cons<D<2>, Cons<Dyn, Nil>>`).
     type List: DimList + IntoShape<Shape = Self> + crate::typelevel::list::Len;
+    /// The dims as a cons list, last dim first ([`FromRev`] turns it back), for the
+    /// rules that align shapes at the right (broadcasting, matmul): one step for the
+    /// trait solver, where reversing [`Shape::List`] takes one per dim.
+    #[doc(hidden)]
+    type Rev;
+    /// The rank as a Peano number ([`crate::typelevel::peano`]): one step, where the
+    /// length of [`Shape::List`] takes one per dim.
+    #[doc(hidden)]
+    type Rank;
     /// The static dims in order, `None` where the dim is `Dyn` (a constant, so the
     /// run-time helpers below are not generic: each shape costs no extra code).
     const DIMS: &'static [Option<usize>];
@@ -168,34 +178,64 @@ pub trait IntoShape {
     type Shape: Shape;
 }
 
+/// Turns a cons list of dims in reverse order back into its tuple (the inverse of
+/// [`Shape::Rev`]).
+pub trait FromRev {
+    /// The tuple shape.
+    type Shape: Shape;
+}
+
 /// The tuple shape of the cons list `L`.
 pub type ShapeOf<L> = <L as IntoShape>::Shape;
 /// The cons list of the tuple shape `S`.
 pub type ListOf<S> = <S as Shape>::List;
 
 macro_rules! tuple_shapes {
-    ($( ($($d:ident),*) => $list:ty ;)*) => {$(
+    ($( ($($d:ident),*) => $list:ty, $rev:ty, $rank:ty ;)*) => {$(
         impl<$($d: Dim),*> Shape for ($($d,)*) {
             type List = $list;
+            type Rev = $rev;
+            type Rank = $rank;
             const DIMS: &'static [Option<usize>] = &[$($d::STATIC),*];
         }
         impl<$($d: Dim),*> IntoShape for $list {
             type Shape = ($($d,)*);
         }
+        impl<$($d: Dim),*> FromRev for $rev {
+            type Shape = ($($d,)*);
+        }
     )*};
 }
 
+// Each rank: the dims, their list, the list reversed and the rank.
 tuple_shapes! {
-    () => Nil;
-    (A) => Cons<A, Nil>;
-    (A, B) => Cons<A, Cons<B, Nil>>;
-    (A, B, C) => Cons<A, Cons<B, Cons<C, Nil>>>;
-    (A, B, C, E) => Cons<A, Cons<B, Cons<C, Cons<E, Nil>>>>;
-    (A, B, C, E, F) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Nil>>>>>;
-    (A, B, C, E, F, G) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Nil>>>>>>;
-    (A, B, C, E, F, G, H) => Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Nil>>>>>>>;
+    () => Nil, Nil, Z;
+    (A) => Cons<A, Nil>, Cons<A, Nil>, Succ<Z>;
+    (A, B) => Cons<A, Cons<B, Nil>>, Cons<B, Cons<A, Nil>>, Succ<Succ<Z>>;
+    (A, B, C) =>
+        Cons<A, Cons<B, Cons<C, Nil>>>,
+        Cons<C, Cons<B, Cons<A, Nil>>>,
+        Succ<Succ<Succ<Z>>>;
+    (A, B, C, E) =>
+        Cons<A, Cons<B, Cons<C, Cons<E, Nil>>>>,
+        Cons<E, Cons<C, Cons<B, Cons<A, Nil>>>>,
+        Succ<Succ<Succ<Succ<Z>>>>;
+    (A, B, C, E, F) =>
+        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Nil>>>>>,
+        Cons<F, Cons<E, Cons<C, Cons<B, Cons<A, Nil>>>>>,
+        Succ<Succ<Succ<Succ<Succ<Z>>>>>;
+    (A, B, C, E, F, G) =>
+        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Nil>>>>>>,
+        Cons<G, Cons<F, Cons<E, Cons<C, Cons<B, Cons<A, Nil>>>>>>,
+        Succ<Succ<Succ<Succ<Succ<Succ<Z>>>>>>;
+    (A, B, C, E, F, G, H) =>
+        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Nil>>>>>>>,
+        Cons<H, Cons<G, Cons<F, Cons<E, Cons<C, Cons<B, Cons<A, Nil>>>>>>>,
+        Succ<Succ<Succ<Succ<Succ<Succ<Succ<Z>>>>>>>;
     (A, B, C, E, F, G, H, I) =>
-        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Cons<I, Nil>>>>>>>>;
+        Cons<A, Cons<B, Cons<C, Cons<E, Cons<F, Cons<G, Cons<H, Cons<I, Nil>>>>>>>>,
+        Cons<I, Cons<H, Cons<G, Cons<F, Cons<E, Cons<C, Cons<B, Cons<A, Nil>>>>>>>>,
+        Succ<Succ<Succ<Succ<Succ<Succ<Succ<Succ<Z>>>>>>>>;
 }
 
 /// Marker: the shape has no `Dyn` dim (needed by `zeros()`, `ones()`, `tensor!`).
@@ -237,3 +277,38 @@ impl<T> AllStatic for Cons<Dyn, T> {
 pub trait StaticList<S> {}
 #[diagnostic::do_not_recommend]
 impl<S> StaticList<S> for typenum::B1 {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same<A: 'static, B: 'static>() -> bool {
+        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
+    }
+    type Rev<S> = <S as Shape>::Rev;
+    type Back<S> = <<S as Shape>::Rev as FromRev>::Shape;
+
+    #[test]
+    fn reversed_lists_and_ranks_match_the_lists() {
+        type S3 = (D<2>, Dyn, K<D<1>, D<0>>);
+        assert!(same::<
+            Rev<S3>,
+            Cons<K<D<1>, D<0>>, Cons<Dyn, Cons<D<2>, Nil>>>,
+        >());
+        assert!(same::<Back<S3>, S3>());
+        assert!(same::<<S3 as Shape>::Rank, Succ<Succ<Succ<Z>>>>());
+        assert!(same::<Rev<()>, Nil>());
+        assert!(same::<Back<()>, ()>());
+        assert!(same::<<() as Shape>::Rank, Z>());
+        type S8 = (D<1>, D<2>, D<3>, D<4>, D<5>, D<6>, D<7>, D<8>);
+        assert!(same::<Back<S8>, S8>());
+        assert!(same::<
+            <Rev<S8> as crate::typelevel::list::ReverseAcc<Nil>>::Output,
+            ListOf<S8>,
+        >());
+        assert!(same::<
+            <S8 as Shape>::Rank,
+            crate::typelevel::list::LenOf<ListOf<S8>>,
+        >());
+    }
+}

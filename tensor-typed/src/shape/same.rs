@@ -3,10 +3,11 @@
 //! first, then the dims from the left; the first mistake is a verdict type checked once
 //! by [`SameShape`].
 
+use crate::shape::dims::RankOf;
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
-use crate::typelevel::list::{Len, LenOf, Next};
+use crate::typelevel::list::{Len, Next};
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
 use typenum::B1;
@@ -75,7 +76,7 @@ impl<S, T, A, B, const I: usize> SameVerdict<S, T> for DimsDiffer<A, B, D<I>> wh
 }
 
 /// The verdict of `check_shape` from `S` to `T`: the ranks first, then the dims.
-type SameVerdictOf<S, T> = <<LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Output as Pick>::Out<
+type SameVerdictOf<S, T> = <<RankOf<S> as PEq<RankOf<T>>>::Output as Pick>::Out<
     <ListOf<S> as SameZip<ListOf<T>, D<0>>>::Verdict,
     RanksDiffer,
 >;
@@ -85,7 +86,7 @@ type SameVerdictOf<S, T> = <<LenOf<ListOf<S>> as PEq<LenOf<ListOf<T>>>>::Output 
 pub trait SameShape<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> SameShape<T> for S
 where
-    LenOf<ListOf<S>>: PEq<LenOf<ListOf<T>>>,
+    RankOf<S>: PEq<RankOf<T>>,
     ListOf<S>: Len + SameZip<ListOf<T>, D<0>>,
     ListOf<T>: Len,
     SameVerdictOf<S, T>: SameVerdict<S, T>,

@@ -28,7 +28,7 @@
 //! size, [`DimEq`] by size *and* name (so `seq` and `head` of size 16 do not unify).
 
 use crate::typelevel::decimal::{
-    DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, LeafOf, ListEq,
+    DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, DigEq, LeafOf,
 };
 use std::fmt;
 use std::marker::PhantomData;
@@ -232,13 +232,14 @@ pub trait DimEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bit;
 }
+// Two leaves: their three digits each (zeros included), compared in one step.
 impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
     D<A>: Leaf,
     D<B>: Leaf,
-    <D<A> as Leaf>::Digits: ListEq<<D<B> as Leaf>::Digits>,
+    <D<A> as Leaf>::Below<DNil>: Eq3<<D<B> as Leaf>::Below<DNil>>,
 {
-    type Output = <<D<A> as Leaf>::Digits as ListEq<<D<B> as Leaf>::Digits>>::Output;
+    type Output = <<D<A> as Leaf>::Below<DNil> as Eq3<<D<B> as Leaf>::Below<DNil>>>::Output;
 }
 impl<const A: usize, H, L> DimEq<K<H, L>> for D<A> {
     type Output = B0;
@@ -260,6 +261,39 @@ impl<H, L> DimEq<Dyn> for K<H, L> {
 }
 impl<X: Dim> DimEq<X> for Dyn {
     type Output = B1;
+}
+
+/// `B1` when two lists of exactly three digits are equal (the digits of two leaves).
+pub trait Eq3<Rhs> {
+    /// `B1` or `B0`.
+    type Output: Bit;
+}
+impl<A0: DigEq<B0_>, A1: DigEq<B1_>, A2: DigEq<B2_>, B0_, B1_, B2_>
+    Eq3<DCons<B0_, DCons<B1_, DCons<B2_, DNil>>>> for DCons<A0, DCons<A1, DCons<A2, DNil>>>
+where
+    <A0 as DigEq<B0_>>::Output: All3<<A1 as DigEq<B1_>>::Output, <A2 as DigEq<B2_>>::Output>,
+{
+    type Output = <<A0 as DigEq<B0_>>::Output as All3<
+        <A1 as DigEq<B1_>>::Output,
+        <A2 as DigEq<B2_>>::Output,
+    >>::Output;
+}
+/// `Self & B & C` on typenum bits, as one table lookup.
+pub trait All3<B, C> {
+    /// `B1` or `B0`.
+    type Output: Bit;
+}
+impl All3<B1, B1> for B1 {
+    type Output = B1;
+}
+impl All3<B0, B1> for B1 {
+    type Output = B0;
+}
+impl<C> All3<C, B0> for B1 {
+    type Output = B0;
+}
+impl<B, C> All3<B, C> for B0 {
+    type Output = B0;
 }
 
 /// `IsOne`: `B1` for `D<1>`, `B0` for any other static dim and for `Dyn`.
