@@ -11,8 +11,9 @@
 //!   [`Mode::run`], which lowers the recipe for the input's run-time sizes
 //!   ([`Recipe::plan`]: reshape → permute → reduce → expand → reshape, as views where
 //!   possible) and wraps the result in the computed shape type;
-//! * the call of `__layout`, type- and borrow-checked (with its errors) inside a closure
-//!   that never runs, which names the result type, and the call that runs:
+//! * the call of `__layout`, type-checked (with its errors) after a `return` in a closure
+//!   that never runs (borrowck and codegen drop it as dead code), which names the result
+//!   type, and the call that runs:
 //!   [`LayoutResult::run_as`] of that type, the same [`Mode::run`] with the output shape
 //!   as a plain type parameter. So codegen never instantiates `__layout`, whose signature
 //!   would make it solve the shape rules a third time (after type and borrow checking).
