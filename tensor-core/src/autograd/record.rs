@@ -19,6 +19,7 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
 
 /// The edge through which a gradient reaches `t`: its `grad_fn`, or for a leaf that
 /// requires grad its `AccumulateGrad` node; `None` when `t` does not require grad.
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn gradient_edge(t: &Tensor) -> Option<Edge> {
     let m = t.autograd_meta()?;
     if let Some(e) = m.grad_fn() {
@@ -38,6 +39,7 @@ pub(crate) fn gradient_edge(t: &Tensor) -> Option<Edge> {
     Some(Edge { node, output_nr: 0 })
 }
 
+#[cfg_attr(debug_assertions, inline)]
 fn attach(inputs: &[&Tensor], outputs: &mut [Tensor], node: Box<dyn Node>, is_view: bool) {
     let graph_node = Arc::new(GraphNode {
         node,

@@ -38,10 +38,12 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    #[cfg_attr(debug_assertions, inline)]
     fn skip_ws(&mut self) {
         while self.chars.next_if(|c| c.is_whitespace()).is_some() {}
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn expect(&mut self, c: char) -> std::result::Result<(), String> {
         self.skip_ws();
         match self.chars.next() {
@@ -51,6 +53,7 @@ impl Parser<'_> {
         }
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn value(&mut self, depth: usize) -> std::result::Result<Py, String> {
         if depth > 16 {
             return Err("nested too deeply".into());
@@ -122,6 +125,7 @@ impl Parser<'_> {
     }
 
     /// `{key: value, ...}` with string keys.
+    #[cfg_attr(debug_assertions, inline)]
     fn dict(&mut self) -> std::result::Result<Vec<(String, Py)>, String> {
         self.expect('{')?;
         let mut items = Vec::new();
@@ -161,6 +165,7 @@ pub(crate) struct NpyHeader {
 }
 
 /// `descr` → our dtype and whether its bytes are big-endian.
+#[cfg_attr(debug_assertions, inline)]
 fn parse_descr(descr: &str) -> std::result::Result<(DType, bool), String> {
     let (order, code) = match descr.chars().next() {
         Some(c @ ('<' | '>' | '|' | '=')) => (c, &descr[1..]),
@@ -186,6 +191,7 @@ fn parse_descr(descr: &str) -> std::result::Result<(DType, bool), String> {
 }
 
 /// Parses the text of a header (NumPy's messages where NumPy has one).
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn parse_header(text: &str) -> std::result::Result<NpyHeader, String> {
     let items = Parser {
         chars: text.chars().peekable(),
@@ -353,6 +359,7 @@ pub fn read_npy(path: impl AsRef<Path>) -> Result<Tensor> {
 }
 
 /// NumPy's descr for `dtype` (`'<f4'`), or an error for `bfloat16`.
+#[cfg_attr(debug_assertions, inline)]
 fn descr(dtype: DType) -> Result<&'static str> {
     Ok(match dtype {
         DType::Bool => "|b1",
@@ -375,6 +382,7 @@ fn descr(dtype: DType) -> Result<&'static str> {
 
 /// `t` with its dims reversed when that makes it row-major contiguous while `t` is not
 /// (`t` is Fortran-ordered), else `None`.
+#[cfg_attr(debug_assertions, inline)]
 fn fortran_view(t: &Tensor) -> Option<Tensor> {
     if t.dim() < 2 || t.is_contiguous() {
         return None;

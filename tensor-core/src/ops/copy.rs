@@ -17,6 +17,7 @@ impl Tensor {
     /// to `self` (`output with shape [3] doesn't match the broadcast shape [2, 3]`);
     /// [`Error::InternalOverlap`](crate::Error::InternalOverlap) when `self` is expanded;
     /// [`Error::PartialOverlap`](crate::Error::PartialOverlap).
+    #[cfg_attr(debug_assertions, inline)]
     pub fn copy_(&self, src: &Tensor) -> Result<()> {
         if is_same(self, src) {
             return Ok(());
@@ -82,6 +83,7 @@ impl Tensor {
     ///
     /// # Errors
     /// Only allocation errors.
+    #[cfg_attr(debug_assertions, inline)]
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         crate::autograd::apply(
             &[self],
@@ -92,6 +94,7 @@ impl Tensor {
         )
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn to_dtype_impl(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
             return Ok(self.alias());

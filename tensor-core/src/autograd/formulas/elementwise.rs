@@ -14,9 +14,11 @@ pub(crate) struct AddBackward {
 }
 
 impl Node for AddBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let gb = match self.other_factor {
@@ -34,6 +36,7 @@ pub(crate) struct MulBackward {
 }
 
 impl MulBackward {
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn new(a: &Tensor, b: &Tensor) -> MulBackward {
         MulBackward {
             a: b.requires_grad().then(|| SavedTensor::input(a)),
@@ -43,9 +46,11 @@ impl MulBackward {
 }
 
 impl Node for MulBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "MulBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let ga = match &self.b {
@@ -58,6 +63,7 @@ impl Node for MulBackward {
         };
         Ok(vec![ga, gb])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.a.iter().chain(&self.b).for_each(SavedTensor::release);
     }
@@ -70,6 +76,7 @@ pub(crate) struct DivBackward {
 }
 
 impl DivBackward {
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn new(a: &Tensor, b: &Tensor) -> DivBackward {
         DivBackward {
             a: b.requires_grad().then(|| SavedTensor::input(a)),
@@ -79,9 +86,11 @@ impl DivBackward {
 }
 
 impl Node for DivBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "DivBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let b = self.b.unpack()?;
@@ -92,6 +101,7 @@ impl Node for DivBackward {
         };
         Ok(vec![Some(ga), gb])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.b.release();
         self.a.iter().for_each(SavedTensor::release);
@@ -107,9 +117,11 @@ pub(crate) struct ScaleBackward {
 }
 
 impl Node for ScaleBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         Ok(vec![Some(match self.factor {
@@ -127,9 +139,11 @@ pub(crate) struct PowScalarBackward {
 }
 
 impl Node for PowScalarBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "PowBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let x = self.x.unpack()?;
@@ -149,6 +163,7 @@ impl Node for PowScalarBackward {
         let d = x.pow_scalar(minus_one)?.mul_scalar(self.exponent)?;
         Ok(vec![Some(g.mul(&d)?)])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.x.release();
     }
@@ -163,9 +178,11 @@ pub(crate) struct PowBackward {
 }
 
 impl Node for PowBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "PowBackward1"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let (a, b, r) = (self.a.unpack()?, self.b.unpack()?, self.result.unpack()?);
@@ -175,6 +192,7 @@ impl Node for PowBackward {
         let gb = Tensor::where_(&zero, &zero_of(&gb_all)?, &gb_all)?;
         Ok(vec![Some(ga), Some(gb)])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.a.release();
         self.b.release();
@@ -191,6 +209,7 @@ pub(crate) struct ExtremumBackward {
 }
 
 impl Node for ExtremumBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         if self.max {
             "MaximumBackward0"
@@ -198,6 +217,7 @@ impl Node for ExtremumBackward {
             "MinimumBackward0"
         }
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let (a, b) = (self.a.unpack()?, self.b.unpack()?);
@@ -213,6 +233,7 @@ impl Node for ExtremumBackward {
             Some(Tensor::where_(&b_loses, &zero, &half)?),
         ])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.a.release();
         self.b.release();
@@ -243,6 +264,7 @@ pub(crate) enum UnaryGrad {
 /// PyTorch's `threshold_backward(grad, result, 0)`: `grad` where the relu's result is
 /// above 0, else 0 (a NaN result lets the gradient through, as PyTorch). One pass for
 /// `float32`/`float64` of the same dtype; other dtypes through `where`.
+#[cfg_attr(debug_assertions, inline)]
 fn relu_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
     use crate::iterator::{TensorIterator, TensorIteratorConfig};
     if g.dtype() != result.dtype() || !matches!(g.dtype(), DType::F32 | DType::F64) {
@@ -273,6 +295,7 @@ pub(crate) struct UnaryBackward {
 }
 
 impl UnaryBackward {
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn new(op: UnaryGrad, input: &Tensor, result: &Tensor) -> UnaryBackward {
         let name = UnaryBackward { op, saved: None }.name_of();
         let saved = match op {
@@ -283,6 +306,7 @@ impl UnaryBackward {
         UnaryBackward { op, saved }
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn name_of(&self) -> &'static str {
         match self.op {
             UnaryGrad::Neg => "NegBackward0",
@@ -298,9 +322,11 @@ impl UnaryBackward {
 }
 
 impl Node for UnaryBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         self.name_of()
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let s = match &self.saved {
@@ -333,6 +359,7 @@ impl Node for UnaryBackward {
         };
         Ok(vec![Some(gi)])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.saved.iter().for_each(SavedTensor::release);
     }
@@ -346,9 +373,11 @@ pub(crate) struct ClampBackward {
 }
 
 impl Node for ClampBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "ClampBackward1"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let x = self.x.unpack()?;
@@ -371,6 +400,7 @@ impl Node for ClampBackward {
             None => g.alias(),
         })])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.x.release();
     }
@@ -382,9 +412,11 @@ pub(crate) struct WhereBackward {
 }
 
 impl Node for WhereBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "WhereBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let c = self.cond.unpack()?;
@@ -395,6 +427,7 @@ impl Node for WhereBackward {
             Some(Tensor::where_(&c, &zero, g)?),
         ])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.cond.release();
     }
@@ -407,9 +440,11 @@ pub(crate) struct IdentityBackward {
 }
 
 impl Node for IdentityBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.alias())])
     }
@@ -423,9 +458,11 @@ pub(crate) struct AddcmulBackward {
 }
 
 impl Node for AddcmulBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "AddcmulBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let gv = g.mul_scalar(self.value)?;
@@ -435,6 +472,7 @@ impl Node for AddcmulBackward {
             Some(gv.mul(&self.t1.unpack()?)?),
         ])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.t1.release();
         self.t2.release();

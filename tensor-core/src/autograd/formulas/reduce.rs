@@ -8,6 +8,7 @@ use crate::Tensor;
 
 /// Which dims of a tensor of `ndim` dims a reduction over `dims` removes (an empty
 /// list: all).
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn reduced_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..ndim).collect());
@@ -17,12 +18,14 @@ pub(crate) fn reduced_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     Ok(d)
 }
 
+#[cfg_attr(debug_assertions, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
 
 /// The reduced dims put back as size 1 (`unsqueeze` at each when `keepdim` was
 /// false): `g` broadcasts against the input again.
+#[cfg_attr(debug_assertions, inline)]
 fn restore(g: &Tensor, reduced: &[usize], keepdim: bool) -> Result<Tensor> {
     let mut g = g.alias();
     if !keepdim {
@@ -42,6 +45,7 @@ pub(crate) struct Reduced {
 
 impl Reduced {
     /// For a reduction the forward already checked (`dims` are valid).
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn new(input: &Tensor, dims: &[i64], keepdim: bool) -> Reduced {
         Reduced {
             sizes: input.sizes().to_vec(),
@@ -50,10 +54,12 @@ impl Reduced {
         }
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn expand(&self, g: &Tensor) -> Result<Tensor> {
         restore(g, &self.dims, self.keepdim)?.expand(&as_i64(&self.sizes))
     }
 
+    #[cfg_attr(debug_assertions, inline)]
     fn count(&self) -> usize {
         self.dims.iter().map(|&d| self.sizes[d]).product()
     }
@@ -66,6 +72,7 @@ pub(crate) struct SumBackward {
 }
 
 impl Node for SumBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "SumBackward0"
@@ -73,6 +80,7 @@ impl Node for SumBackward {
             "SumBackward1"
         }
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(self.r.expand(first(grads)?)?)])
     }
@@ -85,6 +93,7 @@ pub(crate) struct MeanBackward {
 }
 
 impl Node for MeanBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "MeanBackward0"
@@ -92,6 +101,7 @@ impl Node for MeanBackward {
             "MeanBackward1"
         }
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?.div_scalar(self.r.count() as f64)?;
         Ok(vec![Some(self.r.expand(&g)?)])
@@ -109,6 +119,7 @@ pub(crate) struct ProdBackward {
 }
 
 impl Node for ProdBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "ProdBackward0"
@@ -116,6 +127,7 @@ impl Node for ProdBackward {
             "ProdBackward1"
         }
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = self.r.expand(first(grads)?)?;
         let x = self.x.unpack()?;
@@ -137,6 +149,7 @@ impl Node for ProdBackward {
         let others = Tensor::where_(&is_zero, &at_zero, &elsewhere)?;
         Ok(vec![Some(g.mul(&others)?)])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.x.release();
         self.result.release();
@@ -153,6 +166,7 @@ pub(crate) struct ExtremumReduceBackward {
 }
 
 impl Node for ExtremumReduceBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         if self.max {
             "AmaxBackward0"
@@ -160,6 +174,7 @@ impl Node for ExtremumReduceBackward {
             "AminBackward0"
         }
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let x = self.x.unpack()?;
         let result = restore(&self.result.unpack()?, &self.r.dims, self.r.keepdim)?;
@@ -169,6 +184,7 @@ impl Node for ExtremumReduceBackward {
         let g = restore(first(grads)?, &self.r.dims, self.r.keepdim)?;
         Ok(vec![Some(g.div(&count)?.mul(&mask)?)])
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn release(&self) {
         self.x.release();
         self.result.release();

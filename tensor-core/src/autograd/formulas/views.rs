@@ -6,6 +6,7 @@ use crate::autograd::Node;
 use crate::error::{Error, Result};
 use crate::Tensor;
 
+#[cfg_attr(debug_assertions, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
@@ -19,9 +20,11 @@ pub(crate) struct ReshapeBackward {
 }
 
 impl Node for ReshapeBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.reshape(&as_i64(&self.sizes))?)])
     }
@@ -34,6 +37,7 @@ pub(crate) struct PermuteBackward {
 
 impl PermuteBackward {
     /// For dims the forward already checked.
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn new(dims: &[i64], ndim: usize) -> PermuteBackward {
         let dims = crate::layout::wrap_dims(dims, ndim).unwrap_or_default();
         let mut inverse = vec![0i64; dims.len()];
@@ -45,9 +49,11 @@ impl PermuteBackward {
 }
 
 impl Node for PermuteBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "PermuteBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.permute(&self.inverse)?)])
     }
@@ -60,9 +66,11 @@ pub(crate) struct TransposeBackward {
 }
 
 impl Node for TransposeBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "TransposeBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         if first(grads)?.dim() == 0 {
             return Ok(vec![Some(first(grads)?.alias())]);
@@ -76,9 +84,11 @@ impl Node for TransposeBackward {
 pub(crate) struct ExpandBackward;
 
 impl Node for ExpandBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "ExpandBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.alias())])
     }
@@ -95,9 +105,11 @@ pub(crate) struct SliceBackward {
 }
 
 impl Node for SliceBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "SliceBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
@@ -115,9 +127,11 @@ pub(crate) struct SelectBackward {
 }
 
 impl Node for SelectBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "SelectBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
@@ -134,9 +148,11 @@ pub(crate) struct RepeatBackward {
 }
 
 impl Node for RepeatBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "RepeatBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let lead = self.repeats.len() - self.sizes.len();
@@ -165,6 +181,7 @@ pub(crate) struct AsStridedBackward {
     pub(crate) output: crate::Layout,
 }
 
+#[cfg_attr(debug_assertions, inline)]
 fn extent(l: &crate::Layout) -> usize {
     l.storage_offset()
         + l.sizes()
@@ -176,9 +193,11 @@ fn extent(l: &crate::Layout) -> usize {
 }
 
 impl Node for AsStridedBackward {
+    #[cfg_attr(debug_assertions, inline)]
     fn name(&self) -> &'static str {
         "AsStridedBackward0"
     }
+    #[cfg_attr(debug_assertions, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let unsupported = || Error::InvalidArgument {

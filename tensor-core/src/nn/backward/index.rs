@@ -28,6 +28,7 @@ fn embedding_run<A: Real>(grad: &Tensor, indices: &Tensor, num_weights: usize) -
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn embedding_backward(
     grad: &Tensor,
     indices: &Tensor,
@@ -76,6 +77,7 @@ fn index_select_run<A: Real>(
 ///
 /// # Errors
 /// A dim out of range; a non-float dtype; allocation errors.
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn index_select_backward(
     grad: &Tensor,
     input_sizes: &[usize],
@@ -140,6 +142,7 @@ fn gather_run<A: Real>(
 ///
 /// # Errors
 /// A dim out of range; a non-float dtype; allocation errors.
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn gather_backward(
     grad: &Tensor,
     input_sizes: &[usize],

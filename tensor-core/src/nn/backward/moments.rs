@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::{wrap_dims, DType, Tensor};
 
 /// The output's sizes with the reduced dims kept as 1 (`keepdim=True`).
+#[cfg_attr(debug_assertions, inline)]
 fn kept_sizes(sizes: &[usize], dims: &[i64]) -> Result<(Vec<i64>, usize)> {
     let wrapped = wrap_dims(dims, sizes.len())?;
     let mut kept: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
@@ -24,6 +25,7 @@ fn kept_sizes(sizes: &[usize], dims: &[i64]) -> Result<(Vec<i64>, usize)> {
     Ok((kept, count))
 }
 
+#[cfg_attr(debug_assertions, inline)]
 fn common(
     grad: &Tensor,
     input: &Tensor,
@@ -43,6 +45,7 @@ fn common(
 ///
 /// # Errors
 /// A dim out of range; allocation errors.
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn var_backward(
     grad: &Tensor,
     input: &Tensor,
@@ -62,6 +65,7 @@ pub(crate) fn var_backward(
 ///
 /// # Errors
 /// As [`var_backward`].
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn std_backward(
     grad: &Tensor,
     input: &Tensor,
