@@ -5,9 +5,16 @@
 //! (slices, in-place, broadcast, streaming stores, the AVX2 copies of `simd::vectorized`)
 //! buy no speed and only compile time: with `cfg(unoptimized)` each elementwise kernel
 //! is one pointer walk and `vectorized` runs its closure as is. Results are the same
-//! either way (see `kernels::elementwise`). Cargo gives a build script the opt-level of
-//! the profile the library is built with, including per-package overrides such as
-//! `[profile.dev.package."*"] opt-level = 3`, which then get the fast loops.
+//! either way (see `kernels::elementwise`).
+//!
+//! With `cfg(unoptimized)` every non-generic function outside the leaf modules is also
+//! `#[inline]` (`#[cfg_attr(unoptimized, inline)]`), so a debug build generates its code
+//! in the crate that calls it, and only if it is called: a program builds the kernels it
+//! uses, not all of them (tests/tests/deferred_codegen.rs checks the attribute is there).
+//!
+//! Cargo gives a build script the opt-level of the profile the library is built with,
+//! including per-package overrides such as `[profile.dev.package."*"] opt-level = 3`,
+//! which then get the fast loops.
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(unoptimized)");
     println!("cargo::rerun-if-changed=build.rs");

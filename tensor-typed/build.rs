@@ -167,4 +167,11 @@ fn main() {
     std::fs::write(dir.join("digit_table.rs"), digit_table()).unwrap();
     std::fs::write(dir.join("signed_table.rs"), signed_table()).unwrap();
     println!("cargo:rerun-if-changed=build.rs");
+    // `cfg(unoptimized)` at opt-level 0, as in tensor-core's build script: non-generic
+    // functions are then `#[inline]`, generated in the crate that calls them (see
+    // tests/tests/deferred_codegen.rs).
+    println!("cargo::rustc-check-cfg=cfg(unoptimized)");
+    if std::env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        println!("cargo::rustc-cfg=unoptimized");
+    }
 }

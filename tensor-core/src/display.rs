@@ -67,7 +67,7 @@ struct Formatter {
 }
 
 /// Storage index of the element at flat row-major index `flat` of `t`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn storage_index(t: &Tensor, mut flat: usize) -> usize {
     let mut off = t.storage_offset();
     for (&size, &stride) in t.sizes().iter().zip(t.strides()).rev() {
@@ -81,7 +81,7 @@ fn storage_index(t: &Tensor, mut flat: usize) -> usize {
 
 impl Values {
     /// The values of `t`'s elements at the flat indices `flat` (ascending).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn of(t: &Tensor, flat: Vec<usize>) -> Values {
         let buf = t.storage().read();
         let data = match t.dtype() {
@@ -110,14 +110,14 @@ impl Values {
     }
 
     /// Position of flat index `i` among the shown elements.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn pos(&self, i: usize) -> usize {
         let p = self.flat.binary_search(&i).unwrap_or_else(|p| p);
         p.min(self.flat.len().saturating_sub(1))
     }
 
     /// The float at flat index `i`, for float dtypes.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn float(&self, i: usize) -> Option<f64> {
         match &self.data {
             Data::Float(v) => v.get(self.pos(i)).copied(),
@@ -126,7 +126,7 @@ impl Values {
     }
 
     /// Element `i` (flat index) as text without padding.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn text(&self, i: usize, f: &Formatter) -> String {
         let p = self.pos(i);
         match &self.data {
@@ -143,7 +143,7 @@ impl Values {
 }
 
 /// Python's `"{:.4f}".format(v)`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn fixed(v: f64, precision: usize) -> String {
     if v.is_nan() {
         "nan".into()
@@ -155,7 +155,7 @@ fn fixed(v: f64, precision: usize) -> String {
 }
 
 /// Python's `"{:.4e}".format(v)`: a signed exponent of at least two digits.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn scientific(v: f64, precision: usize) -> String {
     if !v.is_finite() {
         return fixed(v, precision);
@@ -168,7 +168,7 @@ fn scientific(v: f64, precision: usize) -> String {
 }
 
 /// `_Formatter.format` before padding.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn float_text(v: f64, mode: FloatMode) -> String {
     match mode {
         FloatMode::Sci => scientific(v, PRECISION),
@@ -186,7 +186,7 @@ fn float_text(v: f64, mode: FloatMode) -> String {
 
 impl Formatter {
     /// `_Formatter.__init__` over the shown elements `shown`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(values: &Values, shown: &[usize]) -> Formatter {
         let mut width = 1;
         match values.data {
@@ -233,7 +233,7 @@ impl Formatter {
     }
 
     /// The element's text right-aligned to the common width.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn format(&self, values: &Values, i: usize) -> String {
         format!("{:>w$}", values.text(i, self), w = self.width)
     }
@@ -241,7 +241,7 @@ impl Formatter {
 
 /// Indices shown along a dim of `size`: all, or the first and last `EDGEITEMS`
 /// (`None` marks the `...`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn shown_indices(size: usize, summarize: bool) -> Vec<Option<usize>> {
     if summarize && size > 2 * EDGEITEMS {
         (0..EDGEITEMS)
@@ -255,7 +255,7 @@ fn shown_indices(size: usize, summarize: bool) -> Vec<Option<usize>> {
 }
 
 /// Flat (row-major) indices of every shown element: `get_summarized_data`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn shown_elements(sizes: &[usize], summarize: bool) -> Vec<usize> {
     let mut flat = vec![0usize];
     for &size in sizes {
@@ -281,7 +281,7 @@ struct Printer<'a> {
 impl Printer<'_> {
     /// `_tensor_str_with_formatter` for the sub-tensor of dims `sizes` that starts at
     /// flat row-major index `base`, printed at column `indent`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn tensor_str(&self, sizes: &[usize], base: usize, indent: usize) -> String {
         match sizes.len() {
             0 => self.formatter.format(self.values, base),
@@ -302,7 +302,7 @@ impl Printer<'_> {
     }
 
     /// `_vector_str`: elements joined by `, `, wrapped to the line width.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn vector_str(&self, size: usize, base: usize, indent: usize) -> String {
         let element_length = self.formatter.width + 2;
         let per_line = (LINEWIDTH.saturating_sub(indent) / element_length).max(1);
@@ -321,7 +321,7 @@ impl Printer<'_> {
 
 /// `_add_suffixes`: `, suffix` on the last line, or on a new line when it would pass
 /// the line width.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn add_suffixes(text: String, suffixes: &[String], indent: usize) -> String {
     let mut out = text;
     let mut last_line_len = match out.rfind('\n') {
@@ -343,7 +343,7 @@ fn add_suffixes(text: String, suffixes: &[String], indent: usize) -> String {
 impl fmt::Display for Tensor {
     /// Prints the tensor as PyTorch's `print(t)` / `repr(t)` does:
     /// `tensor([[1., 2.],\n        [3., 4.]])`, `tensor([1, 2], dtype=torch.int32)`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const PREFIX: &str = "tensor(";
         let indent = PREFIX.len();

@@ -16,14 +16,14 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_distr::StandardNormal;
 
 /// The generator behind every seeded function of this module.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn generator(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
 /// A uniform `f32` in `[0, 1)`: the top 24 bits of one 32-bit draw, times 2^-24, so
 /// every value is a multiple of 2^-24 and 1.0 is never produced.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn uniform_f32(rng: &mut ChaCha8Rng) -> f32 {
     (rng.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
 }
@@ -36,7 +36,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
     /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn rand(sizes: &[usize], seed: u64) -> Result<Tensor> {
         let numel = contiguous_nbytes(sizes, 4)? / 4;
         let mut data = try_with_capacity::<f32>(numel)?;
@@ -52,7 +52,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
     /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn randn(sizes: &[usize], seed: u64) -> Result<Tensor> {
         let numel = contiguous_nbytes(sizes, 4)? / 4;
         let mut data = try_with_capacity::<f32>(numel)?;
@@ -66,7 +66,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`randperm`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
         randperm(n, seed)
     }
@@ -79,7 +79,7 @@ impl Tensor {
 /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when `n` int64
 /// values exceed `isize::MAX` bytes (`randperm(usize::MAX, 0)`);
 /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when they cannot be allocated.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
     contiguous_nbytes(&[n], std::mem::size_of::<i64>())?;
     let mut perm = try_with_capacity::<i64>(n)?;

@@ -45,7 +45,7 @@ pub struct Tensor {
 }
 
 impl std::fmt::Debug for Tensor {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tensor")
             .field("storage", &self.storage)
@@ -57,7 +57,7 @@ impl std::fmt::Debug for Tensor {
 }
 
 /// Checks the [`Tensor`] invariant for `layout` over `storage` as `dtype`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_fits(storage: &Storage, layout: &Layout, dtype: DType, op: &'static str) -> Result<()> {
     if !storage.can_view_as(dtype) {
         return Err(Error::StorageDType {
@@ -101,7 +101,7 @@ fn check_fits(storage: &Storage, layout: &Layout, dtype: DType, op: &'static str
 impl Tensor {
     /// A tensor over `storage` with `layout`, for storage this crate just allocated for
     /// exactly this layout (the invariant holds by construction; checked in debug).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn from_parts_unchecked(storage: Storage, layout: Layout, dtype: DType) -> Tensor {
         debug_assert!(check_fits(&storage, &layout, dtype, "from_parts").is_ok());
         Tensor {
@@ -122,7 +122,7 @@ impl Tensor {
     /// storage offset .., and itemsize .. requiring a storage size of .. are out of bounds
     /// for storage of size ..` message, or for negative strides;
     /// [`Error::StorageSizeOverflow`] when the extent overflows.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_parts(storage: Storage, layout: Layout, dtype: DType) -> Result<Tensor> {
         check_fits(&storage, &layout, dtype, "from_parts")?;
         Ok(Tensor {
@@ -136,7 +136,7 @@ impl Tensor {
     /// A new handle to the same view (`torch.Tensor.alias`): shares storage and layout.
     /// Autograd sees both handles as one tensor: they share `requires_grad`, `grad`
     /// and `grad_fn`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn alias(&self) -> Tensor {
         Tensor {
             storage: self.storage.clone(),
@@ -147,7 +147,7 @@ impl Tensor {
     }
 
     /// The same view without autograd metadata (`Tensor.detach()`'s data).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn alias_detached(&self) -> Tensor {
         Tensor {
             storage: self.storage.clone(),
@@ -164,7 +164,7 @@ impl Tensor {
     }
 
     /// Replaces the autograd metadata.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn set_autograd_meta(&mut self, meta: Option<Arc<AutogradMeta>>) {
         self.autograd = meta;
     }
@@ -174,7 +174,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::from_parts`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn try_with_layout(&self, layout: Layout) -> Result<Tensor> {
         Tensor::from_parts(self.storage.clone(), layout, self.dtype)
     }
@@ -183,7 +183,7 @@ impl Tensor {
     /// from a valid one. The invariant is checked in release builds too (O(ndim)); a
     /// violation is a bug of this crate and panics rather than risk an out-of-bounds
     /// access.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn with_layout(&self, layout: Layout) -> Tensor {
         if let Err(e) = check_fits(&self.storage, &layout, self.dtype, "view") {
             panic!("internal error: a view broke the tensor invariant: {e}");
@@ -236,7 +236,7 @@ impl Tensor {
     }
 
     /// A 0-d tensor of `dtype` holding `value` converted to it.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn scalar_of(value: Scalar, dtype: DType) -> Tensor {
         dispatch_dtype!(dtype, T, Tensor::scalar::<T>(scalar_to::<T>(value)))
     }
@@ -249,7 +249,7 @@ impl Tensor {
     /// [`Error::StorageSizeOverflow`] (`Storage size calculation overflowed with
     /// sizes=[..]`) when the bytes exceed `isize::MAX`; [`Error::OutOfMemory`]
     /// (`DefaultCPUAllocator: not enough memory: you tried to allocate N bytes.`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn zeros(sizes: &[usize], dtype: DType) -> Result<Tensor> {
         let nbytes = contiguous_nbytes(sizes, dtype.size())?;
         let layout = Layout::contiguous(sizes)?;
@@ -264,7 +264,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::zeros`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn empty(sizes: &[usize], dtype: DType) -> Result<Tensor> {
         Tensor::zeros(sizes, dtype)
     }
@@ -277,7 +277,7 @@ impl Tensor {
     /// `as_strided: Negative strides are not supported at the moment`, size overflow);
     /// [`Error::StorageSizeOverflow`] when the bytes exceed `isize::MAX`;
     /// [`Error::OutOfMemory`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn empty_strided(sizes: &[usize], strides: &[isize], dtype: DType) -> Result<Tensor> {
         let layout = Layout::checked_from_slices(sizes, strides, 0)?;
         checked_numel(sizes, "empty_strided")?;
@@ -309,7 +309,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::zeros`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ones(sizes: &[usize], dtype: DType) -> Result<Tensor> {
         Tensor::full(sizes, Scalar::Int(1), dtype)
     }
@@ -320,7 +320,7 @@ impl Tensor {
     /// As [`Tensor::zeros`] (`arange(usize::MAX, F32)` is
     /// [`Error::StorageSizeOverflow`]; a large one that does not fit in memory is
     /// [`Error::OutOfMemory`]).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn arange(end: usize, dtype: DType) -> Result<Tensor> {
         let t = Tensor::zeros(&[end], dtype)?;
         dispatch_dtype!(dtype, T, {
@@ -334,55 +334,55 @@ impl Tensor {
     // ---- accessors ------------------------------------------------------------------
 
     /// Sizes of each dim (`Tensor.size()`), in elements.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sizes(&self) -> &[usize] {
         self.layout.sizes()
     }
 
     /// Strides of each dim (`Tensor.stride()`), in elements.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn strides(&self) -> &[isize] {
         self.layout.strides()
     }
 
     /// Offset of the first element in the storage (`Tensor.storage_offset()`), in elements.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn storage_offset(&self) -> usize {
         self.layout.storage_offset()
     }
 
     /// Number of dims (`Tensor.dim()`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn dim(&self) -> usize {
         self.layout.ndim()
     }
 
     /// Number of elements (`Tensor.numel()`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn numel(&self) -> usize {
         self.layout.numel()
     }
 
     /// The element type (`Tensor.dtype`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn dtype(&self) -> DType {
         self.dtype
     }
 
     /// The geometry: sizes, strides, storage offset.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
     /// The shared storage.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn storage(&self) -> &Storage {
         &self.storage
     }
 
     /// `true` when both tensors are views of the same storage.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         self.storage.same(&other.storage)
     }
@@ -412,7 +412,7 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the result cannot be allocated.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_vec_f64(&self) -> Result<Vec<f64>> {
         let mut out = try_with_capacity(self.numel())?;
         dispatch_dtype!(self.dtype, T, {

@@ -75,20 +75,20 @@ impl Weights {
     ///
     /// # Errors
     /// As [`SafetensorsFile::get`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn load_dyn(&self, name: &str) -> Result<tensor_core::Tensor> {
         self.file.get(name)
     }
 
     /// The names of the tensors, in file order.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.file.names()
     }
 
     /// The underlying file (dtype and sizes by name, whether a tensor is mapped, the
     /// header's metadata).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn file(&self) -> &SafetensorsFile {
         &self.file
     }

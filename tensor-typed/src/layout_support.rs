@@ -130,7 +130,7 @@ pub fn same_type<R>(_out: &PhantomData<R>, _value: R) {}
 
 /// The result of a recipe checked against the computed output type (dtype `dtype`, dims
 /// `dims`); not generic, so one copy serves every `layout!`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn fits(
     result: tensor_core::Result<tensor_core::Tensor>,
     dtype: tensor_core::DType,

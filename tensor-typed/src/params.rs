@@ -68,11 +68,11 @@ impl<T: Element, S: crate::shape::Shape> Params for Tensor<T, S> {
 }
 
 impl Params for tensor_core::Tensor {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn visit<'a>(&'a self, f: &mut dyn FnMut(&'a tensor_core::Tensor)) {
         f(self)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn visit_mut(&mut self, f: &mut dyn FnMut(&mut tensor_core::Tensor)) {
         f(self)
     }

@@ -26,7 +26,7 @@ impl<T: Element, S: Shape> Clone for Tensor<T, S> {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn shape_error(op: &'static str, expected: String, got: &[usize]) -> Error {
     Error::InvalidArgument {
         op,
@@ -36,7 +36,7 @@ pub(crate) fn shape_error(op: &'static str, expected: String, got: &[usize]) -> 
 
 /// The checks of `try_from_dyn`, not generic (one copy for every shape): dtype, then
 /// rank and static dims.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_fits(
     t: &tensor_core::Tensor,
     dtype: DType,
@@ -69,7 +69,7 @@ pub(crate) fn checked<T: Element, S: Shape>(t: Tensor<T, S>) -> Tensor<T, S> {
 
 /// The invariant behind [`checked`], not generic.
 #[cfg(feature = "check-invariants")]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_invariant(inner: &tensor_core::Tensor, dtype: DType, dims: &[Option<usize>]) {
     assert_eq!(inner.dtype(), dtype, "typed op produced the wrong dtype");
     assert!(
@@ -231,7 +231,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
 /// `zeros()` / `ones()` of a static shape, outside the generic code (one copy for
 /// every shape, which keeps typed programs quick to compile).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core::Tensor {
     let dims = crate::shape::all_static(dims).expect("static shape");
     let t = if one {

@@ -5,8 +5,9 @@
 //! alone was ~745k lines of LLVM IR and most of a one-line program's build. A function
 //! marked `#[inline]` is instead generated in the crate that calls it, and only if it is
 //! called. So every non-generic function of tensor-core and tensor-typed carries
-//! `#[cfg_attr(debug_assertions, inline)]` (release builds, without debug assertions,
-//! keep the usual one copy per function), except in the leaf modules listed in `LEAVES`,
+//! `#[cfg_attr(unoptimized, inline)]`, where `cfg(unoptimized)` is set by the crates'
+//! build scripts at opt-level 0 (optimised builds keep the usual one copy per function),
+//! except in the leaf modules listed in `LEAVES`,
 //! whose functions instantiate no kernels. One function left out is enough to pull its
 //! whole call tree back into tensor-core's own build, so this test walks the sources
 //! and names every function that lacks the attribute.
@@ -18,7 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The attribute every non-generic function carries.
-const ATTR: &str = "#[cfg_attr(debug_assertions, inline)]";
+const ATTR: &str = "#[cfg_attr(unoptimized, inline)]";
 
 /// Files and folders (relative to the workspace root) whose functions need no
 /// attribute: they instantiate no kernels, and their code is small.

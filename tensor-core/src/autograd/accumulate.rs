@@ -17,7 +17,7 @@ pub(crate) struct AccumulateGrad {
 }
 
 impl AccumulateGrad {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(leaf: Arc<AutogradMeta>, t: &Tensor) -> AccumulateGrad {
         let strides = if t.is_non_overlapping_and_dense() {
             t.strides().to_vec()
@@ -33,7 +33,7 @@ impl AccumulateGrad {
 
     /// `true` when `g` may become `.grad` as it is: the wanted strides, and nobody
     /// else holds its storage, which it fills exactly.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn can_steal(&self, g: &Tensor) -> bool {
         g.strides() == self.strides.as_slice()
             && g.storage_offset() == 0
@@ -43,12 +43,12 @@ impl AccumulateGrad {
 }
 
 impl Node for AccumulateGrad {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "torch::autograd::AccumulateGrad"
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let Some(g) = grads.first().and_then(Option::as_ref) else {
             return Ok(Vec::new());

@@ -12,19 +12,19 @@ use crate::Tensor;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn empty(n: usize) -> Vec<Option<Tensor>> {
     (0..n).map(|_| None).collect()
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn key(n: &Arc<GraphNode>) -> *const GraphNode {
     Arc::as_ptr(n)
 }
 
 /// PyTorch's `validate_outputs` for one gradient: sums it to the input's shape when it
 /// is broadcast, casts it to the input's dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn validate(g: Tensor, meta: &InputMeta, node: &str, index: usize) -> Result<Tensor> {
     let g = if g.sizes() == meta.sizes.as_slice() {
         g
@@ -45,7 +45,7 @@ fn validate(g: Tensor, meta: &InputMeta, node: &str, index: usize) -> Result<Ten
 }
 
 /// Counts, for every node reachable from `root`, the edges that lead to it.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn dependencies(root: &Arc<GraphNode>) -> HashMap<*const GraphNode, usize> {
     let mut deps: HashMap<*const GraphNode, usize> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
@@ -64,7 +64,7 @@ fn dependencies(root: &Arc<GraphNode>) -> HashMap<*const GraphNode, usize> {
 
 /// Runs the graph from `root` (its gradient `grad`), freeing saved tensors as nodes
 /// run unless `retain_graph`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn execute(root: Edge, grad: Tensor, retain_graph: bool) -> Result<()> {
     let _guard = NoGradGuard::new();
     let mut deps = dependencies(&root.node);
@@ -121,7 +121,7 @@ impl Tensor {
     /// does not require grad; [`Error::SavedTensorFreed`] on a second backward through
     /// a freed graph; [`Error::SavedTensorModified`] when an in-place op changed a
     /// tensor saved for backward.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn backward(&self) -> Result<()> {
         self.backward_opts(None, false)
     }
@@ -133,7 +133,7 @@ impl Tensor {
     /// As [`Tensor::backward`]; [`Error::GradShapeMismatch`] (`Mismatch in shape:
     /// grad_output[0] has a shape of torch.Size([..]) and output[0] has a shape of
     /// torch.Size([..]).`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn backward_with(&self, grad_output: &Tensor) -> Result<()> {
         self.backward_opts(Some(grad_output), false)
     }
@@ -144,7 +144,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::backward`] and [`Tensor::backward_with`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn backward_opts(&self, grad_output: Option<&Tensor>, retain_graph: bool) -> Result<()> {
         let grad = match grad_output {
             None => {

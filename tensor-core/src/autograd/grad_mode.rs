@@ -17,7 +17,7 @@ pub fn is_grad_enabled() -> bool {
 
 /// `torch.set_grad_enabled(enabled)` for this thread. Prefer [`NoGradGuard`], which
 /// restores the previous mode.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn set_grad_enabled(enabled: bool) {
     GRAD_ENABLED.with(|g| g.set(enabled));
 }
@@ -45,7 +45,7 @@ pub struct NoGradGuard {
 
 impl NoGradGuard {
     /// Turns grad mode off on this thread until the guard drops.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new() -> NoGradGuard {
         let previous = is_grad_enabled();
         set_grad_enabled(false);
@@ -57,14 +57,14 @@ impl NoGradGuard {
 }
 
 impl Default for NoGradGuard {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn default() -> Self {
         NoGradGuard::new()
     }
 }
 
 impl Drop for NoGradGuard {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn drop(&mut self) {
         set_grad_enabled(self.previous);
     }

@@ -33,7 +33,7 @@ pub(crate) fn wrote(t: &Tensor) {
 ///
 /// # Errors
 /// [`Error::LeafInplace`]; [`Error::OutRequiresGrad`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_out(op: &'static str, inputs: &[&Tensor], out: &Tensor) -> Result<()> {
     check_writable(out)?;
     if needs_grad(inputs) || (out.requires_grad() && is_grad_enabled()) {

@@ -24,7 +24,7 @@ pub(crate) struct AutogradMeta {
 }
 
 impl std::fmt::Debug for AutogradMeta {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "AutogradMeta")
     }
@@ -36,7 +36,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl AutogradMeta {
     /// Metadata of a leaf.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn leaf(requires_grad: bool) -> AutogradMeta {
         AutogradMeta {
             requires_grad: AtomicBool::new(requires_grad),
@@ -48,7 +48,7 @@ impl AutogradMeta {
     }
 
     /// Metadata of an op's output produced by `edge`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn non_leaf(edge: Edge, is_view: bool) -> AutogradMeta {
         AutogradMeta {
             requires_grad: AtomicBool::new(false),
@@ -59,22 +59,22 @@ impl AutogradMeta {
         }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn grad_fn(&self) -> Option<Edge> {
         lock(&self.grad_fn).clone()
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn set_grad_fn(&self, edge: Edge) {
         *lock(&self.grad_fn) = Some(edge);
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn requires_grad(&self) -> bool {
         self.requires_grad.load(Ordering::Relaxed) || lock(&self.grad_fn).is_some()
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn grad_slot(&self) -> MutexGuard<'_, Option<Tensor>> {
         lock(&self.grad)
     }
@@ -114,7 +114,7 @@ impl Tensor {
     /// assert_eq!(w.grad().unwrap().to_vec::<f32>()?, vec![2.0; 3]);
     /// # Ok::<(), tensor_core::Error>(())
     /// ```
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn requires_grad_(mut self, requires_grad: bool) -> Result<Tensor> {
         self.set_requires_grad(requires_grad)?;
         Ok(self)
@@ -124,7 +124,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::requires_grad_`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn set_requires_grad(&mut self, requires_grad: bool) -> Result<()> {
         if requires_grad && !self.dtype().is_floating() {
             return Err(Error::RequiresGradDType);
@@ -149,19 +149,19 @@ impl Tensor {
 
     /// `Tensor.is_leaf`: `true` unless a recorded op produced the tensor (tensors that
     /// do not require grad are leaves too).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_leaf(&self) -> bool {
         self.grad_fn_edge().is_none()
     }
 
     /// The name of the node that produced the tensor (`Tensor.grad_fn`'s name, as
     /// `"MulBackward0"`), `None` for a leaf.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn grad_fn_name(&self) -> Option<&'static str> {
         self.grad_fn_edge().map(|e| e.node.node.name())
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn grad_fn_edge(&self) -> Option<Edge> {
         self.autograd_meta().and_then(|m| m.grad_fn())
     }
@@ -170,7 +170,7 @@ impl Tensor {
     /// [`Tensor::backward`], a handle to the stored tensor (in-place changes to it are
     /// seen by the next accumulation, as in PyTorch). `None` before any backward,
     /// after [`Tensor::set_grad`]`(None)`, and for non-leaves.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn grad(&self) -> Option<Tensor> {
         self.autograd_meta()
             .and_then(|m| m.grad_slot().as_ref().map(Tensor::alias))
@@ -182,7 +182,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::AssignedGrad`] when `grad`'s sizes or dtype differ from the tensor's
     /// (`assigned grad has data of a different size` / `... type`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn set_grad(&mut self, grad: Option<Tensor>) -> Result<()> {
         if let Some(g) = &grad {
             if g.sizes() != self.sizes() {
@@ -206,14 +206,14 @@ impl Tensor {
 
     /// `Tensor.detach()`: the same view (sharing storage and version counter) without
     /// graph: a leaf that does not require grad.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn detach(&self) -> Tensor {
         self.alias_detached()
     }
 
     /// `Tensor._version`: in-place writes into the tensor's storage so far (shared
     /// with its views and detached handles).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn version(&self) -> u64 {
         self.storage().version()
     }

@@ -53,7 +53,7 @@ pub(crate) struct GraphNode {
 }
 
 impl std::fmt::Debug for GraphNode {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "<{}>", self.node.name())
     }
@@ -62,7 +62,7 @@ impl std::fmt::Debug for GraphNode {
 impl Drop for GraphNode {
     /// Frees the chain of producers iteratively: a graph as deep as a long loop of ops
     /// must not overflow the stack when its last tensor goes.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn drop(&mut self) {
         let mut stack: Vec<Arc<GraphNode>> =
             self.next.drain(..).flatten().map(|e| e.node).collect();
@@ -95,14 +95,14 @@ pub struct SavedTensor {
 }
 
 impl std::fmt::Debug for SavedTensor {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "SavedTensor({:?}, version {})", self.sizes, self.version)
     }
 }
 
 /// `"MulBackward0"` → `"Mul"`: the op name PyTorch prints in the version message.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn op_name(node_name: &'static str) -> &'static str {
     match node_name.rfind("Backward") {
         Some(i) => &node_name[..i],
@@ -112,7 +112,7 @@ fn op_name(node_name: &'static str) -> &'static str {
 
 impl SavedTensor {
     /// Saves an input of the op (records the node that produced it, if any).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn input(t: &Tensor) -> SavedTensor {
         let producer = t
             .grad_fn_edge()
@@ -122,12 +122,12 @@ impl SavedTensor {
 
     /// Saves output `output_nr` of the op whose node is named `node_name`
     /// (`"TanhBackward0"`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn output(t: &Tensor, node_name: &'static str, output_nr: usize) -> SavedTensor {
         SavedTensor::with_producer(t, Some((op_name(node_name), output_nr)))
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn with_producer(t: &Tensor, producer: Option<(&'static str, usize)>) -> SavedTensor {
         SavedTensor {
             data: std::sync::Mutex::new(Some(t.detach())),
@@ -146,7 +146,7 @@ impl SavedTensor {
     /// time ..."); [`Error::SavedTensorModified`](crate::Error::SavedTensorModified)
     /// when an in-place op changed it since it was saved ("one of the variables needed
     /// for gradient computation has been modified by an inplace operation ...").
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn unpack(&self) -> Result<Tensor> {
         let guard = self.data.lock().unwrap_or_else(|e| e.into_inner());
         let Some(t) = guard.as_ref() else {
@@ -166,22 +166,22 @@ impl SavedTensor {
     }
 
     /// Frees the saved data (the graph was used and not retained).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn release(&self) {
         *self.data.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }
 
 impl Node for Box<dyn Node> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         (**self).name()
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         (**self).apply(grads)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         (**self).release()
     }

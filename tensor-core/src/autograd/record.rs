@@ -19,7 +19,7 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
 
 /// The edge through which a gradient reaches `t`: its `grad_fn`, or for a leaf that
 /// requires grad its `AccumulateGrad` node; `None` when `t` does not require grad.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn gradient_edge(t: &Tensor) -> Option<Edge> {
     let m = t.autograd_meta()?;
     if let Some(e) = m.grad_fn() {
@@ -39,7 +39,7 @@ pub(crate) fn gradient_edge(t: &Tensor) -> Option<Edge> {
     Some(Edge { node, output_nr: 0 })
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn attach(inputs: &[&Tensor], outputs: &mut [Tensor], node: Box<dyn Node>, is_view: bool) {
     let graph_node = Arc::new(GraphNode {
         node,

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::Tensor;
 
 /// `true` when `from` broadcasts to `to` (`is_expandable_to`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn is_expandable_to(from: &[usize], to: &[usize]) -> bool {
     if from.len() > to.len() {
         return false;
@@ -24,7 +24,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] (`size {..} is not expandable to size {..}.`) when
     /// `sizes` does not broadcast to the tensor's sizes.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sum_to_size(&self, sizes: &[usize]) -> Result<Tensor> {
         if self.sizes() == sizes {
             return Ok(self.alias());
@@ -62,7 +62,7 @@ impl Tensor {
 /// The sum over the leading dims of a contiguous non-empty `f32`/`f64` tensor into
 /// `sizes` (its trailing dims), row after row in order (a bias's gradient in a
 /// backward pass: one pass, no reduction plan); `None` when another path is needed.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
     fn rows<T: crate::Element + std::ops::Add<Output = T>>(
         t: &Tensor,

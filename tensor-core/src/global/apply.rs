@@ -16,20 +16,20 @@ use crate::layout::{
 };
 use crate::{repeat_decomposition, result_type, DType, Operand, Scalar, Tensor};
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn as_i64(v: &[usize]) -> Vec<i64> {
     v.iter().map(|&s| s as i64).collect()
 }
 
 /// A view of the logical sizes over one element (no data), to check view-only ops
 /// against the logical shape with PyTorch's own errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn stand_in(sizes: &[usize], dtype: DType) -> Result<Tensor> {
     Tensor::scalar_of(Scalar::Int(0), dtype).expand(&as_i64(sizes))
 }
 
 impl GlobalTensor {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn boxed(&self, sbp: Sbp) -> Result<GlobalTensor> {
         self.to_sbp(sbp)
     }
@@ -49,7 +49,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's (bool is rejected); a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn neg(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Neg, Tensor::neg)
     }
@@ -58,7 +58,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn abs(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Abs, Tensor::abs)
     }
@@ -67,7 +67,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn relu(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Relu, Tensor::relu)
     }
@@ -76,7 +76,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn exp(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Exp, Tensor::exp)
     }
@@ -85,7 +85,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn log(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Log, Tensor::log)
     }
@@ -94,7 +94,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sqrt(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Sqrt, Tensor::sqrt)
     }
@@ -103,7 +103,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sigmoid(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Sigmoid, Tensor::sigmoid)
     }
@@ -112,7 +112,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn tanh(&self) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Tanh, Tensor::tanh)
     }
@@ -121,7 +121,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The local op's; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_dtype(&self, dtype: DType) -> Result<GlobalTensor> {
         self.unary(UnaryKind::Cast, |t| t.to_dtype(dtype))
     }
@@ -171,7 +171,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// Different placements; [`Error::Broadcast`] on the logical sizes; the local op's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn add(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Add, Tensor::add)
     }
@@ -180,7 +180,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sub(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Sub, Tensor::sub)
     }
@@ -189,7 +189,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn mul(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Mul, Tensor::mul)
     }
@@ -198,7 +198,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn div(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Div, Tensor::div)
     }
@@ -208,7 +208,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn maximum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Maximum, Tensor::maximum)
     }
@@ -218,7 +218,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn minimum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Minimum, Tensor::minimum)
     }
@@ -227,7 +227,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::add`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn pow(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.binary(other, BinaryKind::Pow, Tensor::pow)
     }
@@ -273,7 +273,7 @@ impl GlobalTensor {
     /// # Errors
     /// [`Error::DimOutOfRange`], [`Error::DuplicateDim`] on the logical dims; a
     /// collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<GlobalTensor> {
         self.reduce(ReduceKind::Sum, dims, keepdim, Tensor::sum)
     }
@@ -283,7 +283,7 @@ impl GlobalTensor {
     /// # Errors
     /// As [`GlobalTensor::sum`]; the local op's for an empty reduced dim (the same on
     /// every rank: a split that would leave a shard empty is broadcast first).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<GlobalTensor> {
         self.reduce(ReduceKind::Amax, dims, keepdim, Tensor::amax)
     }
@@ -292,7 +292,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::amax`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<GlobalTensor> {
         self.reduce(ReduceKind::Amin, dims, keepdim, Tensor::amin)
     }
@@ -304,7 +304,7 @@ impl GlobalTensor {
     /// Different placements; an [`Error::InvalidArgument`] for operands that are not 2-D;
     /// [`Error::MatmulShape`] (`mm: mat1 and mat2 shapes cannot be multiplied (2x3 and
     /// 4x5)`) on the logical sizes; the local op's (dtypes).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn matmul(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
         self.check_same_placement(other, "matmul")?;
         let (a, b) = (self.sizes(), other.sizes());
@@ -339,7 +339,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// The logical call's (PyTorch's expand messages); a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn expand(&self, sizes: &[i64]) -> Result<GlobalTensor> {
         let strides = contiguous_strides(self.sizes());
         if sizes.len() < self.dim() {
@@ -371,7 +371,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// [`crate::repeat_decomposition`]'s on the logical sizes; a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn repeat(&self, repeats: &[i64]) -> Result<GlobalTensor> {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
         let new_dims = repeats.len() - self.dim();
@@ -413,7 +413,7 @@ impl GlobalTensor {
     /// # Errors
     /// [`crate::infer_size`]'s on the logical sizes (`shape '[5]' is invalid for input of
     /// size 6`); a collective's.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn reshape(&self, shape: &[i64]) -> Result<GlobalTensor> {
         self.reshape_with(shape, Tensor::reshape)
     }
@@ -423,7 +423,7 @@ impl GlobalTensor {
     /// # Errors
     /// As [`GlobalTensor::reshape`]; [`Error::ViewIncompatible`] when a shard's strides
     /// cannot be viewed so.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn view(&self, shape: &[i64]) -> Result<GlobalTensor> {
         self.reshape_with(shape, Tensor::view)
     }
@@ -433,7 +433,7 @@ impl GlobalTensor {
     /// # Errors
     /// PyTorch's permute errors on the logical sizes ([`Error::PermuteRank`],
     /// [`Error::DimOutOfRange`], [`Error::PermuteDuplicate`]).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn permute(&self, dims: &[i64]) -> Result<GlobalTensor> {
         let out = stand_in(self.sizes(), self.dtype())?.permute(dims)?;
         let wrapped = wrap_dims(dims, self.dim())?;

@@ -28,7 +28,7 @@ pub enum BoxingKind {
 }
 
 /// The boxing from `from` to `to`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn boxing_kind(from: Sbp, to: Sbp) -> BoxingKind {
     use Sbp::*;
     match (from, to) {
@@ -43,7 +43,7 @@ pub fn boxing_kind(from: Sbp, to: Sbp) -> BoxingKind {
 }
 
 /// This rank's shard of `t` re-distributed to `to` (checked by the caller).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn boxing(t: &GlobalTensor, to: Sbp) -> Result<Tensor> {
     let from = t.sbp();
     let g = t.group();

@@ -37,7 +37,7 @@ pub type Comm = Rc<dyn Collective>;
 
 /// The error of a collective: `op` is always `"collective"`, so a runner can tell
 /// failures caused by another rank from a rank's own error.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn comm_error(message: String) -> Error {
     Error::InvalidArgument {
         op: "collective",
@@ -47,7 +47,7 @@ pub(crate) fn comm_error(message: String) -> Error {
 
 /// Checks `group` and `sends` for [`Collective::exchange`]: distinct in-range ranks
 /// including `rank`, one buffer per rank.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_group(group: &[usize], sends: usize, rank: usize, world: usize) -> Result<()> {
     let distinct = group
         .iter()
@@ -66,7 +66,7 @@ pub(crate) fn check_group(group: &[usize], sends: usize, rank: usize, world: usi
 }
 
 /// The contiguous bytes of `t` in row-major order (bool travels as `u8`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn to_bytes(t: &Tensor) -> Result<Vec<u8>> {
     if t.numel() == 0 {
         // An empty view may sit at any offset, even past its storage's end.
@@ -92,7 +92,7 @@ pub(crate) fn to_bytes(t: &Tensor) -> Result<Vec<u8>> {
 ///
 /// # Errors
 /// An [`Error::InvalidArgument`] when the length does not match `sizes`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn from_bytes(bytes: Vec<u8>, sizes: &[usize], dtype: DType) -> Result<Tensor> {
     let wire = if dtype == DType::Bool {
         DType::U8
@@ -116,7 +116,7 @@ pub(crate) fn from_bytes(bytes: Vec<u8>, sizes: &[usize], dtype: DType) -> Resul
 }
 
 /// `a op b` elementwise, keeping the dtype (`add`, `maximum`, `minimum`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn reduce_pair(a: &Tensor, b: &Tensor, op: ReduceOp) -> Result<Tensor> {
     match op {
         ReduceOp::Sum => a.add(b),
@@ -126,7 +126,7 @@ pub(crate) fn reduce_pair(a: &Tensor, b: &Tensor, op: ReduceOp) -> Result<Tensor
 }
 
 /// Reduces `parts` in order: `((p0 op p1) op p2) ...`, so every rank gets the same bits.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn reduce_in_order(parts: Vec<Tensor>, op: ReduceOp) -> Result<Tensor> {
     let mut it = parts.into_iter();
     let mut acc = it
@@ -139,7 +139,7 @@ fn reduce_in_order(parts: Vec<Tensor>, op: ReduceOp) -> Result<Tensor> {
 }
 
 /// Concatenates `parts` (in order) along `dim` into a fresh tensor of `sizes`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn concat(
     parts: &[Tensor],
     dim: usize,
@@ -157,7 +157,7 @@ pub(crate) fn concat(
 }
 
 /// The group's part `index` of `t` cut along `dim` by the balanced rule.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn shard(t: &Tensor, dim: usize, parts: usize, index: usize) -> Result<Tensor> {
     let r = split_range(t.sizes()[dim], parts, index)?;
     t.narrow(dim as i64, r.start as i64, r.len())
@@ -172,13 +172,13 @@ pub(crate) struct Group<'a> {
 }
 
 impl Group<'_> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn parts(&self) -> usize {
         self.ranks.len()
     }
 
     /// Sends `local` to every rank; returns every rank's buffer.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn gather_bytes(&self, local: &Tensor) -> Result<Vec<Vec<u8>>> {
         let bytes = to_bytes(local)?;
         self.comm.exchange(self.ranks, vec![bytes; self.parts()])
@@ -186,7 +186,7 @@ impl Group<'_> {
 
     /// All-gather: the shards of a tensor split along `dim` (logical `sizes`), joined
     /// into the whole tensor on every rank (S → B).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn all_gather(&self, local: &Tensor, dim: usize, sizes: &[usize]) -> Result<Tensor> {
         let bufs = self.gather_bytes(local)?;
         let mut parts = Vec::with_capacity(bufs.len());
@@ -198,7 +198,7 @@ impl Group<'_> {
     }
 
     /// All-reduce: every rank's `local` reduced by `op` in rank order (P → B).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn all_reduce(&self, local: &Tensor, op: ReduceOp) -> Result<Tensor> {
         let bufs = self.gather_bytes(local)?;
         let parts = bufs
@@ -210,7 +210,7 @@ impl Group<'_> {
 
     /// Reduce-scatter: part `j` along `dim` of every rank's `local`, reduced by `op` in
     /// rank order, lands on rank `j` (P → S(dim)).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn reduce_scatter(
         &self,
         local: &Tensor,
@@ -231,7 +231,7 @@ impl Group<'_> {
 
     /// All-to-all: a tensor (logical `sizes`) split along `from` becomes split along
     /// `to` (S(from) → S(to)).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn all_to_all(
         &self,
         local: &Tensor,

@@ -16,7 +16,7 @@ pub use with_mpi::MpiComm;
 /// # Errors
 /// [`crate::Error::InvalidArgument`] when tensor-core was built without the `mpi`
 /// feature, or MPI was already initialised in this process.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn mpi_comm() -> Result<Comm> {
     #[cfg(feature = "mpi")]
     {
@@ -54,7 +54,7 @@ mod with_mpi {
         ///
         /// # Errors
         /// [`crate::Error::InvalidArgument`] when MPI was already initialised in this process.
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(unoptimized, inline)]
         pub fn init() -> Result<MpiComm> {
             let (universe, _) = mpi::initialize_with_threading(Threading::Serialized)
                 .ok_or_else(|| comm_error("MPI is already initialised in this process".into()))?;
@@ -66,12 +66,12 @@ mod with_mpi {
     }
 
     impl Collective for MpiComm {
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(unoptimized, inline)]
         fn rank(&self) -> usize {
             self.world.rank() as usize
         }
 
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(unoptimized, inline)]
         fn world_size(&self) -> usize {
             self.world.size() as usize
         }
@@ -79,7 +79,7 @@ mod with_mpi {
         /// Non-blocking sends to every peer, then one blocking receive from each, in group
         /// order (MPI keeps messages between two ranks in order, so successive exchanges
         /// cannot mix).
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(unoptimized, inline)]
         fn exchange(&self, group: &[usize], sends: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
             let me = self.rank();
             check_group(group, sends.len(), me, self.world_size())?;

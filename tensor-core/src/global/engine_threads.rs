@@ -24,17 +24,17 @@ pub struct ThreadComm {
 }
 
 impl Collective for ThreadComm {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn rank(&self) -> usize {
         self.rank
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn world_size(&self) -> usize {
         self.to.len()
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn exchange(&self, group: &[usize], sends: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
         check_group(group, sends.len(), self.rank, self.world_size())?;
         let mut own = None;
@@ -161,7 +161,7 @@ where
     results.into_iter().collect()
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn is_comm_error(e: &Error) -> bool {
     matches!(
         e,

@@ -27,7 +27,7 @@ pub struct GlobalTensor {
 
 impl Clone for GlobalTensor {
     /// Another handle to the same shard (the local tensor is aliased, not copied).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn clone(&self) -> GlobalTensor {
         GlobalTensor {
             comm: self.comm.clone(),
@@ -42,7 +42,7 @@ impl Clone for GlobalTensor {
 }
 
 impl fmt::Debug for GlobalTensor {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GlobalTensor")
             .field("sizes", &self.sizes)
@@ -57,7 +57,7 @@ impl fmt::Debug for GlobalTensor {
 
 /// The identity element of `op` for `dtype`: 0 for sum, the lowest value for max
 /// (`-inf`, `i64::MIN`, `false`), the highest for min.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn identity(op: ReduceOp, dtype: DType) -> Scalar {
     let high = match op {
         ReduceOp::Sum => return Scalar::Int(0),
@@ -88,7 +88,7 @@ impl GlobalTensor {
     /// Those of [`Sbp::check`] (a split dim out of range) and
     /// [`Placement::check_in_world`]; [`Error::InvalidArgument`] when `local`'s sizes are
     /// not the inferred physical shape.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_local(
         comm: &Comm,
         local: Tensor,
@@ -128,7 +128,7 @@ impl GlobalTensor {
     /// # Errors
     /// As [`GlobalTensor::from_local`]; [`super::infer::logical_shape`]'s when the ranks'
     /// shards do not form a balanced split; a collective's error.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_local_infer(
         comm: &Comm,
         local: Tensor,
@@ -162,7 +162,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// As [`GlobalTensor::from_local`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_logical(
         comm: &Comm,
         logical: &Tensor,
@@ -176,55 +176,55 @@ impl GlobalTensor {
     }
 
     /// The logical sizes.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sizes(&self) -> &[usize] {
         &self.sizes
     }
 
     /// The number of logical dims.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn dim(&self) -> usize {
         self.sizes.len()
     }
 
     /// The dtype (every shard's).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn dtype(&self) -> DType {
         self.dtype
     }
 
     /// The placement.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn placement(&self) -> &Placement {
         &self.placement
     }
 
     /// The SBP.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sbp(&self) -> Sbp {
         self.sbp
     }
 
     /// This rank's shard.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn local(&self) -> &Tensor {
         &self.local
     }
 
     /// This rank's parallel index in the placement.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn parallel_index(&self) -> usize {
         self.index
     }
 
     /// The communicator.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn comm(&self) -> &Comm {
         &self.comm
     }
 
     /// The collective group of this tensor's placement, seen from this rank.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn group(&self) -> Group<'_> {
         Group {
             comm: &*self.comm,
@@ -236,7 +236,7 @@ impl GlobalTensor {
     /// A tensor on the same placement and communicator with a new shard; checks the
     /// shard against the inferred physical shape (an internal invariant, reported as an
     /// error rather than a panic).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn with_local(
         &self,
         local: Tensor,
@@ -252,7 +252,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// [`Sbp::check`]'s for an invalid target; a collective's error.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_sbp(&self, sbp: Sbp) -> Result<GlobalTensor> {
         sbp.check(self.dim())?;
         let local = boxing(self, sbp)?;
@@ -263,7 +263,7 @@ impl GlobalTensor {
     ///
     /// # Errors
     /// A collective's error.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_logical(&self) -> Result<Tensor> {
         Ok(self.to_sbp(Sbp::Broadcast)?.local)
     }
@@ -273,7 +273,7 @@ impl GlobalTensor {
     /// # Errors
     /// [`Error::InvalidArgument`], naming both placements (as OneFlow's `Expected all
     /// tensors to be on the same placement`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn check_same_placement(
         &self,
         other: &GlobalTensor,
@@ -298,7 +298,7 @@ impl GlobalTensor {
 
 /// This rank's shard of a whole tensor `t` under `sbp` (B → `sbp` without
 /// communication): a slice, the whole, or `t` on index 0 and the identity elsewhere.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn local_from_broadcast(
     t: &Tensor,
     sbp: Sbp,

@@ -14,7 +14,7 @@ use std::ops::Range;
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when `parts` is 0 or `index >= parts`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn split_range(len: usize, parts: usize, index: usize) -> Result<Range<usize>> {
     if parts == 0 || index >= parts {
         return Err(Error::InvalidArgument {
@@ -34,7 +34,7 @@ pub fn split_range(len: usize, parts: usize, index: usize) -> Result<Range<usize
 ///
 /// # Errors
 /// Those of [`Sbp::check`] and [`split_range`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn physical_shape(
     logical: &[usize],
     sbp: Sbp,
@@ -58,7 +58,7 @@ pub fn physical_shape(
 /// # Errors
 /// [`Error::InvalidArgument`] when there is no part, the parts' ranks or sizes disagree,
 /// or a split does not follow the balanced rule; those of [`Sbp::check`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn logical_shape(physical: &[Vec<usize>], sbp: Sbp) -> Result<Vec<usize>> {
     let first = physical.first().ok_or_else(|| Error::InvalidArgument {
         op: "logical_shape",
@@ -122,7 +122,7 @@ pub struct ExpandInference {
 /// Those of [`crate::layout::infer_expand_geometry`] (PyTorch's messages) on the logical
 /// call; [`Error::InvalidArgument`] when `sbp` splits a dim that is expanded, or the
 /// strides' lengths do not match the sizes.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn infer_expand(
     logical_sizes: &[usize],
     logical_strides: &[isize],
@@ -176,7 +176,7 @@ pub fn infer_expand(
 /// (`prod(input[..d]) == prod(output[..o])`). Then every rank's shard reshapes on its own,
 /// with `o` as its share. `None` when the split dim is merged or cut (the op then
 /// broadcasts first).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reshape_split_dim(input: &[usize], output: &[usize], d: usize) -> Option<usize> {
     let size = *input.get(d)?;
     let before: u128 = input[..d].iter().map(|&s| s as u128).product();
@@ -193,7 +193,7 @@ pub fn reshape_split_dim(input: &[usize], output: &[usize], d: usize) -> Option<
 /// The SBP of `permute(dims)` of a tensor under `sbp`: a split of dim `d` becomes a split
 /// of the output dim that reads `d` (`dims[o] == d`); others are unchanged. `dims` must
 /// be a valid, wrapped permutation.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn permute_sbp(sbp: Sbp, dims: &[usize]) -> Sbp {
     match sbp {
         Sbp::Split(d) => dims.iter().position(|&x| x == d).map_or(sbp, Sbp::Split),
@@ -204,7 +204,7 @@ pub fn permute_sbp(sbp: Sbp, dims: &[usize]) -> Sbp {
 /// Where the kept dim `d` lands after a reduction over `reduced` dims (wrapped):
 /// `Some(d)` with `keepdim`, else `d` minus the reduced dims before it; `None` when `d`
 /// itself is reduced.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reduce_split_dim(d: usize, reduced: &[usize], keepdim: bool) -> Option<usize> {
     if reduced.contains(&d) {
         return None;
@@ -219,7 +219,7 @@ pub fn reduce_split_dim(d: usize, reduced: &[usize], keepdim: bool) -> Option<us
 /// `output` (right-aligned), when the operand is not broadcast along it:
 /// `Some(d + output.len() - input.len())` if the sizes there agree, `None` if the
 /// operand's size 1 is broadcast to more.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn broadcast_split_dim(input: &[usize], output: &[usize], d: usize) -> Option<usize> {
     let o = d + output.len().checked_sub(input.len())?;
     (input.get(d)? == output.get(o)?).then_some(o)

@@ -72,7 +72,7 @@ pub enum ReduceKind {
 }
 
 impl ReduceKind {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn op(self) -> ReduceOp {
         match self {
             ReduceKind::Sum => ReduceOp::Sum,
@@ -82,7 +82,7 @@ impl ReduceKind {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn all_broadcast(n: usize) -> Signature {
     Signature {
         inputs: vec![Sbp::Broadcast; n],
@@ -95,7 +95,7 @@ fn all_broadcast(n: usize) -> Signature {
 /// wrap alike), and for floats `neg` swaps max and min (for integers it does not:
 /// `-i64::MIN` wraps, `-1u8` is 255); `relu` is non-decreasing, so it keeps max and min.
 /// Otherwise the input is broadcast first. `floating` is the input dtype's kind.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn unary_signature(kind: UnaryKind, input: Sbp, floating: bool) -> Signature {
     let output = match (kind, input.partial_op()) {
         (_, None) => input,
@@ -117,7 +117,7 @@ pub fn unary_signature(kind: UnaryKind, input: Sbp, floating: bool) -> Signature
 /// broadcast on fixes the output's split dim `o`; every input that has `o` (not
 /// broadcast there) is split along it, the others broadcast. With no such split, all are
 /// broadcast.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn elementwise_signature(
     sizes: &[&[usize]],
     sbps: &[Sbp],
@@ -169,7 +169,7 @@ pub fn elementwise_signature(
 /// OneFlow accepts, is broadcast first: a zero divisor makes the ranks' `0 / 0` NaN.) Each needs the partial operands'
 /// dtype to be the result's, so that the per-rank arithmetic is the logical one
 /// (integers wrap the same way; nothing is promoted in between).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn binary_partial(
     kind: BinaryKind,
     a: (Sbp, DType),
@@ -199,7 +199,7 @@ pub fn binary_partial(
 /// - broadcast stays broadcast;
 /// - the reduction's own partial SBP stays partial (`sum` only when the dtype is kept);
 ///   any other partial is broadcast first.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reduce_signature(
     kind: ReduceKind,
     sizes: &[usize],
@@ -232,7 +232,7 @@ pub fn reduce_signature(
 /// `matmul` of 2-D operands: `S(0)·B → S(0)`, `B·S(1) → S(1)`, `S(1)·S(0) → P(sum)`,
 /// `P(sum)·B → P(sum)`, `B·P(sum) → P(sum)`, `B·B → B`; the left operand's SBP chooses
 /// first, the other is boxed to match.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn matmul_signature(a: Sbp, b: Sbp) -> Signature {
     use Sbp::*;
     let (ia, ib, out) = match (a, b) {
@@ -254,7 +254,7 @@ pub fn matmul_signature(a: Sbp, b: Sbp) -> Signature {
 /// the number of new leading dims; a split of a dim expanded from 1 is broadcast first;
 /// broadcast and partial SBPs pass through (expand copies elements, which commutes with
 /// any elementwise reduction).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn expand_signature(sizes: &[usize], sbp: Sbp, out: &[usize]) -> Signature {
     let new_dims = out.len() - sizes.len();
     let output = match sbp {
@@ -270,7 +270,7 @@ pub fn expand_signature(sizes: &[usize], sbp: Sbp, out: &[usize]) -> Signature {
 
 /// `reshape`/`view` from logical `sizes` to `out`: a split survives when its dim maps
 /// one-to-one ([`reshape_split_dim`]); otherwise the input is broadcast first.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reshape_signature(sizes: &[usize], sbp: Sbp, out: &[usize]) -> Signature {
     let output = match sbp {
         Sbp::Split(d) => match reshape_split_dim(sizes, out, d) {
@@ -286,7 +286,7 @@ pub fn reshape_signature(sizes: &[usize], sbp: Sbp, out: &[usize]) -> Signature 
 }
 
 /// `permute(dims)` (wrapped): the split dim follows its data; nothing is boxed.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn permute_signature(sbp: Sbp, dims: &[usize]) -> Signature {
     Signature {
         inputs: vec![sbp],
@@ -295,7 +295,7 @@ pub fn permute_signature(sbp: Sbp, dims: &[usize]) -> Signature {
 }
 
 /// `true` when some part of a split of `len` over `parts` ranks is empty.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn has_empty_shard(len: usize, parts: usize) -> bool {
     split_range(len, parts, parts.saturating_sub(1)).is_ok_and(|r| r.is_empty())
 }

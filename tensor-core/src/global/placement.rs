@@ -16,7 +16,7 @@ impl Placement {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `ranks` is empty or names a rank twice.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(ranks: &[usize]) -> Result<Placement> {
         if ranks.is_empty() {
             return Err(Error::InvalidArgument {
@@ -41,32 +41,32 @@ impl Placement {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `world_size` is 0.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn all(world_size: usize) -> Result<Placement> {
         let ranks: Vec<usize> = (0..world_size).collect();
         Placement::new(&ranks)
     }
 
     /// The ranks, in parallel-index order.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ranks(&self) -> &[usize] {
         &self.ranks
     }
 
     /// The number of ranks (the parallel num). Never 0.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn len(&self) -> usize {
         self.ranks.len()
     }
 
     /// Always `false`: a placement holds at least one rank.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_empty(&self) -> bool {
         self.ranks.is_empty()
     }
 
     /// The parallel index of world rank `rank`, or `None` when it is not in the placement.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn index_of(&self, rank: usize) -> Option<usize> {
         self.ranks.iter().position(|&r| r == rank)
     }
@@ -76,7 +76,7 @@ impl Placement {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] naming the placement and the world.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn check_in_world(&self, rank: usize, world_size: usize) -> Result<usize> {
         if let Some(&r) = self.ranks.iter().find(|&&r| r >= world_size) {
             return Err(Error::InvalidArgument {
@@ -95,7 +95,7 @@ impl Placement {
 
 impl fmt::Display for Placement {
     /// As OneFlow prints it: `oneflow.placement(type="cpu", ranks=[0, 1])`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "oneflow.placement(type=\"cpu\", ranks={:?})", self.ranks)
     }

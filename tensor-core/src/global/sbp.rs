@@ -37,7 +37,7 @@ pub enum Sbp {
 
 impl Sbp {
     /// The partial SBP reduced by `op`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn partial(op: ReduceOp) -> Sbp {
         match op {
             ReduceOp::Sum => Sbp::PartialSum,
@@ -47,7 +47,7 @@ impl Sbp {
     }
 
     /// The reduction of a partial SBP, `None` for split and broadcast.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn partial_op(self) -> Option<ReduceOp> {
         match self {
             Sbp::PartialSum => Some(ReduceOp::Sum),
@@ -58,7 +58,7 @@ impl Sbp {
     }
 
     /// The split dim, `None` unless `Split`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn split_dim(self) -> Option<usize> {
         match self {
             Sbp::Split(d) => Some(d),
@@ -73,7 +73,7 @@ impl Sbp {
     /// [`Error::DimOutOfRange`] (`Dimension out of range (expected to be in range of
     /// [-2, 1], but got 2)`) for a split dim past the last dim, and an
     /// [`Error::InvalidArgument`] for a split of a 0-d tensor.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn check(self, ndim: usize) -> Result<()> {
         if let Sbp::Split(d) = self {
             if ndim == 0 {
@@ -97,7 +97,7 @@ impl Sbp {
 impl fmt::Display for Sbp {
     /// As OneFlow prints it: `oneflow.sbp.split(dim=0)`, `oneflow.sbp.broadcast`,
     /// `oneflow.sbp.partial_sum`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Sbp::Split(d) => write!(f, "oneflow.sbp.split(dim={d})"),

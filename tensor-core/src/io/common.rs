@@ -18,14 +18,14 @@ pub(crate) fn invalid(op: &'static str, message: impl Into<String>) -> Error {
 
 /// An I/O failure on `path` as an [`Error::InvalidArgument`] (the error type has no I/O
 /// variant): `"{path}: {error}"`, e.g. `x.npy: No such file or directory (os error 2)`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn io_error(op: &'static str, path: &Path, e: &std::io::Error) -> Error {
     invalid(op, format!("{}: {e}", path.display()))
 }
 
 /// `Ok` on a little-endian host; the formats store little-endian bytes and this module
 /// does not swap them.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_little_endian(op: &'static str) -> Result<()> {
     if cfg!(target_endian = "big") {
         return Err(invalid(
@@ -37,7 +37,7 @@ pub(crate) fn check_little_endian(op: &'static str) -> Result<()> {
 }
 
 /// The index of the first byte other than 0 and 1, if any (a `bool` holds 0 or 1).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn first_invalid_bool(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b > 1)
 }
@@ -147,7 +147,7 @@ pub(crate) fn write_file_atomically(
 }
 
 /// `dir/.name.tmp-PID-N` beside `path`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn temp_path(path: &Path) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static COUNTER: AtomicUsize = AtomicUsize::new(0);

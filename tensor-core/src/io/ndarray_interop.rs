@@ -18,7 +18,7 @@ use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 
 /// ndarray's shape-with-strides for a tensor's layout (strides are never negative in a
 /// tensor; ndarray takes them as `usize`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn nd_shape(layout: &Layout) -> ndarray::StrideShape<IxDyn> {
     let strides: Vec<usize> = layout.strides().iter().map(|&s| s as usize).collect();
     IxDyn(layout.sizes()).strides(IxDyn(&strides))
@@ -179,7 +179,7 @@ impl Tensor {
 }
 
 /// Sizes and strides (elements) of an ndarray array or view, if no stride is negative.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn non_negative_layout(shape: &[usize], strides: &[isize]) -> Option<(Vec<usize>, Vec<isize>)> {
     if strides.iter().zip(shape).any(|(&s, &n)| s < 0 && n > 1) {
         return None;

@@ -38,12 +38,12 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn skip_ws(&mut self) {
         while self.chars.next_if(|c| c.is_whitespace()).is_some() {}
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn expect(&mut self, c: char) -> std::result::Result<(), String> {
         self.skip_ws();
         match self.chars.next() {
@@ -53,7 +53,7 @@ impl Parser<'_> {
         }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn value(&mut self, depth: usize) -> std::result::Result<Py, String> {
         if depth > 16 {
             return Err("nested too deeply".into());
@@ -125,7 +125,7 @@ impl Parser<'_> {
     }
 
     /// `{key: value, ...}` with string keys.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn dict(&mut self) -> std::result::Result<Vec<(String, Py)>, String> {
         self.expect('{')?;
         let mut items = Vec::new();
@@ -165,7 +165,7 @@ pub(crate) struct NpyHeader {
 }
 
 /// `descr` → our dtype and whether its bytes are big-endian.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn parse_descr(descr: &str) -> std::result::Result<(DType, bool), String> {
     let (order, code) = match descr.chars().next() {
         Some(c @ ('<' | '>' | '|' | '=')) => (c, &descr[1..]),
@@ -191,7 +191,7 @@ fn parse_descr(descr: &str) -> std::result::Result<(DType, bool), String> {
 }
 
 /// Parses the text of a header (NumPy's messages where NumPy has one).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn parse_header(text: &str) -> std::result::Result<NpyHeader, String> {
     let items = Parser {
         chars: text.chars().peekable(),
@@ -359,7 +359,7 @@ pub fn read_npy(path: impl AsRef<Path>) -> Result<Tensor> {
 }
 
 /// NumPy's descr for `dtype` (`'<f4'`), or an error for `bfloat16`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn descr(dtype: DType) -> Result<&'static str> {
     Ok(match dtype {
         DType::Bool => "|b1",
@@ -382,7 +382,7 @@ fn descr(dtype: DType) -> Result<&'static str> {
 
 /// `t` with its dims reversed when that makes it row-major contiguous while `t` is not
 /// (`t` is Fortran-ordered), else `None`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn fortran_view(t: &Tensor) -> Option<Tensor> {
     if t.dim() < 2 || t.is_contiguous() {
         return None;

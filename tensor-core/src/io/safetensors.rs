@@ -32,7 +32,7 @@ const OP_LOAD: &str = "safetensors";
 const MAX_HEADER_SIZE: usize = 100_000_000;
 
 /// The safetensors name of a dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn to_st(dtype: DType) -> Dtype {
     match dtype {
         DType::Bool => Dtype::BOOL,
@@ -50,7 +50,7 @@ fn to_st(dtype: DType) -> Dtype {
 
 /// Our dtype for a safetensors dtype, or `None` (U16, U32, U64, the 8-, 6- and 4-bit
 /// floats).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn from_st(dtype: Dtype) -> Option<DType> {
     Some(match dtype {
         Dtype::BOOL => DType::Bool,
@@ -207,7 +207,7 @@ fn header_error(path: &Path, what: impl std::fmt::Display) -> Error {
 }
 
 /// Parses and checks the header of a file of `bytes` (the whole file).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn parse_header(bytes: &[u8], path: &Path) -> Result<Header> {
     let len = bytes.len();
     let Some(prefix) = bytes.first_chunk::<8>() else {
@@ -463,36 +463,36 @@ impl SafetensorsFile {
     }
 
     /// The path the file was opened from.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// The names of the tensors, in the order of their bytes in the file.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|e| e.name.as_str())
     }
 
     /// Number of tensors.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// `true` when the file holds no tensor.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// The header's `__metadata__` map, if any.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn metadata(&self) -> Option<&BTreeMap<String, String>> {
         self.metadata.as_ref()
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn entry(&self, name: &str) -> Result<&Entry> {
         let i = self.index.get(name).ok_or_else(|| {
             invalid(
@@ -511,7 +511,7 @@ impl SafetensorsFile {
     /// # Errors
     /// `File does not contain tensor {name}` (the Python package's message); a dtype
     /// tensor-core does not have.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn info(&self, name: &str) -> Result<(DType, &[usize])> {
         let e = self.entry(name)?;
         match &e.tensor {
@@ -525,7 +525,7 @@ impl SafetensorsFile {
     ///
     /// # Errors
     /// As [`SafetensorsFile::info`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn get(&self, name: &str) -> Result<Tensor> {
         let e = self.entry(name)?;
         match &e.tensor {
@@ -537,14 +537,14 @@ impl SafetensorsFile {
     /// `Some(true)` when tensor `name` lies over the mapped file (no copy was made),
     /// `Some(false)` when it was copied (bool, misaligned, empty, or a dtype
     /// tensor-core does not have), `None` when there is no such tensor.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_mapped(&self, name: &str) -> Option<bool> {
         self.index.get(name).map(|&i| self.entries[i].mapped)
     }
 
     /// The safetensors dtype name of tensor `name` as the header has it (`"F32"`,
     /// `"U32"`, ...), also for dtypes tensor-core does not have.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn header_dtype(&self, name: &str) -> Option<String> {
         self.index
             .get(name)

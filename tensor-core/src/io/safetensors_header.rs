@@ -20,7 +20,7 @@ pub(crate) const MAX_NESTING: usize = 128;
 /// hash seed). A later duplicate name replaces an earlier one, as in serde_json. The
 /// error is the parser's message (with its line and column), or says that the text
 /// nests deeper than [`MAX_NESTING`] or is not an object.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn parse_object(text: &str) -> std::result::Result<BTreeMap<String, Value>, String> {
     check_nesting(text, MAX_NESTING)?;
     match text.parse::<Value>().map_err(|e| e.to_string())? {
@@ -31,7 +31,7 @@ pub(crate) fn parse_object(text: &str) -> std::result::Result<BTreeMap<String, V
 
 /// Errs if the arrays and objects of `text` nest deeper than `limit` (brackets inside
 /// strings do not count). A scan of the bytes, before any recursion.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_nesting(text: &str, limit: usize) -> std::result::Result<(), String> {
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
     for &b in text.as_bytes() {
@@ -62,7 +62,7 @@ fn check_nesting(text: &str, limit: usize) -> std::result::Result<(), String> {
 }
 
 /// A header's `__metadata__`: an object whose values are all strings.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn string_map(value: Value) -> std::result::Result<BTreeMap<String, String>, String> {
     let Value::Object(map) = value else {
         return Err(format!("expected an object, found {}", show(&value)));
@@ -76,7 +76,7 @@ pub(crate) fn string_map(value: Value) -> std::result::Result<BTreeMap<String, S
 }
 
 /// `name` as a JSON string literal, quotes and escapes included.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn quote(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 2);
     out.push('"');
@@ -96,7 +96,7 @@ pub(crate) fn quote(name: &str) -> String {
 }
 
 /// A value as JSON text, for error messages.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn show(value: &Value) -> String {
     value.stringify().unwrap_or_else(|_| format!("{value:?}"))
 }
@@ -152,7 +152,7 @@ impl StDtype {
     ];
 
     /// The size of one element in bits (4 and 6 for the packed small floats).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn bitsize(self) -> usize {
         match self {
             StDtype::F4 => 4,
@@ -170,13 +170,13 @@ impl StDtype {
     }
 
     /// The name as the header writes it (`"F32"`, `"BOOL"`, `"F8_E4M3"`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn name(self) -> String {
         format!("{self:?}")
     }
 
     /// The dtype of a header name, or `None` for a name the format does not have.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn from_name(name: &str) -> Option<StDtype> {
         StDtype::ALL.into_iter().find(|d| d.name() == name)
     }
@@ -196,7 +196,7 @@ impl TensorInfo {
     /// (non-negative integers) and `data_offsets` (two non-negative integers); other
     /// fields are ignored, as the `safetensors` crate does. The error says which part
     /// is wrong.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn from_json(value: &Value) -> std::result::Result<TensorInfo, String> {
         let Value::Object(obj) = value else {
             return Err(format!("expected an object, found {}", show(value)));
@@ -224,7 +224,7 @@ impl TensorInfo {
     }
 
     /// The entry as header JSON: `{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]}`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn to_json(&self) -> String {
         let list = |v: &[usize]| v.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
         format!(
@@ -242,7 +242,7 @@ impl TensorInfo {
 /// is read as `usize::MAX`, which the checks after this refuse (`ValidationOverflow`,
 /// an offset past the end), as they refuse its exact value. A fraction, a negative
 /// number or one above 2^64 is an error here.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn usizes(value: &Value, what: &str) -> std::result::Result<Vec<usize>, String> {
     let Value::Array(items) = value else {
         return Err(format!(

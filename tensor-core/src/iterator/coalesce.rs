@@ -6,7 +6,7 @@ use super::TensorIterator;
 impl TensorIterator {
     /// Two dims merge when either has size 1 or, for every operand,
     /// `shape[d0] * stride[d0] == stride[d1]`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn can_coalesce(&self, dim0: usize, dim1: usize) -> bool {
         let (s0, s1) = (self.shape[dim0], self.shape[dim1]);
         // Two huge dims of an empty iteration (another dim is 0) can have a product past
@@ -23,7 +23,7 @@ impl TensorIterator {
     }
 
     /// `coalesce_dimensions` (rule in ARCHITECTURE.md, "coalesce_dimensions"). Afterwards `invert_perm` is invalid.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn coalesce_dimensions(&mut self) {
         let ndim = self.shape.len();
         if ndim <= 1 {

@@ -44,7 +44,7 @@ pub struct TensorIteratorConfig {
 }
 
 impl Default for TensorIteratorConfig {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn default() -> Self {
         TensorIteratorConfig {
             outputs: Vec::new(),
@@ -83,7 +83,7 @@ impl TensorIteratorConfig {
     }
 
     /// A config with PyTorch's defaults and no operands.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new() -> Self {
         Self::default()
     }
@@ -268,7 +268,7 @@ impl TensorIteratorConfig {
 
     /// `build_binary_op`: overlap check, CPU scalars, promote inputs, cast to outputs,
     /// safe casting. `out` `None` allocates the output.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn binary_op(out: Option<&Tensor>, a: &Tensor, b: &Tensor) -> Self {
         Self::new()
             .set_check_mem_overlap(true)
@@ -283,13 +283,13 @@ impl TensorIteratorConfig {
 
     /// `build_binary_float_op`: [`binary_op`](Self::binary_op) that also promotes
     /// integral inputs to the default float (true division).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn binary_float_op(out: Option<&Tensor>, a: &Tensor, b: &Tensor) -> Self {
         Self::binary_op(out, a, b).promote_integer_inputs_to_float(true)
     }
 
     /// `build_unary_op`: overlap check and one dtype for all operands.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn unary_op(out: Option<&Tensor>, a: &Tensor) -> Self {
         Self::new()
             .set_check_mem_overlap(true)
@@ -302,7 +302,7 @@ impl TensorIteratorConfig {
 
     /// `build_unary_float_op`: promotes integral inputs to float, casts to outputs,
     /// safe casting (exp, log, sqrt, sigmoid, tanh).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn unary_float_op(out: Option<&Tensor>, a: &Tensor) -> Self {
         Self::new()
             .set_check_mem_overlap(true)
@@ -315,7 +315,7 @@ impl TensorIteratorConfig {
     }
 
     /// `nullary_op`: one output, no inputs, no dtype check (fills).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn nullary_op(out: &Tensor) -> Self {
         Self::new()
             .set_check_mem_overlap(true)
@@ -327,7 +327,7 @@ impl TensorIteratorConfig {
     /// `reduce_op`: no overlap check, no resizing, reduction mode, promote inputs.
     /// `out` is the reduction result viewed with the input's ndim (size 1 on reduced
     /// dims, see [`super::reduce::reduction_output_view`]).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn reduce_op(out: &Tensor, input: &Tensor) -> Self {
         Self::new()
             .set_check_mem_overlap(false)
@@ -339,7 +339,7 @@ impl TensorIteratorConfig {
     }
 
     /// `build_ternary_op` (addcmul): like [`binary_op`](Self::binary_op) with three inputs.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ternary_op(out: Option<&Tensor>, a: &Tensor, b: &Tensor, c: &Tensor) -> Self {
         Self::new()
             .allow_cpu_scalars(true)

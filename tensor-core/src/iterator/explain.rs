@@ -21,7 +21,7 @@ pub(crate) struct Trace {
 
 impl TensorIterator {
     /// Records the broadcast shape and effective strides (after `compute_strides`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn trace_effective_strides(&mut self) {
         let strides = self
             .operands
@@ -40,14 +40,14 @@ impl TensorIterator {
     }
 
     /// Records the perm and the permuted shape (after `reorder_dimensions`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn trace_perm(&mut self) {
         self.trace.perm = self.perm.clone();
         self.trace.permuted_shape = self.shape.clone();
     }
 
     /// Records the broadcast shape of a fast setup.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn trace_fast_setup(&mut self) {
         self.trace.broadcast_shape = self.shape.clone();
     }
@@ -79,7 +79,7 @@ pub struct Explain {
 
 impl TensorIterator {
     /// The plan this iterator follows (see [`Explain`]).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn explain(&self) -> Explain {
         let fast = self.fast_setup != FastSetupType::None;
         Explain {
@@ -109,7 +109,7 @@ impl TensorIterator {
 }
 
 impl fmt::Display for Explain {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = match self.fast_setup {
             FastSetupType::None => "none (compute_strides, reorder_dimensions, coalesce)",

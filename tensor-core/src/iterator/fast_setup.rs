@@ -11,7 +11,7 @@ impl TensorIterator {
     /// `compute_fast_setup_type`: contiguous is tested first (so an NC11 tensor that is
     /// both contiguous and channels-last counts as contiguous), then channels-last, then
     /// non-overlapping-and-dense with identical strides (scanned from the last operand).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn compute_fast_setup_type(&self, config: &TensorIteratorConfig) -> FastSetupType {
         if self.is_reduction || !self.all_ops_same_shape {
             return FastSetupType::None;
@@ -66,7 +66,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// Allocation errors ([`Error::NumelOverflow`](crate::Error::NumelOverflow)).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn fast_set_up(&mut self, config: &TensorIteratorConfig) -> Result<bool> {
         let kind = self.compute_fast_setup_type(config);
         self.fast_setup = kind;

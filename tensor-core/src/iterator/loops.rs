@@ -41,7 +41,7 @@ pub struct DimCounter {
 
 impl DimCounter {
     /// A counter at `begin` (size-0 dims are skipped when splitting it into digits).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(shape: &[usize], begin: usize, end: usize) -> DimCounter {
         let mut values = vec![0usize; shape.len()];
         let mut linear = begin;
@@ -60,26 +60,26 @@ impl DimCounter {
     }
 
     /// The index along each iteration dim of the current position (dim 0 first).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn values(&self) -> &[usize] {
         &self.values
     }
 
     /// The current linear position.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// `true` once the whole range has been stepped over.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_done(&self) -> bool {
         self.offset >= self.end
     }
 
     /// The largest `(size0, size1)` step from here that stays inside the range and
     /// inside one outer row of dim 0.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn max_2d_step(&self) -> (usize, usize) {
         // Every `values[d] < shape[d]` (kept by `new` and `increment`), so the
         // subtractions below cannot underflow.
@@ -96,7 +96,7 @@ impl DimCounter {
     }
 
     /// Advances by `step0 * step1` elements, carrying into higher dims.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn increment(&mut self, step0: usize, step1: usize) {
         self.offset = self.offset.saturating_add(step0.saturating_mul(step1));
         let ndim = self.values.len();
@@ -138,13 +138,13 @@ enum Guard<'a> {
 impl TensorIterator {
     /// Byte strides laid out `[dim * ntensors + arg]`, padded with zeros to at least
     /// two dims (`get_strides`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn get_strides(&self) -> Vec<isize> {
         self.loop_strides().into_vec()
     }
 
     /// [`get_strides`](Self::get_strides) without a heap allocation for small plans.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn loop_strides(&self) -> LoopStrides {
         let nt = self.ntensors();
         let ndim = self.ndim().max(2);
@@ -159,7 +159,7 @@ impl TensorIterator {
 
     /// Locks each distinct storage once, in `Storage::id` order (write when an output
     /// lives on it), and returns the guards and each operand's first-element address.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn lock_operands(&self) -> (PerOperand<Guard<'_>>, PerOperand<usize>) {
         let mut storages: PerOperand<(usize, usize, bool)> = self
             .operands
@@ -210,7 +210,7 @@ impl TensorIterator {
     /// Whether chunks of the range may run on different threads without two threads
     /// touching one address where either writes: every output provably
     /// non-overlapping, and every input on an output's storage the same view as it.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn parallel_safe(&self) -> bool {
         if self.is_reduction {
             return false;
@@ -264,7 +264,7 @@ impl TensorIterator {
     /// 2-D step: the splitting and stepping below are compiled once, not once per
     /// kernel (each kernel × dtype would otherwise carry its own copy of them and of
     /// rayon's scope machinery).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn ranges(&self, bases: &[usize], loop2d: &Loop2d<'_>, n: usize, safe: bool) {
         let chunks = if safe { chunks_for(n, GRAIN_SIZE) } else { 1 };
         for_ranges(n, chunks, |begin, end| {
@@ -274,7 +274,7 @@ impl TensorIterator {
 
     /// A 2-D plan (after coalescing) where some operand moves faster along the outer
     /// dim than along the inner one (a transposed operand), both dims at least a tile.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn is_transposed_2d(&self) -> bool {
         self.ndim() == 2
             && self.shape[0] >= TILE_MIN
@@ -337,7 +337,7 @@ impl TensorIterator {
         self.serial_range(&bases, &loop2d, begin, end);
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn serial_range(&self, bases: &[usize], loop2d: &SerialLoop2d<'_>, begin: usize, end: usize) {
         let nt = self.ntensors();
         let strides = self.loop_strides();

@@ -116,12 +116,12 @@ pub(crate) struct OperandInfo {
 }
 
 impl OperandInfo {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn defined(&self) -> bool {
         self.tensor.is_some()
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn t(&self) -> &Tensor {
         self.tensor.as_ref().expect("operand is defined")
     }
@@ -159,7 +159,7 @@ impl TensorIterator {
     /// ([`Error::OutputShape`](crate::Error::OutputShape)), dtypes
     /// ([`Error::DTypeMismatch`](crate::Error::DTypeMismatch),
     /// [`Error::UnsafeCast`](crate::Error::UnsafeCast)), in that order of checking.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn build(config: TensorIteratorConfig) -> Result<TensorIterator> {
         let mut it = TensorIterator {
             operands: Operands::new(),
@@ -201,7 +201,7 @@ impl TensorIterator {
     }
 
     /// Moves the config's operands into the iterator (the config keeps its flags).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn populate_operands(&mut self, config: &mut TensorIteratorConfig) {
         self.num_outputs = config.outputs.len();
         let outputs = config.outputs.iter_mut().map(|op| (op, true));
@@ -223,7 +223,7 @@ impl TensorIterator {
     }
 
     /// `mark_outputs`: an output that is also an input is read-write.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn mark_outputs(&mut self) {
         for i in 0..self.num_outputs {
             let Some(out) = self.operands[i].tensor.as_ref() else {
@@ -239,44 +239,44 @@ impl TensorIterator {
     // ---- accessors ----------------------------------------------------------------------
 
     /// Number of operands, outputs first (`ntensors`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ntensors(&self) -> usize {
         self.operands.len()
     }
 
     /// Number of outputs.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn noutputs(&self) -> usize {
         self.num_outputs
     }
 
     /// Number of inputs.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ninputs(&self) -> usize {
         self.operands.len() - self.num_outputs
     }
 
     /// The iteration shape after permutation and coalescing (elements; dim 0 fastest).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
 
     /// Number of iteration dims (`ndim`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn ndim(&self) -> usize {
         self.shape.len()
     }
 
     /// Number of elements iterated (`numel`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn numel(&self) -> usize {
         crate::layout::numel_of(self.shape.iter().copied())
     }
 
     /// Byte strides of operand `arg` in iteration order. Crate code only (its indices
     /// are constants); see [`TensorIterator::try_strides`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn strides(&self, arg: usize) -> &[isize] {
         &self.operands[arg].stride_bytes
     }
@@ -285,13 +285,13 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `arg >= ntensors()`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn try_strides(&self, arg: usize) -> Result<&[isize]> {
         Ok(&self.operand(arg, self.operands.len(), 0)?.stride_bytes)
     }
 
     /// Operand `base + i`, checked against `bound` operands from `base`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn operand(&self, i: usize, bound: usize, base: usize) -> Result<&OperandInfo> {
         if i >= bound {
             return Err(Error::InvalidArgument {
@@ -304,25 +304,25 @@ impl TensorIterator {
 
     /// The perm computed by `reorder_dimensions`: `perm[i]` is the original dim at
     /// iteration position `i` (empty after a fast setup).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn perm(&self) -> &[usize] {
         &self.perm
     }
 
     /// The common dtype of the inputs (`common_dtype`), if one was computed.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn common_dtype(&self) -> Option<DType> {
         self.common_dtype
     }
 
     /// Which fast setup was taken.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn fast_setup_type(&self) -> FastSetupType {
         self.fast_setup
     }
 
     /// `true` when dims were merged (after a fast setup or `coalesce_dimensions`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn has_coalesced_dimensions(&self) -> bool {
         self.has_coalesced_dimensions
     }
@@ -330,21 +330,21 @@ impl TensorIterator {
     /// The tensor the kernel writes for output `i` (a temporary of the common dtype
     /// until [`cast_outputs`](Self::cast_outputs) runs, when the caller's output has
     /// another dtype). Crate code only; see [`TensorIterator::try_output`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn output(&self, i: usize) -> &Tensor {
         self.operands[..self.num_outputs][i].t()
     }
 
     /// The tensor the caller sees for output `i`: the user's tensor when a temporary is
     /// used, else [`output`](Self::output). Crate code only.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn final_output(&self, i: usize) -> &Tensor {
         let op = &self.operands[..self.num_outputs][i];
         op.original.as_deref().unwrap_or_else(|| op.t())
     }
 
     /// The dtype of operand `arg` as the kernel sees it. Crate code only.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn dtype(&self, arg: usize) -> DType {
         self.operands[arg].t().dtype()
     }
@@ -353,7 +353,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `i >= noutputs()`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn try_output(&self, i: usize) -> Result<&Tensor> {
         self.operand(i, self.num_outputs, 0)?
             .tensor
@@ -366,7 +366,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `i >= noutputs()`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn try_final_output(&self, i: usize) -> Result<&Tensor> {
         let op = self.operand(i, self.num_outputs, 0)?;
         op.original
@@ -379,7 +379,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `i >= ninputs()`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn try_input(&self, i: usize) -> Result<&Tensor> {
         self.operand(i, self.ninputs(), self.num_outputs)?
             .tensor
@@ -391,7 +391,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `arg >= ntensors()`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn try_dtype(&self, arg: usize) -> Result<DType> {
         self.operand(arg, self.operands.len(), 0)?
             .tensor
@@ -401,14 +401,14 @@ impl TensorIterator {
     }
 
     /// Whether the iterator is in reduction mode.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_reduction(&self) -> bool {
         self.is_reduction
     }
 
     /// `is_dim_reduced(d)`: some output has byte stride 0 on iteration dim `d` and
     /// `shape[d] > 1`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_dim_reduced(&self, dim: usize) -> bool {
         self.operands[..self.num_outputs]
             .iter()
@@ -416,13 +416,13 @@ impl TensorIterator {
     }
 
     /// Number of iteration dims that are reduced.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn num_reduce_dims(&self) -> usize {
         (0..self.ndim()).filter(|&d| self.is_dim_reduced(d)).count()
     }
 
     /// Number of output elements: the product of the non-reduced iteration dims.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn num_output_elements(&self) -> usize {
         crate::layout::numel_of(
             (0..self.ndim())
@@ -436,7 +436,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// As [`Tensor::copy_`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn cast_outputs(&mut self) -> Result<()> {
         for i in 0..self.num_outputs {
             if let Some(orig) = self.operands[i].original.take() {
@@ -452,7 +452,7 @@ impl TensorIterator {
 /// PyTorch's `is_same` on two handles: the same view of the same storage.
 /// The error for an operand a built iterator left undefined (never happens: every
 /// output is allocated by `build`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn undefined(arg: usize) -> Error {
     Error::InvalidArgument {
         op: "TensorIterator",
@@ -460,7 +460,7 @@ fn undefined(arg: usize) -> Error {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn is_same(a: &Tensor, b: &Tensor) -> bool {
     a.shares_storage(b) && a.layout() == b.layout() && a.dtype() == b.dtype()
 }

@@ -30,7 +30,7 @@ pub enum MemOverlapStatus {
 
 /// `has_internal_overlap(t)`: `No` when non-overlapping and dense, `Yes` when a dim of
 /// size > 1 has stride 0, else `TooHard`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn has_internal_overlap(t: &Tensor) -> MemOverlap {
     if t.is_non_overlapping_and_dense() {
         return MemOverlap::No;
@@ -46,7 +46,7 @@ pub fn has_internal_overlap(t: &Tensor) -> MemOverlap {
 }
 
 /// `get_overlap_status(a, b)`: compares the byte ranges of two dense tensors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn get_overlap_status(a: &Tensor, b: &Tensor) -> MemOverlapStatus {
     if is_same(a, b) {
         return MemOverlapStatus::Full;
@@ -79,7 +79,7 @@ pub fn get_overlap_status(a: &Tensor, b: &Tensor) -> MemOverlapStatus {
 }
 
 /// `assert_no_internal_overlap`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn assert_no_internal_overlap(t: &Tensor) -> Result<()> {
     if has_internal_overlap(t) == MemOverlap::Yes {
         return Err(Error::InternalOverlap);
@@ -88,7 +88,7 @@ pub(crate) fn assert_no_internal_overlap(t: &Tensor) -> Result<()> {
 }
 
 /// `assert_no_partial_overlap`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn assert_no_partial_overlap(a: &Tensor, b: &Tensor) -> Result<()> {
     if get_overlap_status(a, b) == MemOverlapStatus::Partial {
         return Err(Error::PartialOverlap);
@@ -99,7 +99,7 @@ pub(crate) fn assert_no_partial_overlap(a: &Tensor, b: &Tensor) -> Result<()> {
 impl TensorIterator {
     /// `compute_mem_overlaps`: no output may overlap itself; no input that is not the
     /// same view as an output may partially overlap it.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn compute_mem_overlaps(&self) -> Result<()> {
         for i in 0..self.num_outputs {
             let Some(out) = self.operands[i].tensor.as_ref() else {

@@ -26,7 +26,7 @@ pub struct ResultTypeState {
     pub wrapped_result: Option<DType>,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn promote_skip_undefined(a: Option<DType>, b: Option<DType>) -> Option<DType> {
     match (a, b) {
         (None, x) | (x, None) => x,
@@ -37,7 +37,7 @@ fn promote_skip_undefined(a: Option<DType>, b: Option<DType>) -> Option<DType> {
 /// `combine_categories(higher, lower)` (no complex types here): a floating higher
 /// category wins; a bool higher category or a floating lower one promotes; otherwise
 /// the higher category wins when it is defined.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DType> {
     match higher {
         Some(h) if h.is_floating() => Some(h),
@@ -51,7 +51,7 @@ fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DTy
 impl ResultTypeState {
     /// Adds one operand described by its dtype, its number of dims and whether it is a
     /// wrapped number (`update_result_type_state`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn update(&mut self, dtype: DType, ndim: usize, is_wrapped_number: bool) {
         let current = if is_wrapped_number && dtype.is_floating() {
             DType::F32 // the default dtype
@@ -68,7 +68,7 @@ impl ResultTypeState {
     }
 
     /// Adds a tensor or wrapped number.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn update_operand(&mut self, op: &Operand<'_>) {
         match op {
             Operand::Tensor(t) => self.update(t.dtype(), t.dim(), false),
@@ -78,7 +78,7 @@ impl ResultTypeState {
 
     /// The promoted dtype: `combine(dim, combine(zero, wrapped))`; `None` when no
     /// operand was added.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn result(&self) -> Option<DType> {
         combine_categories(
             self.dim_result,
@@ -101,7 +101,7 @@ impl ResultTypeState {
 /// assert_eq!(result_type(&[Operand::Tensor(&a), Operand::Scalar(Scalar::Float(2.5))]), DType::F32);
 /// # Ok::<(), tensor_core::Error>(())
 /// ```
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn result_type(operands: &[Operand<'_>]) -> DType {
     let mut state = ResultTypeState::default();
     for op in operands {

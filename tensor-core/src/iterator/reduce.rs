@@ -7,7 +7,7 @@ use crate::{DType, Layout, Tensor};
 
 /// `maybe_wrap_dim(dim, ndim)` with PyTorch's scalar rule (a 0-d tensor accepts -1
 /// and 0).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn wrap(dim: i64, ndim: usize) -> Result<usize> {
     let n = ndim.max(1) as i64;
     if dim < -n || dim >= n {
@@ -25,7 +25,7 @@ fn wrap(dim: i64, ndim: usize) -> Result<usize> {
 /// # Errors
 /// [`Error::DimOutOfRange`]; [`Error::DuplicateDim`]
 /// (`dim 0 appears multiple times in the list of dims`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn make_dim_mask(dims: &[i64], ndim: usize) -> Result<Vec<bool>> {
     if dims.is_empty() {
         return Ok(vec![true; ndim]);
@@ -43,7 +43,7 @@ pub fn make_dim_mask(dims: &[i64], ndim: usize) -> Result<Vec<bool>> {
 }
 
 /// The sizes of a reduction's result: reduced dims become 1 (`keepdim`) or disappear.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reduced_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> Vec<usize> {
     sizes
         .iter()
@@ -59,7 +59,7 @@ pub fn reduced_sizes(sizes: &[usize], mask: &[bool], keepdim: bool) -> Vec<usize
 /// `review_reduce_result`: the result viewed with the input's ndim: without
 /// `keepdim`, each reduced dim is re-inserted with size 1 and stride 0. This view is
 /// the output operand of [`TensorIteratorConfig::reduce_op`](super::TensorIteratorConfig::reduce_op).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn reduction_output_view(result: &Tensor, mask: &[bool], keepdim: bool) -> Tensor {
     if keepdim {
         return result.alias();
@@ -80,7 +80,7 @@ pub fn reduction_output_view(result: &Tensor, mask: &[bool], keepdim: bool) -> T
 ///
 /// # Errors
 /// As [`make_dim_mask`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn make_reduction_output(
     input: &Tensor,
     dims: &[i64],

@@ -14,7 +14,7 @@ impl TensorIterator {
     ///
     /// # Errors
     /// [`Error::Broadcast`] when two shapes cannot broadcast.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn compute_shape(&mut self, config: &TensorIteratorConfig) -> Result<()> {
         if let Some(shape) = &config.static_shape {
             crate::layout::contiguous_nbytes(shape, 1)?;
@@ -78,7 +78,7 @@ impl TensorIterator {
     /// # Errors
     /// [`Error::OutputShape`]: `output with shape [2, 3] doesn't match the broadcast
     /// shape [4, 2, 3]`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn mark_resize_outputs(&mut self, config: &TensorIteratorConfig) -> Result<()> {
         if config.static_shape.is_some() {
             return Ok(());

@@ -11,7 +11,7 @@ impl TensorIterator {
     /// `compute_strides`: byte strides right-aligned to the iteration shape; missing
     /// leading dims and broadcast size-1 dims get 0; a size-1 dim that is not broadcast
     /// keeps its real stride. Outputs to be resized get none yet.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn compute_strides(&mut self, config: &TensorIteratorConfig) {
         let ndim = self.shape.len();
         for op in self.operands.iter_mut() {
@@ -49,7 +49,7 @@ impl TensorIterator {
     /// (outputs first): a zero stride on either dim passes to the next operand; equal
     /// strides only swap when `shape[dim0] > shape[dim1]`. In reduction mode an output
     /// stride of 0 on exactly one dim puts that (reduced) dim first.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn should_swap(&self, dim0: usize, dim1: usize) -> i32 {
         for op in &self.operands {
             if op.stride_bytes.is_empty() || op.will_resize {
@@ -80,7 +80,7 @@ impl TensorIterator {
     /// giving the leftmost operand priority. The insertion sort keeps scanning left past
     /// an ambiguous (0) comparison without moving, so a later swap may exchange
     /// non-adjacent slots, exactly as PyTorch does.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn reorder_dimensions(&mut self) {
         let ndim = self.shape.len();
         self.perm = (0..ndim).rev().collect();
@@ -109,7 +109,7 @@ impl TensorIterator {
 
     /// `permute_dimensions(perm)`: applies the perm to the shape and to every operand
     /// that has strides.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn permute_dimensions(&mut self) {
         let perm = self.perm.clone();
         self.shape = perm.iter().map(|&p| self.shape[p]).collect();
@@ -135,7 +135,7 @@ impl TensorIterator {
     /// `compatible_stride` (byte strides `s[0] = elem`, `s[i] = s[i-1] * shape[i-1]`,
     /// no `max(size, 1)`) in iteration order, mapped back through the perm; when the
     /// perm is the plain reversal it is allocated contiguous (`at::empty`) instead.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn allocate_or_resize_outputs(&mut self) -> Result<()> {
         let ndim = self.shape.len();
         for i in 0..self.num_outputs {
@@ -176,7 +176,7 @@ impl TensorIterator {
     /// the target dtype with these sizes and strides (elements). A caller's output that
     /// is computed through a temporary is replaced by a tensor of the same geometry in
     /// its own dtype.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn set_output_strided(
         &mut self,
         i: usize,
@@ -211,7 +211,7 @@ impl TensorIterator {
 
 /// The dtype of an output to allocate: known unless the config has an undefined
 /// output, no input and no static dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn output_dtype(d: Option<DType>) -> Result<DType> {
     d.ok_or_else(|| Error::InvalidArgument {
         op: "TensorIterator",

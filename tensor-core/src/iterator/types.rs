@@ -14,7 +14,7 @@ use crate::{can_cast, DType, Tensor};
 ///
 /// # Errors
 /// As [`Tensor::copy_`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let strides = preserve_strides(t.layout());
     Tensor::fresh_copy(t, &strides, dtype)
@@ -22,7 +22,7 @@ pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 impl TensorIterator {
     /// `compute_common_dtype`: `result_type` over the inputs (outputs ignored).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn compute_common_dtype(&self) -> Option<DType> {
         let mut state = ResultTypeState::default();
         for op in &self.operands[self.num_outputs..] {
@@ -38,7 +38,7 @@ impl TensorIterator {
     /// [`Error::DTypeMismatch`] (`Found dtype Double but expected Float`) when all
     /// dtypes must match; [`Error::UnsafeCast`] (`result type Float can't be cast to the
     /// desired output type Long`); errors of the input conversions.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn compute_types(&mut self, config: &TensorIteratorConfig) -> Result<()> {
         let mut common: Option<DType> = None;
         let mut output_dtype: Option<DType> = None;

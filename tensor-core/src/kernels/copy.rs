@@ -8,7 +8,7 @@ use crate::{dispatch_dtype, Element};
 
 /// Copies operand 1 into operand 0, casting between their dtypes.
 #[cfg(not(unoptimized))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn copy_kernel(iter: &TensorIterator) {
     let (dst, src) = (iter.dtype(0), iter.dtype(1));
     dispatch_dtype!(dst, O, {
@@ -21,7 +21,7 @@ pub(crate) fn copy_kernel(iter: &TensorIterator) {
 /// per source dtype and a store per destination dtype (20 small functions instead of
 /// 100 loops).
 #[cfg(unoptimized)]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn copy_kernel(iter: &TensorIterator) {
     let (dst, src) = (iter.dtype(0), iter.dtype(1));
     let load: unsafe fn(*const u8) -> Wide = dispatch_dtype!(src, I, load::<I>);

@@ -427,7 +427,7 @@ fn ternary_inner<C: Element, A: Element, O: Element, F: Fn(C, A, A) -> O>(
 /// `k` has stride 0, the others step by their element size, and the output's bytes are
 /// disjoint from the other input's or are exactly them (in place, `same_type`).
 #[cfg_attr(not(any(unoptimized, test)), allow(dead_code))]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn binary_reads_once(
     p: [*const u8; 3],
     s: [isize; 3],

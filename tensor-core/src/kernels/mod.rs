@@ -45,7 +45,7 @@ pub(crate) enum InnerKind {
 }
 
 /// Classifies an inner loop from the byte strides (output first) and element sizes.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn classify(strides: &[isize], elem_sizes: &[isize]) -> InnerKind {
     if strides.iter().zip(elem_sizes).all(|(s, e)| s == e) {
         return InnerKind::Contiguous;

@@ -39,7 +39,7 @@ pub(super) trait GemmElement: Element {
 macro_rules! blas_gemm {
     ($t:ty, $f:path $(, $small:path)?) => {
         impl GemmElement for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn gemm(
                 m: usize,
                 k: usize,
@@ -112,7 +112,7 @@ fn loop_gemm<T: Copy, A: Copy + Default>(
 macro_rules! int_gemm {
     ($($t:ty),*) => {$(
         impl GemmElement for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn gemm(m: usize, k: usize, n: usize, a: Strided<'_, $t>, b: Strided<'_, $t>, c: &mut [$t]) {
                 let ops = (|x: $t| x.to_i64(), |s: i64, x: i64, y: i64| s.wrapping_add(x.wrapping_mul(y)), <$t>::from_i64);
                 loop_gemm(m, k, n, a, b, c, ops);
@@ -125,7 +125,7 @@ int_gemm!(u8, i8, i16, i32, i64);
 macro_rules! half_gemm {
     ($($t:ty),*) => {$(
         impl GemmElement for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn gemm(m: usize, k: usize, n: usize, a: Strided<'_, $t>, b: Strided<'_, $t>, c: &mut [$t]) {
                 let ops = (|x: $t| x.to_f32(), |s: f32, x: f32, y: f32| s + x * y, <$t>::from_f32);
                 loop_gemm(m, k, n, a, b, c, ops);
@@ -137,7 +137,7 @@ half_gemm!(f16, bf16);
 
 impl GemmElement for bool {
     /// Never called: `matmul` rejects bool operands before dispatch.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn gemm(
         m: usize,
         k: usize,

@@ -63,7 +63,7 @@ impl Tensor {
     /// - [`Error::UnsupportedDType`]: bool operands (`"addmm_impl_cpu_" not implemented
     ///   for 'Bool'`);
     /// - [`Error::NumelOverflow`] when the result would be too large.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor> {
         crate::autograd::apply(
             &[self, other],
@@ -77,7 +77,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn matmul_impl(&self, other: &Tensor) -> Result<Tensor> {
         let (d1, d2) = (self.dim(), other.dim());
         if d1 == 0 || d2 == 0 {
@@ -217,7 +217,7 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
 /// every batch entry and `a`'s matrices follow each other at `m` rows of stride `rs`
 /// (batch entry `i` starts `i · m · rs` after the first), as a contiguous activation
 /// `[batch.., m, k]` times a weight `[k, n]`: `None` when they do not.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn folded_rows(plan: &Plan, nbatch: usize) -> Option<usize> {
     if nbatch <= 1 {
         return None;

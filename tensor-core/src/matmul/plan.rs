@@ -30,7 +30,7 @@ pub(super) struct Plan {
 
 /// Lowers `torch.matmul(t1, t2)` to a batch of strided matrix products, checking shapes
 /// as PyTorch does.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn plan(t1: &Tensor, t2: &Tensor) -> Result<Plan> {
     let (d1, d2) = (t1.dim(), t2.dim());
     let (s1, st1) = (t1.sizes(), t1.strides());
@@ -96,7 +96,7 @@ pub(super) fn plan(t1: &Tensor, t2: &Tensor) -> Result<Plan> {
 
 /// Strides of an operand's batch dims aligned to the broadcast batch: missing leading
 /// dims and broadcast size-1 dims get stride 0.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn batch_strides(sizes: &[usize], strides: &[isize], batch: &[usize]) -> Vec<isize> {
     let lead = batch.len() - sizes.len();
     (0..batch.len())
@@ -111,7 +111,7 @@ fn batch_strides(sizes: &[usize], strides: &[isize], batch: &[usize]) -> Vec<isi
 /// the larger operand into its matrix rows (and calls `mm`/`mv` instead of `bmm`). Called
 /// with the operands in argument order only, as PyTorch does: `[4] @ [2, 3, 5]` (contiguous)
 /// does not fold, and its mismatch is the bmm message.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn should_fold(a: &Tensor, b: &Tensor) -> bool {
     let a_larger = a.dim() >= b.dim();
     let (sizes, strides, dim_t2) = if a_larger {
@@ -139,7 +139,7 @@ fn should_fold(a: &Tensor, b: &Tensor) -> bool {
 
 /// The error PyTorch raises when the inner dims differ, from the kernel `_matmul_impl`
 /// dispatches to.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
     let (d1, d2) = (t1.dim(), t2.dim());
     let (s1, s2) = (t1.sizes(), t2.sizes());
@@ -185,20 +185,20 @@ fn shape_error(t1: &Tensor, t2: &Tensor, batch: &[usize]) -> Error {
 }
 
 /// The product of `sizes`, saturating (only used in messages).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn saturating_product(sizes: &[usize]) -> usize {
     sizes.iter().fold(1usize, |p, &s| p.saturating_mul(s))
 }
 
 /// The product of `sizes`, or `None` when it overflows `usize`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn checked_product(sizes: &[usize]) -> Option<usize> {
     sizes.iter().try_fold(1usize, |p, &s| p.checked_mul(s))
 }
 
 /// Storage offset (elements) of batch `index`'s matrix, batches in row-major order.
 /// Only called after [`in_bounds`] succeeded, so the sum stays within the storage.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn batch_offset(op: &MatOperand, batch: &[usize], mut index: usize) -> isize {
     let mut offset = op.offset;
     for (&size, &stride) in batch.iter().zip(&op.batch_strides).rev() {
@@ -212,7 +212,7 @@ pub(super) fn batch_offset(op: &MatOperand, batch: &[usize], mut index: usize) -
 /// lowest and highest offsets any index reaches are in bounds. Computed in saturating
 /// `i128` (one `size × stride` term always fits), so no layout can wrap it around.
 /// `rows`, `cols` and every batch size are positive here.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn in_bounds(
     op: &MatOperand,
     batch: &[usize],

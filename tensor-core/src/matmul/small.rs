@@ -52,7 +52,7 @@ impl Rows<'_> {
 
 /// `c = a · b` (`c` row-major `m×n`) when `k` and `n` are small; `false` (nothing
 /// done) otherwise.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn sgemm(
     m: usize,
     k: usize,
@@ -99,7 +99,7 @@ pub(super) fn sgemm(
 /// [`rows_kernel`] compiled for AVX-512 or AVX2 with FMA when the CPU has them, with a
 /// tile shape that keeps enough independent accumulators in flight to hide the FMA
 /// latency (AVX-512: 4 rows × 64 columns, or 4 × 16 for narrow `b`; AVX2: 6 × 16).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn dispatch(i0: usize, k: usize, n: usize, a: Strided<'_, f32>, b: Rows<'_>, c: &mut [f32]) {
     #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
     {
@@ -119,7 +119,7 @@ fn dispatch(i0: usize, k: usize, n: usize, a: Strided<'_, f32>, b: Rows<'_>, c: 
 /// The CPU must support AVX-512F.
 #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
 #[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 unsafe fn rows_avx512(
     i0: usize,
     k: usize,
@@ -139,7 +139,7 @@ unsafe fn rows_avx512(
 /// The CPU must support AVX2 and FMA.
 #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
 #[target_feature(enable = "avx2,fma")]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 unsafe fn rows_avx2(
     i0: usize,
     k: usize,

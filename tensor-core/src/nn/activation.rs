@@ -31,7 +31,7 @@ impl GeluApproximate {
     /// # Errors
     /// [`Error::InvalidArgument`] with PyTorch's `approximate argument must be either
     /// none or tanh.` for any other string.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_name(name: &str) -> Result<GeluApproximate> {
         match name {
             "none" => Ok(GeluApproximate::None),
@@ -54,7 +54,7 @@ enum Activation {
 }
 
 impl Activation {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn kernel_name(self) -> &'static str {
         match self {
             Activation::GeluExact | Activation::GeluTanh => "GeluKernelImpl",
@@ -145,7 +145,7 @@ fn run<T: NnFloat>(input: &Tensor, act: Activation) -> Result<Tensor> {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn activation(input: &Tensor, act: Activation) -> Result<Tensor> {
     check_float(input.dtype(), act.kernel_name())?;
     dispatch_float!(input.dtype(), act.kernel_name(), T, run::<T>(input, act))
@@ -158,7 +158,7 @@ fn activation(input: &Tensor, act: Activation) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs
 /// (`"GeluKernelImpl" not implemented for 'Long'`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
     let act = match approximate {
         GeluApproximate::None => Activation::GeluExact,
@@ -190,7 +190,7 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs (`"silu_cpu" not implemented for
 /// 'Long'`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn silu(input: &Tensor) -> Result<Tensor> {
     autograd::apply(
         &[input],
@@ -211,7 +211,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`crate::nn::gelu`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn gelu(&self) -> Result<Tensor> {
         gelu(self, GeluApproximate::None)
     }
@@ -220,7 +220,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`crate::nn::gelu`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn gelu_tanh(&self) -> Result<Tensor> {
         gelu(self, GeluApproximate::Tanh)
     }
@@ -229,7 +229,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`crate::nn::silu`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn silu(&self) -> Result<Tensor> {
         silu(self)
     }

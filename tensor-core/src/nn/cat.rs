@@ -14,19 +14,19 @@ use crate::{promote_types, MemoryFormat, Tensor};
 
 /// PyTorch still skips 1-d tensors of size 0 in `cat`, whatever the other tensors' rank
 /// (`cat_should_skip_tensor`: kept for backward compatibility).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn skipped(t: &Tensor) -> bool {
     t.dim() == 1 && t.sizes()[0] == 0
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn cat_error(message: String) -> Error {
     Error::InvalidArgument { op: "cat", message }
 }
 
 /// `cat_compute_output_memory_format`: the inputs' common suggested format, or
 /// `Contiguous` as soon as one input is contiguous or two disagree.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn output_memory_format(tensors: &[&Tensor]) -> MemoryFormat {
     let mut format = None;
     for t in tensors {
@@ -43,7 +43,7 @@ fn output_memory_format(tensors: &[&Tensor]) -> MemoryFormat {
 }
 
 /// `check_cat_shape_except_dim`: same rank, same sizes off `dim`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_shape_except_dim(first: &Tensor, t: &Tensor, dim: usize, index: usize) -> Result<()> {
     if first.dim() != t.dim() {
         return Err(cat_error(format!(
@@ -104,14 +104,14 @@ impl Tensor {
     /// - `Sizes of tensors must match except in dimension 0. Expected size 3 but got
     ///   size 4 for tensor number 1 in the list.`;
     /// - [`Error::OutOfMemory`], [`Error::StorageSizeOverflow`] for an output too large.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         record_list("CatBackward0", tensors, dim, || {
             Tensor::cat_forward(tensors, dim)
         })
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn cat_forward(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         if let Some(i) = tensors.iter().position(|t| t.dim() == 0) {
             return Err(cat_error(format!(
@@ -176,14 +176,14 @@ impl Tensor {
     /// - `stack expects each tensor to be equal size, but got [2, 3] at entry 0 and
     ///   [2, 4] at entry 1`;
     /// - those of [`Tensor::cat`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn stack(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         record_list("StackBackward0", tensors, dim, || {
             Tensor::stack_forward(tensors, dim)
         })
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn stack_forward(tensors: &[&Tensor], dim: i64) -> Result<Tensor> {
         let Some(first) = tensors.first() else {
             return Err(Error::InvalidArgument {

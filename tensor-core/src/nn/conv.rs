@@ -45,7 +45,7 @@ pub(super) struct Geo {
     pub(super) groups: usize,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn conv_error(message: String) -> Error {
     Error::InvalidArgument {
         op: "conv2d",
@@ -84,7 +84,7 @@ fn conv_error(message: String) -> Error {
 /// (torch.DoubleTensor) should be the same or input should be a MKLDNN tensor and weight
 /// is a dense tensor`; `"slow_conv2d_cpu" not implemented for 'Bool'`;
 /// [`Error::NumelOverflow`]; [`Error::OutOfMemory`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn conv2d(
     input: &Tensor,
     weight: &Tensor,
@@ -137,7 +137,7 @@ pub fn conv2d(
 
 /// `cols`: where a small convolution leaves its column matrix (when given).
 #[allow(clippy::too_many_arguments)]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn conv2d_forward(
     input: &Tensor,
     weight: &Tensor,
@@ -181,7 +181,7 @@ fn conv2d_forward(
 }
 
 /// Checks of `_convolution` and `check_shape_forward`; returns the geometry.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check(
     x: &Tensor,
     weight: &Tensor,
@@ -297,7 +297,7 @@ fn check(
 }
 
 #[allow(clippy::too_many_arguments)]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn conv2d_batched(
     x: &Tensor,
     weight: &Tensor,
@@ -364,14 +364,14 @@ fn conv2d_batched(
 
 /// `true` when one image's products are few enough for `conv_small.rs` (one GEMM per
 /// batch of images).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn small(g: &Geo) -> bool {
     let kk = (g.cin / g.groups) * g.kh * g.kw;
     g.cout.saturating_mul(g.oh * g.ow).saturating_mul(kk) < SMALL_MACS
 }
 
 /// One group's image geometry as `conv_cols.rs` takes it.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn cols_geo(g: &Geo) -> Cols {
     Cols {
         cing: g.cin / g.groups,
@@ -387,7 +387,7 @@ pub(super) fn cols_geo(g: &Geo) -> Cols {
 }
 
 /// The geometry `conv_small.rs` takes.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn small_geo(g: &Geo) -> Small {
     Small {
         n: g.n,
@@ -421,7 +421,7 @@ pub(super) trait Gemm: Element {
 macro_rules! gemm_impl {
     ($t:ty, $f:path) => {
         impl Gemm for $t {
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             unsafe fn gemm(
                 m: usize,
                 k: usize,
@@ -539,7 +539,7 @@ fn im2col_row<T: Element>(
 /// The output columns `[lo, hi)` of kernel column `k` whose input column
 /// `o·s + k·d - p` lies in `[0, size)` (the others read the zero padding): exactly the
 /// `o < out` for which [`in_coord`] is `Some`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn valid_range(k: usize, s: usize, p: usize, d: usize, size: usize, out: usize) -> (usize, usize) {
     let kd = k * d;
     let lo = if kd >= p { 0 } else { (p - kd).div_ceil(s) };
@@ -696,7 +696,7 @@ fn conv_gemm<T: Gemm>(
 
 /// Whether the input is its own im2col matrix: a 1×1 kernel, stride 1, no padding, over
 /// rows laid end to end (`K = c`, `P = y·w + x` with stride `st[3]`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn reads_in_place(x: &Tensor, g: &Geo) -> bool {
     let st = strides4(x);
     g.kh == 1
@@ -707,7 +707,7 @@ fn reads_in_place(x: &Tensor, g: &Geo) -> bool {
 }
 
 /// The strides of a 4-d tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn strides4(x: &Tensor) -> [isize; 4] {
     let xs = x.strides();
     [xs[0], xs[1], xs[2], xs[3]]

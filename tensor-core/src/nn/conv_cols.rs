@@ -34,26 +34,26 @@ pub(super) struct Cols {
 
 impl Cols {
     /// Padded height and width.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn padded(&self) -> (usize, usize) {
         (self.h + 2 * self.p[0], self.w + 2 * self.p[1])
     }
 
     /// Elements of one padded image (all of the group's channels).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn padded_len(&self) -> usize {
         let (hp, wp) = self.padded();
         self.cing * hp * wp
     }
 
     /// Rows of the column matrix: `C_g · kH · kW`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn rows(&self) -> usize {
         self.cing * self.k[0] * self.k[1]
     }
 
     /// Output positions of one image.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn positions(&self) -> usize {
         self.oh * self.ow
     }
@@ -65,7 +65,7 @@ impl Cols {
     /// products of tens of microseconds costs more than it saves and, inside our own
     /// split across threads, oversubscribes the cores), at least one; the `n` images
     /// are cut into batches of equal size.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn batch(&self, cout_g: usize, n: usize) -> usize {
         let (kk, p) = (self.rows(), self.positions());
         let room = (1usize << 15)

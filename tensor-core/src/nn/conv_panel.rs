@@ -33,7 +33,7 @@ pub(super) const NR: usize = 16;
 const KC: usize = 512;
 
 /// Whether this kernel serves the geometry: stride 1 and a non-empty reduction.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn serves(g: &Geo) -> bool {
     g.s == (1, 1) && g.cin / g.groups * g.kh * g.kw > 0
 }
@@ -54,7 +54,7 @@ impl Packed {
     ///
     /// # Errors
     /// [`crate::Error::OutOfMemory`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(super) fn new(w: &[f32], g: &Geo) -> crate::Result<Self> {
         let cing = g.cin / g.groups;
         let k = cing * g.kh * g.kw;
@@ -100,7 +100,7 @@ impl Packed {
     ///
     /// # Errors
     /// [`crate::Error::NumelOverflow`] when that passes `usize`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(super) fn scratch_len(&self, g: &Geo) -> crate::Result<usize> {
         (g.cin / g.groups)
             .checked_mul(self.hp)
@@ -111,7 +111,7 @@ impl Packed {
 
     /// Scratch past the padded image: a panel of `KC` rows and one group's partial
     /// sums (`MR × NR` per weight tile).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn extra(&self) -> usize {
         KC * NR + self.tiles_per_group * MR * NR
     }
@@ -122,7 +122,7 @@ impl Packed {
 ///
 /// # Errors
 /// [`crate::Error::OutOfMemory`], [`crate::Error::NumelOverflow`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn conv2d_f32(
     x: &Tensor,
     weight: &Tensor,
@@ -148,7 +148,7 @@ pub(super) fn conv2d_f32(
 
 /// One image `n`: fills `out` (its `C_out · P` block, NCHW) with the convolution plus
 /// `bias`; `img` is scratch of at least [`Packed::scratch_len`] values.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn image(
     src: &Src<'_, f32>,
     g: &Geo,
@@ -254,7 +254,7 @@ struct Run {
 }
 
 impl Run {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(p0: usize, cols: usize, g: &Geo, wp: usize) -> Self {
         let mut q = [0; NR];
         for (j, v) in q.iter_mut().enumerate() {

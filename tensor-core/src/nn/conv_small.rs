@@ -139,7 +139,7 @@ pub(super) fn conv_small<T: Gemm>(
 
 /// Where the kept column matrix of the batch of `b` images from image `n0`, group
 /// `gi` (of `groups`), starts: `kp` = `K · P` elements per image and group.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn kept_at(n0: usize, b: usize, gi: usize, groups: usize, kp: usize) -> usize {
     (n0 * groups + gi * b) * kp
 }

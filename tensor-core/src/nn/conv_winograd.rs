@@ -43,7 +43,7 @@ const MIN_CHANNELS: usize = 16;
 
 /// Whether this kernel serves the geometry: a 3×3 kernel, stride 1, dilation 1, at least
 /// [`MIN_CHANNELS`] input and output channels per group.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn serves(g: &Geo) -> bool {
     (g.kh, g.kw, g.s, g.d) == (3, 3, (1, 1), (1, 1))
         && g.cin / g.groups >= MIN_CHANNELS
@@ -64,7 +64,7 @@ impl Packed {
     ///
     /// # Errors
     /// [`crate::Error::OutOfMemory`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(w: &[f32], g: &Geo) -> crate::Result<Self> {
         let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
         let tiles = coutg.div_ceil(MR);
@@ -85,7 +85,7 @@ impl Packed {
 }
 
 /// `G w Gᵀ` of one 3×3 filter (row-major), in `f64`, rounded once.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn transform_weight(w: &[f32]) -> [f32; XI] {
     let g = |v: [f64; 3]| {
         [
@@ -113,7 +113,7 @@ fn transform_weight(w: &[f32]) -> [f32; XI] {
 ///
 /// # Errors
 /// [`crate::Error::OutOfMemory`], [`crate::Error::NumelOverflow`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn conv2d_f32(
     x: &Tensor,
     weight: &Tensor,
@@ -155,7 +155,7 @@ struct Rows {
 }
 
 impl Rows {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(g: &Geo) -> Self {
         let (th, tw) = (g.oh.div_ceil(2), g.ow.div_ceil(2));
         Self {
@@ -166,7 +166,7 @@ impl Rows {
     }
 
     /// One padded input row as the tiles read it (`2·tw + 2`, zero past the padding).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn row_len(&self) -> usize {
         2 * self.tw + 2
     }
@@ -175,7 +175,7 @@ impl Rows {
 /// One image `n`: fills `out` (its `C_out · P` block, NCHW) with the convolution plus
 /// `bias`; `scratch` as [`conv2d_f32`] sizes it.
 #[allow(clippy::too_many_arguments)]
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn image(
     src: &Src<'_, f32>,
     g: &Geo,
@@ -213,7 +213,7 @@ fn image(
 /// `e[tx] = row[2·tx]`, `o[tx] = row[2·tx + 1]`: `e[tx] - e[tx+1]`, `o[tx] + e[tx+1]`,
 /// `e[tx+1] - o[tx]`, `o[tx] - o[tx+1]`. Then the patch rows of tile `(ty, tx)` are
 /// rows `2·ty..2·ty + 4`, and a block's lanes read them as plain windows.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn transform_rows(
     src: &Src<'_, f32>,
     g: &Geo,
@@ -355,7 +355,7 @@ struct Lanes {
 }
 
 impl Lanes {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(t0: usize, tiles: usize, tw: usize) -> Self {
         let count = NR.min(tiles - t0);
         let at: [(usize, usize); NR] = std::array::from_fn(|l| {

@@ -70,7 +70,7 @@ nn_float!(bf16, f32, bf16::to_f32, bf16::from_f32);
 
 /// PyTorch's `AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16, ...)` failure:
 /// `"{kernel}" not implemented for 'Long'`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn not_implemented(kernel: &str, dtype: DType) -> Error {
     Error::UnsupportedDType {
         message: format!(
@@ -108,7 +108,7 @@ macro_rules! dispatch_float {
 pub(crate) use dispatch_float;
 
 /// `Ok(())` when `dtype` is a float dtype, else the kernel's not-implemented error.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_float(dtype: DType, kernel: &str) -> Result<()> {
     if dtype.is_floating() {
         Ok(())

@@ -48,7 +48,7 @@ pub(super) unsafe fn fresh_output<T: Element>(
 
 /// Storage offsets of the elements of the sub-layout `sizes`/`strides` starting at
 /// `base`, in row-major order (`[base]` for no dims).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn offsets_of(sizes: &[usize], strides: &[isize], base: usize) -> Result<Vec<usize>> {
     let n = checked_numel(sizes, "index")?;
     let mut v = crate::alloc::try_with_capacity(n)?;
@@ -58,7 +58,7 @@ pub(super) fn offsets_of(sizes: &[usize], strides: &[isize], base: usize) -> Res
 
 /// `true` when the dims `sizes`/`strides` walk consecutive elements in row-major order
 /// (size-1 dims are ignored).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn is_row_major_run(sizes: &[usize], strides: &[isize]) -> bool {
     let mut expected = 1isize;
     for (&s, &st) in sizes.iter().zip(strides).rev() {
@@ -73,7 +73,7 @@ pub(super) fn is_row_major_run(sizes: &[usize], strides: &[isize]) -> bool {
 }
 
 /// The values of an index tensor of dtype int64 or int32, in row-major order.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>> {
     match index.dtype() {
         DType::I64 => index.to_vec::<i64>(),
@@ -87,7 +87,7 @@ pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>> {
 }
 
 /// Rows of `inner` elements each: how many rows one parallel chunk takes.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn rows_per_chunk(rows: usize, inner: usize) -> usize {
     let total = rows.saturating_mul(inner.max(1));
     rows.div_ceil(chunks_for(total, GRAIN_SIZE)).max(1)
@@ -189,7 +189,7 @@ impl Tensor {
     /// - `index_select(): self indexing axis dim should be positive` (indexing a dim of
     ///   size 0 of an empty tensor);
     /// - [`Error::OutOfMemory`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let sizes = self.sizes().to_vec();
         let idx = index.detach();
@@ -206,7 +206,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn index_select_forward(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let dim = wrap_dim(dim, self.dim())?;
         let numel = index.numel();
@@ -269,7 +269,7 @@ impl Tensor {
     ///   than self [2, 6, 3] apart from dimension 2`;
     /// - `index 5 is out of bounds for dimension 1 with size 3`;
     /// - [`Error::OutOfMemory`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let sizes = self.sizes().to_vec();
         let idx = index.detach();
@@ -286,7 +286,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn gather_forward(&self, dim: i64, index: &Tensor) -> Result<Tensor> {
         let dim = wrap_dim(dim, self.dim())?;
         let gather_error = |message: String| Error::InvalidArgument {
@@ -370,7 +370,7 @@ impl Tensor {
 ///   embedding)`;
 /// - `index out of range in self` (also for negative indices);
 /// - [`Error::OutOfMemory`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn embedding(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
     let idx = indices.detach();
     let num_weights = weight.sizes().first().copied().unwrap_or(0);
@@ -389,7 +389,7 @@ pub fn embedding(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
     )
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn embedding_forward(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
     if weight.dim() != 2 {
         return Err(Error::InvalidArgument {

@@ -34,7 +34,7 @@ impl Reduction {
     /// # Errors
     /// [`Error::InvalidArgument`] with PyTorch's `avg is not a valid value for
     /// reduction` for any other string.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn from_name(name: &str) -> Result<Reduction> {
         match name {
             "none" => Ok(Reduction::None),
@@ -48,7 +48,7 @@ impl Reduction {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn invalid(message: String) -> Error {
     Error::InvalidArgument {
         op: "cross_entropy",
@@ -57,7 +57,7 @@ fn invalid(message: String) -> Error {
 }
 
 /// `nll_loss_nd`'s and `nll_loss`'s shape checks, for an input of at least one dim.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_nll_shapes(input: &Tensor, target: &Tensor) -> Result<()> {
     let (x, t) = (input.sizes(), target.sizes());
     if x.len() != 1 && x[0] != t.first().copied().unwrap_or(0) {
@@ -114,7 +114,7 @@ fn check_nll_shapes(input: &Tensor, target: &Tensor) -> Result<()> {
 /// The targets as `i64`, checked against the class count: PyTorch's
 /// `Target 5 is out of bounds.` (a `Byte` target is printed as the character it is,
 /// as PyTorch's stream does).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn targets(target: &Tensor, classes: usize) -> Result<Vec<i64>> {
     let values: Vec<i64> = match target.dtype() {
         DType::I64 => target.to_vec::<i64>()?,
@@ -185,7 +185,7 @@ fn run<T: NnFloat>(x: &Tensor, t: &[i64], c: usize, reduction: Reduction) -> Res
 
 /// Class-index targets: `input` `[N, C, d...]` (or `[C]`), `target` `[N, d...]` (or
 /// `[]`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn class_indices(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     let nd = input.dim();
     let class_dim = if nd == 1 { 0 } else { 1 };
@@ -222,7 +222,7 @@ fn class_indices(input: &Tensor, target: &Tensor, reduction: Reduction) -> Resul
 
 /// Class-probability targets (`target` with `input`'s shape): `-Σ_c target · log_softmax
 /// (input)` along the class dim, reduced (`mean` divides by the number of rows).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn class_probabilities(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     if !target.dtype().is_floating() {
         return Err(invalid(format!(
@@ -274,7 +274,7 @@ fn class_probabilities(input: &Tensor, target: &Tensor, reduction: Reduction) ->
 /// [`Error::UnsupportedDType`] for a non-float input
 /// (`"log_softmax_lastdim_kernel_impl" not implemented for 'Long'`);
 /// [`Error::DimOutOfRange`](crate::Error::DimOutOfRange) for a 0-d input.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn cross_entropy(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     let t = target.detach();
     autograd::apply(
@@ -295,7 +295,7 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, reduction: Reduction) -> R
     )
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn cross_entropy_forward(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     if input.sizes() == target.sizes() {
         return class_probabilities(input, target, reduction);

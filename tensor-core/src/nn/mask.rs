@@ -104,7 +104,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn masked_fill_forward(&self, mask: &Tensor, value: Scalar) -> Result<Tensor> {
         let shape = broadcast_shapes(mask.sizes(), self.sizes())?;
         let target: Vec<i64> = shape.iter().map(|&s| s as i64).collect();

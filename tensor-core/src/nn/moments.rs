@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::{wrap_dims, DType, Scalar, Tensor};
 
 /// [`moments_forward`], recorded for autograd (`VarBackward0`, `StdBackward0`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn moments(
     x: &Tensor,
     dims: &[i64],
@@ -40,7 +40,7 @@ fn moments(
     )
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn moments_forward(
     x: &Tensor,
     dims: &[i64],

@@ -12,7 +12,7 @@ use crate::error::{list, Error, Result};
 use crate::{DType, Tensor};
 use num_traits::Float;
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn invalid(message: String) -> Error {
     Error::InvalidArgument {
         op: "layer_norm",
@@ -21,7 +21,7 @@ fn invalid(message: String) -> Error {
 }
 
 /// `_check_layer_norm_inputs`: shapes of `normalized_shape`, weight, bias and input.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_shapes(
     input: &Tensor,
     normalized_shape: &[usize],
@@ -60,7 +60,7 @@ fn check_shapes(
 
 /// PyTorch's mixed-dtype rule on CPU: the parameters may be `Float` for a `Half` or
 /// `BFloat16` input; otherwise every tensor has the input's dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_dtypes(input: &Tensor, weight: Option<&Tensor>, bias: Option<&Tensor>) -> Result<()> {
     let params: Vec<&Tensor> = [weight, bias].into_iter().flatten().collect();
     let mixed = params.first().is_some_and(|p| p.dtype() != input.dtype());
@@ -176,7 +176,7 @@ fn run<T: NnFloat>(
 /// input of size[3, 4]`), mixed dtypes (`mixed dtype (CPU): ...`, `expected scalar type
 /// Half but found Float`); [`Error::UnsupportedDType`] for a non-float input
 /// (`"LayerNormKernelImpl" not implemented for 'Long'`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn layer_norm(
     input: &Tensor,
     normalized_shape: &[usize],
@@ -209,7 +209,7 @@ pub fn layer_norm(
     )
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn layer_norm_forward(
     input: &Tensor,
     normalized_shape: &[usize],

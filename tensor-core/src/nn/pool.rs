@@ -39,13 +39,13 @@ struct Pool {
     offset: usize,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn pool_error(op: &'static str, message: String) -> Error {
     Error::InvalidArgument { op, message }
 }
 
 /// `pooling_output_shape` (dilation 1, floor mode): checks stride and padding.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn output_size(op: &'static str, input: usize, k: usize, pad: usize, stride: usize) -> Result<i64> {
     if stride == 0 {
         return Err(pool_error(op, "stride should not be zero".into()));
@@ -66,7 +66,7 @@ fn output_size(op: &'static str, input: usize, k: usize, pad: usize, stride: usi
 }
 
 /// `pool2d_shape_check` (dilation 1), after the output sizes are known.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn shape_check(
     op: &'static str,
     input: &Tensor,
@@ -122,7 +122,7 @@ fn shape_check(
 }
 
 /// The validated geometry and the output memory format.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn geometry(
     op: &'static str,
     input: &Tensor,
@@ -301,7 +301,7 @@ fn replaces_max<T: Element>(v: T, m: T) -> bool {
 /// dim batch size for input, but got:[2, 0, 6, 6]`; `Given input size: (3x6x6).
 /// Calculated output size: (3x0x0). Output size is too small`; `"max_pool2d" not
 /// implemented for 'Bool'`; [`Error::OutOfMemory`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn max_pool2d(
     input: &Tensor,
     kernel_size: [usize; 2],
@@ -337,7 +337,7 @@ pub fn max_pool2d(
 
 /// The max-pool output and, when `want_indices`, the argmax of each window (as
 /// [`max_pool2d_indices`]).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn max_pool2d_forward(
     input: &Tensor,
     kernel_size: [usize; 2],
@@ -487,7 +487,7 @@ fn max_pool2d_fused<T: Element>(input: &Tensor, g: &Pool) -> Result<(Tensor, Opt
 /// dim -3 ([`Error::DimOutOfRange`]: `Dimension out of range (expected to be in range of
 /// [-2, 1], but got -3)`), and the dtypes refused are the integer types but int64 and
 /// bool: `"avg_pool2d" not implemented for 'Int'`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn avg_pool2d(
     input: &Tensor,
     kernel_size: [usize; 2],
@@ -512,7 +512,7 @@ pub fn avg_pool2d(
     )
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn avg_pool2d_forward(
     input: &Tensor,
     kernel_size: [usize; 2],
@@ -563,7 +563,7 @@ fn avg_pool2d_forward(
 ///
 /// # Errors
 /// As [`max_pool2d`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn max_pool2d_indices(
     input: &Tensor,
     kernel_size: [usize; 2],

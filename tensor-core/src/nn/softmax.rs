@@ -132,7 +132,7 @@ fn run<T: NnFloat>(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
 }
 
 /// Shared body of `softmax` / `log_softmax`: PyTorch's `softmax_cpu_out`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn softmax_impl(input: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
     let nd = input.dim();
     let dim = wrap_dim(dim, nd)?;
@@ -161,7 +161,7 @@ fn softmax_impl(input: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
 /// (expected to be in range of [-2, 1], but got 2)`); for a non-float input with
 /// elements, [`Error::UnsupportedDType`](crate::Error::UnsupportedDType)
 /// (`"softmax_lastdim_kernel_impl" not implemented for 'Long'`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
     const NAME: &str = "SoftmaxBackward0";
     autograd::apply(
@@ -187,7 +187,7 @@ pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
 ///
 /// # Errors
 /// As [`softmax`] (`"log_softmax_lastdim_kernel_impl" not implemented for 'Long'`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn log_softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
     const NAME: &str = "LogSoftmaxBackward0";
     autograd::apply(
@@ -213,7 +213,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`crate::nn::softmax`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn softmax(&self, dim: i64) -> Result<Tensor> {
         softmax(self, dim)
     }
@@ -222,7 +222,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`crate::nn::log_softmax`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn log_softmax(&self, dim: i64) -> Result<Tensor> {
         log_softmax(self, dim)
     }

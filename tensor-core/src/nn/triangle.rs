@@ -37,7 +37,7 @@ fn copy_triangle<T: Element>(
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn triangle(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
     let op = if lower { "tril" } else { "triu" };
     let nd = input.dim();
@@ -64,7 +64,7 @@ fn triangle(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
 }
 
 /// [`triangle`], recorded for autograd (`TrilBackward0`, `TriuBackward0`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn recorded(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
     let name = if lower {
         "TrilBackward0"
@@ -93,7 +93,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for fewer than 2 dims (`tril: input tensor must have
     /// at least 2 dimensions`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn tril(&self, diagonal: i64) -> Result<Tensor> {
         recorded(self, diagonal, true)
     }
@@ -103,7 +103,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`tril`](Tensor::tril), naming `triu`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn triu(&self, diagonal: i64) -> Result<Tensor> {
         recorded(self, diagonal, false)
     }

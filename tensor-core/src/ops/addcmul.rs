@@ -61,7 +61,7 @@ fn integral<T: Arith>(iter: &TensorIterator, value: Scalar) -> Result<()> {
 }
 
 /// `addcmul_cpu_kernel`, dispatched on the iterator's common dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn kernel(iter: &TensorIterator, value: Scalar) -> Result<()> {
     match iter.dtype(0) {
         DType::Bool => Err(Error::UnsupportedDType {
@@ -89,7 +89,7 @@ fn kernel(iter: &TensorIterator, value: Scalar) -> Result<()> {
 
 /// `build_ternary_op(out, self, tensor1, tensor2)` + the kernel + `cast_outputs`.
 /// Returns the written tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run(
     input: &Tensor,
     tensor1: &Tensor,
@@ -118,7 +118,7 @@ impl Tensor {
     /// (`"addcmul_cpu_out" not implemented for 'Bool'`); [`Error::InvalidArgument`]
     /// when `value` does not fit the dtype
     /// (`value cannot be converted to type int8_t without overflow`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn addcmul(&self, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<Tensor> {
         crate::autograd::apply(
             &[self, tensor1, tensor2],
@@ -139,7 +139,7 @@ impl Tensor {
     /// not `self`'s; [`Error::UnsafeCast`] when the promoted dtype cannot be stored in
     /// `self` (`result type Float can't be cast to the desired output type Long`);
     /// [`Error::InternalOverlap`] / [`Error::PartialOverlap`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn addcmul_(&self, tensor1: &Tensor, tensor2: &Tensor, value: Scalar) -> Result<()> {
         if crate::autograd::needs_grad(&[self, tensor1, tensor2]) {
             return crate::autograd::inplace_rebase(self, |old| {
@@ -161,7 +161,7 @@ impl Tensor {
     /// # Errors
     /// As [`addcmul`](Self::addcmul); [`Error::UnsafeCast`] for `out`'s dtype; overlap
     /// errors.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn addcmul_out(
         &self,
         tensor1: &Tensor,

@@ -19,7 +19,7 @@ pub(crate) enum Arg<'a> {
 }
 
 impl Arg<'_> {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn dtype(&self) -> DType {
         match self {
             Arg::T(t) => t.dtype(),
@@ -27,7 +27,7 @@ impl Arg<'_> {
         }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn add_to(self, config: TensorIteratorConfig) -> TensorIteratorConfig {
         match self {
             Arg::T(t) => config.add_const_input(t),
@@ -48,7 +48,7 @@ pub(crate) enum BinaryOp {
     Pow,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn unsupported(message: &str) -> Error {
     Error::UnsupportedDType {
         message: message.into(),
@@ -56,7 +56,7 @@ fn unsupported(message: &str) -> Error {
 }
 
 /// PyTorch's `sub_check`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn sub_check(a: DType, b: DType) -> Result<()> {
     if a == DType::Bool && b == DType::Bool {
         return Err(unsupported("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."));
@@ -82,7 +82,7 @@ fn apply<T: Arith>(op: BinaryOp, x: T, y: T) -> T {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn kernel(iter: &TensorIterator, op: BinaryOp) -> Result<()> {
     let dtype = iter.dtype(0);
     if op == BinaryOp::Pow && dtype == DType::Bool {
@@ -113,7 +113,7 @@ fn kernel(iter: &TensorIterator, op: BinaryOp) -> Result<()> {
 
 /// Runs `sub_check` for `sub`, then builds `build_binary_op` (or
 /// `build_binary_float_op` for `div`) on `out`, `a`, `b`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<TensorIterator> {
     if op == BinaryOp::Sub {
         sub_check(a.dtype(), b.dtype())?;
@@ -135,7 +135,7 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
 
 /// Builds the iterator for `op` on `out`, `a`, `b`, runs the kernel and copies
 /// temporaries back. Returns the written tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<Tensor> {
     if let Some(o) = out {
         autograd::check_writable(o)?;
@@ -150,7 +150,7 @@ pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) ->
 }
 
 /// The backward node of `op(a, b)` for two tensors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn node(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> Box<dyn autograd::Node> {
     use autograd::SavedTensor;
     match op {
@@ -178,7 +178,7 @@ fn node(op: BinaryOp, a: &Tensor, b: &Tensor, out: &Tensor) -> Box<dyn autograd:
 }
 
 /// The backward node of `op(a, s)` for a tensor and a number.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn scalar_node(op: BinaryOp, a: &Tensor, s: Scalar) -> Box<dyn autograd::Node> {
     let scale = |name, factor, divide| {
         Box::new(autograd::ScaleBackward {
@@ -215,7 +215,7 @@ macro_rules! binary_methods {
                 /// # Errors
                 /// [`Error::Broadcast`] when the shapes do not broadcast;
                 /// [`Error::UnsupportedDType`] where PyTorch rejects a dtype (bool `sub`).
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self, other: &Tensor) -> Result<Tensor> {
                     autograd::apply(
                         &[self, other],
@@ -231,7 +231,7 @@ macro_rules! binary_methods {
                 /// shape is not `self`'s; [`Error::UnsafeCast`] when the promoted dtype
                 /// cannot be stored in `self`; [`Error::InternalOverlap`] /
                 /// [`Error::PartialOverlap`].
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $inplace(&self, other: &Tensor) -> Result<()> {
                     if autograd::needs_grad(&[self, other]) {
                         return autograd::inplace_rebase(self, |old| old.$name(other));
@@ -246,7 +246,7 @@ macro_rules! binary_methods {
                 /// # Errors
                 /// As the functional form; [`Error::UnsafeCast`] for `out`'s dtype;
                 /// overlap errors.
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $out(&self, other: &Tensor, out: &Tensor) -> Result<Tensor> {
                     autograd::check_out($torch, &[self, other], out)?;
                     run($op, Arg::T(self), Arg::T(other), Some(out))
@@ -330,7 +330,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn pow_scalar_impl(&self, e: Scalar) -> Result<Tensor> {
         if self.dtype().is_integral(true) {
             if let Scalar::Int(i) = e {
@@ -359,7 +359,7 @@ impl Tensor {
 // ---- alpha: torch.add(a, b, alpha=...) / torch.sub(a, b, alpha=...) ---------------------
 
 /// PyTorch's `alpha_check` on the common dtype of the built iterator.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn alpha_check(op: &'static str, dtype: DType, alpha: Scalar) -> Result<()> {
     if matches!(alpha, Scalar::Bool(_)) && dtype != DType::Bool {
         return Err(Error::InvalidArgument {
@@ -396,7 +396,7 @@ fn add_alpha_rounded<T: Arith>(
 /// `add_kernel` with `alpha`: float32/float64 compute `fma(alpha, b, a)` as PyTorch's
 /// CPU build does (its compiler contracts `a + alpha * b`; checked against torch 2.15
 /// element by element), the other dtypes [`add_alpha_rounded`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn alpha_kernel(iter: &TensorIterator, alpha: Scalar, op: &'static str) -> Result<()> {
     match iter.dtype(0) {
         DType::F32 => {
@@ -423,7 +423,7 @@ fn alpha_kernel(iter: &TensorIterator, alpha: Scalar, op: &'static str) -> Resul
 /// `add.out` / `sub.out` with `alpha`: `sub_check`, `build_binary_op`, `alpha_check` on
 /// the common dtype, then `a + alpha * b` (`sub` runs `add` with `-alpha`). Returns the
 /// written tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run_alpha(
     op: BinaryOp,
     a: &Tensor,
@@ -451,7 +451,7 @@ fn run_alpha(
 }
 
 /// The backward node of `a ± alpha * b`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn alpha_node(op: BinaryOp, alpha: Scalar) -> autograd::AddBackward {
     let negate = op == BinaryOp::Sub;
     let factor = match alpha {

@@ -21,7 +21,7 @@ use half::{bf16, f16};
 
 /// A double as C++'s default `ostream << double` prints it (`%g`, 6 significant digits):
 /// `300`, `-1`, `1.09951e+12`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn cpp_double(v: f64) -> String {
     if v.is_nan() {
         return "nan".into();
@@ -36,7 +36,7 @@ pub(crate) fn cpp_double(v: f64) -> String {
             "0".into()
         };
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn strip(s: &str) -> &str {
         if s.contains('.') {
             s.trim_end_matches('0').trim_end_matches('.')
@@ -64,7 +64,7 @@ struct Bounds {
 }
 
 impl Bounds {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn kernel_name(self) -> &'static str {
         match (self.min, self.max) {
             (Some(_), Some(_)) => "clamp_scalar_cpu",
@@ -73,7 +73,7 @@ impl Bounds {
         }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn has_nan(self) -> bool {
         [self.min, self.max]
             .into_iter()
@@ -125,7 +125,7 @@ fn floating<T: Arith>(iter: &TensorIterator, b: Bounds) -> Result<()> {
 }
 
 /// `clamp_out`'s body on the built iterator, dispatched on the result dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn kernel(iter: &TensorIterator, b: Bounds) -> Result<()> {
     match iter.dtype(0) {
         DType::Bool => Err(Error::UnsupportedDType {
@@ -144,7 +144,7 @@ fn kernel(iter: &TensorIterator, b: Bounds) -> Result<()> {
 }
 
 /// The `clamp` meta function + `clamp_out`. Returns the written tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run(
     input: &Tensor,
     min: Option<Scalar>,
@@ -200,7 +200,7 @@ impl Tensor {
     /// (`value cannot be converted to type c10::Half without overflow`);
     /// [`Error::UnsupportedDType`] for bool (`"clamp_scalar_cpu" not implemented for
     /// 'Bool'`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor> {
         crate::autograd::apply(
             &[self],
@@ -221,7 +221,7 @@ impl Tensor {
     /// dtype, with PyTorch's message naming the C++ type
     /// (`result type Float can't be cast to the desired output type long int`);
     /// [`Error::InternalOverlap`] when `self` has overlapping elements.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<()> {
         if crate::autograd::needs_grad(&[self]) {
             return crate::autograd::inplace_rebase(self, |old| old.clamp(min, max));
@@ -240,7 +240,7 @@ impl Tensor {
     /// # Errors
     /// As [`clamp`](Self::clamp); [`Error::DTypeMismatch`] when `out`'s dtype is not the
     /// result dtype (`Found dtype Long but expected Float`); overlap errors.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn clamp_out(
         &self,
         min: Option<Scalar>,

@@ -62,7 +62,7 @@ fn kernel_for<T: Element>(iter: &TensorIterator, op: CmpOp) {
 
 /// `build_borrowing_comparison_op`: promote inputs; an allocated output is bool
 /// (`declare_static_dtype`); a given non-bool output gets a temporary.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<Tensor> {
     let mut config = TensorIteratorConfig::new()
         .set_check_mem_overlap(true)
@@ -92,7 +92,7 @@ macro_rules! compare_methods {
                 /// # Errors
                 /// [`Error::Broadcast`](crate::Error::Broadcast) when the shapes do not
                 /// broadcast.
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self, other: &Tensor) -> Result<Tensor> {
                     run($op, Arg::T(self), Arg::T(other), None)
                 }
@@ -111,7 +111,7 @@ macro_rules! compare_methods {
                 ///
                 /// # Errors
                 /// As the functional form; overlap and output-shape errors.
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $out(&self, other: &Tensor, out: &Tensor) -> Result<Tensor> {
                     crate::autograd::check_writable(out)?;
                     let r = run($op, Arg::T(self), Arg::T(other), Some(out))?;

@@ -17,7 +17,7 @@ impl Tensor {
     /// to `self` (`output with shape [3] doesn't match the broadcast shape [2, 3]`);
     /// [`Error::InternalOverlap`](crate::Error::InternalOverlap) when `self` is expanded;
     /// [`Error::PartialOverlap`](crate::Error::PartialOverlap).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn copy_(&self, src: &Tensor) -> Result<()> {
         if is_same(self, src) {
             return Ok(());
@@ -83,7 +83,7 @@ impl Tensor {
     ///
     /// # Errors
     /// Only allocation errors.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
         crate::autograd::apply(
             &[self],
@@ -94,7 +94,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn to_dtype_impl(&self, dtype: DType) -> Result<Tensor> {
         if dtype == self.dtype() {
             return Ok(self.alias());

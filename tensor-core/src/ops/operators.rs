@@ -6,7 +6,7 @@ use super::binary::{run, Arg, BinaryOp};
 use crate::{Scalar, Tensor};
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn or_panic(r: crate::Result<Tensor>) -> Tensor {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
@@ -16,7 +16,7 @@ macro_rules! tensor_tensor {
         impl $trait<&Tensor> for &Tensor {
             type Output = Tensor;
             /// Elementwise with broadcasting and promotion; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: &Tensor) -> Tensor {
                 or_panic(run($op, Arg::T(self), Arg::T(rhs), None))
             }
@@ -24,7 +24,7 @@ macro_rules! tensor_tensor {
         impl $trait<Tensor> for &Tensor {
             type Output = Tensor;
             /// Elementwise with broadcasting and promotion; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: Tensor) -> Tensor {
                 or_panic(run($op, Arg::T(self), Arg::T(&rhs), None))
             }
@@ -32,7 +32,7 @@ macro_rules! tensor_tensor {
         impl $trait<&Tensor> for Tensor {
             type Output = Tensor;
             /// Elementwise with broadcasting and promotion; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: &Tensor) -> Tensor {
                 or_panic(run($op, Arg::T(&self), Arg::T(rhs), None))
             }
@@ -40,7 +40,7 @@ macro_rules! tensor_tensor {
         impl $trait<Tensor> for Tensor {
             type Output = Tensor;
             /// Elementwise with broadcasting and promotion; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: Tensor) -> Tensor {
                 or_panic(run($op, Arg::T(&self), Arg::T(&rhs), None))
             }
@@ -53,7 +53,7 @@ macro_rules! tensor_scalar {
         impl $trait<$s> for &Tensor {
             type Output = Tensor;
             /// With a wrapped number; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: $s) -> Tensor {
                 or_panic(run($op, Arg::T(self), Arg::S(Scalar::from(rhs)), None))
             }
@@ -61,7 +61,7 @@ macro_rules! tensor_scalar {
         impl $trait<$s> for Tensor {
             type Output = Tensor;
             /// With a wrapped number; panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: $s) -> Tensor {
                 or_panic(run($op, Arg::T(&self), Arg::S(Scalar::from(rhs)), None))
             }
@@ -69,7 +69,7 @@ macro_rules! tensor_scalar {
         impl $trait<&Tensor> for $s {
             type Output = Tensor;
             /// A wrapped number on the left (`2.0 - t`); panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: &Tensor) -> Tensor {
                 or_panic(run($op, Arg::S(Scalar::from(self)), Arg::T(rhs), None))
             }
@@ -77,7 +77,7 @@ macro_rules! tensor_scalar {
         impl $trait<Tensor> for $s {
             type Output = Tensor;
             /// A wrapped number on the left (`2.0 - t`); panics on error.
-            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(unoptimized, inline)]
             fn $method(self, rhs: Tensor) -> Tensor {
                 or_panic(run($op, Arg::S(Scalar::from(self)), Arg::T(&rhs), None))
             }
@@ -97,7 +97,7 @@ tensor_scalar!(Div, div, BinaryOp::Div, f64, f32, i64);
 impl Neg for &Tensor {
     type Output = Tensor;
     /// `-t` (`torch.neg`); panics on a bool tensor with PyTorch's message.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn neg(self) -> Tensor {
         or_panic(Tensor::neg(self))
     }
@@ -106,7 +106,7 @@ impl Neg for &Tensor {
 impl Neg for Tensor {
     type Output = Tensor;
     /// `-t` (`torch.neg`); panics on a bool tensor with PyTorch's message.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn neg(self) -> Tensor {
         or_panic(Tensor::neg(&self))
     }

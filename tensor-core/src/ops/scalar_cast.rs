@@ -8,7 +8,7 @@ use half::{bf16, f16};
 
 /// The C++ type name c10 prints in `value cannot be converted to type {name} without
 /// overflow` (`c10::demangle_type` of the kernel's `scalar_t`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn cpp_scalar_name(dtype: DType) -> &'static str {
     match dtype {
         DType::Bool => "bool",
@@ -25,7 +25,7 @@ fn cpp_scalar_name(dtype: DType) -> &'static str {
 }
 
 /// `(lowest, max)` of `dtype` as `f64` (`std::numeric_limits<scalar_t>`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn limits(dtype: DType) -> (f64, f64) {
     match dtype {
         DType::Bool => (0.0, 1.0), // not consulted: nothing overflows bool
@@ -48,7 +48,7 @@ fn limits(dtype: DType) -> (f64, f64) {
 ///   down to `-255` (two's-complement wrap);
 /// - from a float: infinity never overflows a floating target, NaN overflows an
 ///   integral one, else outside `[lowest, max]`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn overflows(value: Scalar, dtype: DType) -> bool {
     let (lowest, max) = limits(dtype);
     match value {

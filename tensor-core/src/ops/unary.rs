@@ -23,7 +23,7 @@ enum UnaryOp {
 
 impl UnaryOp {
     /// `build_unary_float_op` (integral inputs compute in float32) vs `build_unary_op`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn is_float_op(self) -> bool {
         matches!(
             self,
@@ -32,7 +32,7 @@ impl UnaryOp {
     }
 
     /// The meta-function checks PyTorch runs before building the iterator.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn check(self, input: &Tensor) -> Result<()> {
         if input.dtype() != DType::Bool {
             return Ok(());
@@ -48,7 +48,7 @@ impl UnaryOp {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn float_kernel(iter: &TensorIterator, op: UnaryOp) {
     fn run<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) {
         // Without optimisation (build.rs) one loop per dtype serves every op, chosen
@@ -80,7 +80,7 @@ fn float_kernel(iter: &TensorIterator, op: UnaryOp) {
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn kernel(iter: &TensorIterator, op: UnaryOp) {
     if op.is_float_op() {
         return float_kernel(iter, op);
@@ -108,7 +108,7 @@ fn kernel(iter: &TensorIterator, op: UnaryOp) {
 
 /// Builds the iterator for `op` on `input` writing `out` (allocated when `None`), runs
 /// the kernel and copies temporaries back. Returns the written tensor.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     op.check(input)?;
     if let Some(o) = out {
@@ -131,7 +131,7 @@ fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
 }
 
 impl UnaryOp {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn grad(self) -> autograd::UnaryGrad {
         match self {
             UnaryOp::Neg => autograd::UnaryGrad::Neg,
@@ -157,7 +157,7 @@ macro_rules! unary_methods {
                 /// # Errors
                 /// [`Error::UnsupportedDType`] where PyTorch rejects the dtype (bool for
                 /// `neg` and `relu`).
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self) -> Result<Tensor> {
                     autograd::apply(
                         &[self],
@@ -172,7 +172,7 @@ macro_rules! unary_methods {
                 /// As the functional form; [`Error::InternalOverlap`] when `self` has
                 /// overlapping elements; [`Error::UnsafeCast`] when the result dtype
                 /// cannot be stored in `self` (float ops on integral tensors).
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $inplace(&self) -> Result<()> {
                     if autograd::needs_grad(&[self]) {
                         return autograd::inplace_rebase(self, |old| old.$name());
@@ -187,7 +187,7 @@ macro_rules! unary_methods {
                 /// # Errors
                 /// As the functional form; overlap errors;
                 /// [`Error::DTypeMismatch`] / [`Error::UnsafeCast`] for `out`'s dtype.
-                #[cfg_attr(debug_assertions, inline)]
+                #[cfg_attr(unoptimized, inline)]
                 pub fn $out(&self, out: &Tensor) -> Result<Tensor> {
                     autograd::check_out($torch, &[self], out)?;
                     run($op, self, Some(out))

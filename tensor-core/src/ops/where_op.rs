@@ -9,7 +9,7 @@ use crate::{dispatch_dtype, result_type, DType, Operand, Tensor};
 /// PyTorch's `where_self_out`: promotes `x`, `y` to `result_type(x, y)`, checks `out`'s
 /// dtype and `condition`'s, builds the iterator (no dtype check, overlap check, `out`
 /// resized when its shape is not the broadcast shape) and selects.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn run(condition: &Tensor, x: &Tensor, y: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     let rt = result_type(&[Operand::Tensor(x), Operand::Tensor(y)]);
     if let Some(out) = out {
@@ -70,7 +70,7 @@ impl Tensor {
     /// [`Error::UnsupportedDType`] when `condition` is not bool (or uint8):
     /// `where expected condition to be a boolean tensor, but got a tensor with dtype
     /// Float`; [`Error::Broadcast`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn where_(condition: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
         crate::autograd::apply(
             &[condition, x, y],
@@ -92,7 +92,7 @@ impl Tensor {
     /// [`Error::InvalidArgument`] `Expected out type to be Float but got Int` (checked
     /// first); the errors of [`where_`](Self::where_); [`Error::InternalOverlap`] /
     /// [`Error::PartialOverlap`] when `out` overlaps itself or an input.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn where_out(condition: &Tensor, x: &Tensor, y: &Tensor, out: &Tensor) -> Result<Tensor> {
         crate::autograd::check_out("where", &[x, y], out)?;
         let r = run(condition, x, y, Some(out))?;

@@ -48,7 +48,7 @@ pub struct AdamWStep {
 /// # Errors
 /// [`Error::InvalidArgument`] for other dtypes, layouts, sizes or shared storage;
 /// [`Error::InplaceAutograd`] / [`Error::LeafInplace`] in grad mode.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn adamw_step_(
     param: &Tensor,
     grad: &Tensor,
@@ -78,7 +78,7 @@ macro_rules! adamw_kernel {
         /// The AdamW update over slices: `w` holds param, exp_avg, exp_avg_sq and
         /// (amsgrad) max_exp_avg_sq. Compiled for the widest vectors the CPU has, so
         /// that `mul_add` is one instruction (the same result as a libm `fma`).
-        #[cfg_attr(debug_assertions, inline)]
+        #[cfg_attr(unoptimized, inline)]
         fn $name(grad: &[$T], w: &mut [&mut [$T]], h: &AdamWStep) {
             let t = h.step as f64;
             // Multiplying by 1 (no decay) or by -1 (maximize) is exact.

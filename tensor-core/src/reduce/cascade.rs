@@ -289,7 +289,7 @@ pub struct Walker<'a> {
 impl<'a> Walker<'a> {
     /// The walker at linear position `start` (which must be below the product of the
     /// sizes, or equal to it for an empty walk).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(dims: &'a [(usize, isize, isize)], start: usize) -> Walker<'a> {
         let mut index = vec![0usize; dims.len()];
         let (mut a, mut b, mut rest) = (0isize, 0isize, start);

@@ -56,7 +56,7 @@ enum Kind {
     Strided,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn classify(g: &Geometry) -> Kind {
     let reduced = |d: usize| g.out_strides[d] == 0 && g.shape[d] != 1;
     let kept = |d: usize| g.out_strides[d] != 0 && g.shape[d] != 1;
@@ -82,7 +82,7 @@ struct Lines<'a> {
 impl Lines<'_> {
     /// Number of pieces: runs longer than [`PIECE`] are cut into pieces of [`PIECE`]
     /// elements, shorter ones grouped `PIECE / run_len` to a piece.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn npieces(&self) -> usize {
         if self.run_len >= PIECE {
             self.nrows * self.run_len.div_ceil(PIECE)

@@ -58,7 +58,7 @@ impl Geometry {
     /// # Errors
     /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) from allocating the output,
     /// or an error of [`TensorIterator::build`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn of(input: &Tensor, reduced: &[bool]) -> Result<Geometry> {
         let keep_sizes = reduced_sizes(input.sizes(), reduced, true);
         let result = Tensor::zeros(&keep_sizes, input.dtype())?;

@@ -48,7 +48,7 @@ struct Plan {
 
 impl Plan {
     /// Wraps `dims` (empty = every dim) and checks for duplicates.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn new(t: &Tensor, dims: &[i64], keepdim: bool) -> Result<Plan> {
         let nd = t.dim();
         let mut reduced = vec![dims.is_empty(); nd];
@@ -73,7 +73,7 @@ impl Plan {
         })
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn out_numel(&self) -> usize {
         crate::layout::numel_of(self.out_sizes.iter().copied())
     }
@@ -112,7 +112,7 @@ impl Plan {
 }
 
 /// `zero_numel_check_dims`: reductions without an identity reject empty dims.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn check_nonempty(t: &Tensor, dims: &[i64], op: &'static str) -> Result<()> {
     if t.numel() != 0 {
         return Ok(());
@@ -178,7 +178,7 @@ fn mean_of<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
 
 /// `sum`/`prod` of bool and integer inputs, dispatched on the dtype (floats have their
 /// own kernels).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn integral_of(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
     // Without optimisation (build.rs), narrower integers are widened first (exactly,
     // as the reduction's `to_i64` does; wrapping sums and products do not depend on
@@ -197,7 +197,7 @@ fn integral_of(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
 }
 
 /// amax (`max`) or amin of `t`, dispatched on its dtype.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn extremum_of(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
     // Without optimisation (build.rs), bool and narrower integers go through `int64`
     // and back (both exact; the maximum of integers does not depend on the order), so
@@ -288,7 +288,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::DimOutOfRange`]; [`Error::DuplicateDim`]
     /// (`dim 0 appears multiple times in the list of dims`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         autograd::apply(
             &[self],
@@ -300,7 +300,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn sum_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let p = Plan::new(self, dims, keepdim)?;
         match self.dtype() {
@@ -319,7 +319,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`sum`](Tensor::sum).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn prod(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         autograd::apply(
             &[self],
@@ -341,7 +341,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn prod_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         let p = Plan::new(self, dims, keepdim)?;
         match self.dtype() {
@@ -361,7 +361,7 @@ impl Tensor {
     /// [`Error::UnsupportedDType`] for bool and integers (`mean(): could not infer
     /// output dtype. Input dtype must be either a floating point or complex dtype.
     /// Got: Long`); as [`sum`](Tensor::sum).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn mean(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         autograd::apply(
             &[self],
@@ -373,7 +373,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn mean_impl(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         if !self.dtype().is_floating() {
             return Err(Error::UnsupportedDType {
@@ -402,7 +402,7 @@ impl Tensor {
     /// empty and [`Error::EmptyReductionDim`] for the first empty dim
     /// (`amax(): Expected reduction dim 0 to have non-zero size.`, the dim as given);
     /// as [`sum`](Tensor::sum).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn amax(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         autograd::apply(
             &[self],
@@ -424,7 +424,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`amax`](Tensor::amax), naming `amin`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn amin(&self, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         autograd::apply(
             &[self],
@@ -451,7 +451,7 @@ impl Tensor {
     /// [`Error::ReductionDimRequired`] for `dim = None` on a tensor with no elements;
     /// [`Error::UnsupportedDType`] for bool (`argmax(): does not support bool input`,
     /// checked first).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         self.arg_extremum(dim, keepdim, true)
     }
@@ -461,12 +461,12 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`argmax`](Tensor::argmax), naming `argmin`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn argmin(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         self.arg_extremum(dim, keepdim, false)
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn arg_extremum(&self, dim: Option<i64>, keepdim: bool, max: bool) -> Result<Tensor> {
         let op = if max { "argmax" } else { "argmin" };
         if self.dtype() == DType::Bool {

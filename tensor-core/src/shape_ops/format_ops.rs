@@ -14,14 +14,14 @@ impl Tensor {
     /// # Errors
     /// `ChannelsLast` on a rank other than 4 (`required rank 4 tensor to use channels_last
     /// format`), `ChannelsLast3d` on a rank other than 5.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn empty_like(&self, format: MemoryFormat) -> Result<Tensor> {
         let strides = self.strides_like(format)?;
         Tensor::empty_strided(self.sizes(), &strides, self.dtype())
     }
 
     /// The strides `empty_like(format)` gives (elements).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn strides_like(&self, format: MemoryFormat) -> Result<Vec<isize>> {
         match format {
             MemoryFormat::Preserve => Ok(preserve_strides(self.layout())),
@@ -34,7 +34,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::empty_like`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn clone(&self, format: MemoryFormat) -> Result<Tensor> {
         crate::autograd::apply(
             &[self],
@@ -45,7 +45,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn clone_impl(&self, format: MemoryFormat) -> Result<Tensor> {
         Tensor::fresh_copy(self, &self.strides_like(format)?, self.dtype())
     }
@@ -55,7 +55,7 @@ impl Tensor {
     ///
     /// # Errors
     /// None in practice; `Result` for uniformity with the other materialising ops.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn contiguous(&self) -> Result<Tensor> {
         self.contiguous_format(MemoryFormat::Contiguous)
     }
@@ -67,7 +67,7 @@ impl Tensor {
     /// # Errors
     /// `Preserve`: `preserve memory format is unsupported by the contiguous operator`;
     /// a channels-last format on a tensor of the wrong rank (from `empty`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn contiguous_format(&self, format: MemoryFormat) -> Result<Tensor> {
         if self.is_contiguous_format(format) {
             return Ok(self.alias());
@@ -90,7 +90,7 @@ impl Tensor {
     ///
     /// # Errors
     /// A channels-last format on a tensor of the wrong rank.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn to_memory_format(&self, format: MemoryFormat) -> Result<Tensor> {
         if format == MemoryFormat::Preserve || self.suggest_memory_format(false) == format {
             return Ok(self.alias());

@@ -19,7 +19,7 @@ impl Tensor {
     /// # Errors
     /// Those of [`Tensor::empty_strided`] (size overflow, negative strides,
     /// [`crate::Error::OutOfMemory`]); those of [`Tensor::copy_`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn fresh_copy(src: &Tensor, strides: &[isize], dtype: DType) -> Result<Tensor> {
         // SAFETY: `copy_` writes every element of `out` (src broadcasts to out's own
         // sizes) before `out` is returned; if it fails, `out` is dropped here unread.
@@ -41,7 +41,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::empty_strided`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) unsafe fn empty_strided_uninit(
         sizes: &[usize],
         strides: &[isize],

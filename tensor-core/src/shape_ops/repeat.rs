@@ -34,7 +34,7 @@ pub struct RepeatPlan {
 /// tensor`); [`Error::NegativeDimension`] when a target size `padded[i] * repeats[i]` is
 /// negative (`Trying to create tensor with negative dimension -3: [4, -3]`);
 /// [`Error::NumelOverflow`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub fn repeat_decomposition(sizes: &[usize], repeats: &[i64]) -> Result<RepeatPlan> {
     if repeats.len() < sizes.len() {
         return Err(Error::RepeatDims {
@@ -100,7 +100,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`repeat_decomposition`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn repeat(&self, repeats: &[i64]) -> Result<Tensor> {
         crate::autograd::apply(
             &[self],
@@ -112,7 +112,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn repeat_impl(&self, repeats: &[i64]) -> Result<Tensor> {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
         let output = Layout::contiguous(&plan.output_shape)?;

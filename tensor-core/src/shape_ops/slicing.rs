@@ -8,7 +8,7 @@ use crate::Tensor;
 
 /// The error for ops that need at least one dim (`select() cannot be applied to a 0-dim
 /// tensor.`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn zero_dim_error(op: &'static str) -> Error {
     Error::InvalidArgument {
         op,
@@ -20,7 +20,7 @@ impl Tensor {
     /// The storage offset of index `index` along `dim`, in elements. For `index` within
     /// the dim (or equal to its size when the view is empty) the [`Tensor`] invariant
     /// keeps this in range; it is checked anyway.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn offset_at(&self, dim: usize, index: usize) -> Result<usize> {
         let stride = self.strides()[dim];
         usize::try_from(stride)
@@ -42,7 +42,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for a 0-d tensor or `step <= 0`
     /// (`slice step must be positive`); [`Error::DimOutOfRange`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn slice(
         &self,
         dim: i64,
@@ -63,7 +63,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn slice_impl(
         &self,
         dim: i64,
@@ -110,7 +110,7 @@ impl Tensor {
     /// [`Error::InvalidArgument`] for a 0-d tensor or a range past the end (`start (2) +
     /// length (3) exceeds dimension size (4).`); [`Error::IndexOutOfRange`] for `start`
     /// outside `[-size, size]`; [`Error::DimOutOfRange`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn narrow(&self, dim: i64, start: i64, length: usize) -> Result<Tensor> {
         if self.dim() == 0 {
             return Err(zero_dim_error("narrow"));
@@ -146,7 +146,7 @@ impl Tensor {
     /// [`Error::InvalidArgument`] for a 0-d tensor; [`Error::DimOutOfRange`];
     /// [`Error::IndexOutOfRange`]: `select(): index 5 out of range for tensor of size [3]
     /// at dimension 0`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -159,7 +159,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn select_impl(&self, dim: i64, index: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             return Err(zero_dim_error("select"));

@@ -12,7 +12,7 @@ use crate::Tensor;
 impl Tensor {
     /// A view with sizes and strides, keeping the storage offset, checked against the
     /// [`Tensor`] invariant.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn view_with(&self, sizes: Vec<usize>, strides: Vec<isize>) -> Result<Tensor> {
         self.try_with_layout(Layout::new(sizes, strides, self.storage_offset()))
     }
@@ -24,7 +24,7 @@ impl Tensor {
     /// Those of [`crate::layout::infer_size`]; [`Error::ViewIncompatible`] when a new dim
     /// would span two non-contiguous chunks (`view size is not compatible with input
     /// tensor's size and stride ... Use .reshape(...) instead.`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -36,7 +36,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn view_impl(&self, shape: &[i64]) -> Result<Tensor> {
         let sizes = infer_size(shape, self.numel())?;
         let strides =
@@ -48,7 +48,7 @@ impl Tensor {
     ///
     /// # Errors
     /// Those of [`crate::layout::infer_size`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor> {
         Ok(self.reshape_with_kind(shape)?.0)
     }
@@ -58,7 +58,7 @@ impl Tensor {
     ///
     /// # Errors
     /// Those of [`crate::layout::infer_size`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn reshape_with_kind(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
         let (t, is_view) = if crate::autograd::needs_grad(&[self]) {
             crate::autograd::no_grad(|| self.reshape_with_kind_impl(shape))?
@@ -82,7 +82,7 @@ impl Tensor {
         Ok((t, is_view))
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn reshape_with_kind_impl(&self, shape: &[i64]) -> Result<(Tensor, bool)> {
         let sizes = infer_size(shape, self.numel())?;
         if let Some(strides) = compute_stride(self.sizes(), self.strides(), &sizes)? {
@@ -98,7 +98,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::PermuteRank`] when `dims.len() != self.dim()`; [`Error::DimOutOfRange`];
     /// [`Error::PermuteDuplicate`] (`permute(): duplicate dims are not allowed.`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -107,7 +107,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn permute_impl(&self, dims: &[i64]) -> Result<Tensor> {
         let ndim = self.dim();
         if dims.len() != ndim {
@@ -134,7 +134,7 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DimOutOfRange`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn transpose(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -143,7 +143,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn transpose_impl(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
         let (d0, d1) = (wrap_dim(dim0, self.dim())?, wrap_dim(dim1, self.dim())?);
         if d0 == d1 {
@@ -160,7 +160,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for more than 2 dims
     /// (`t() expects a tensor with <= 2 dimensions, but self is 3D`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn t(&self) -> Result<Tensor> {
         if self.dim() > 2 {
             return Err(Error::InvalidArgument {
@@ -175,7 +175,7 @@ impl Tensor {
     }
 
     /// `Tensor.squeeze()`: removes every size-1 dim.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn squeeze(&self) -> Tensor {
         let node = |_: &Tensor| crate::autograd::ReshapeBackward {
             name: "SqueezeBackward0",
@@ -186,7 +186,7 @@ impl Tensor {
             .unwrap_or_else(|_| self.squeeze_impl())
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn squeeze_impl(&self) -> Tensor {
         // Removing size-1 dims leaves every element's offset unchanged: the invariant
         // holds for the result exactly when it holds for `self`.
@@ -204,7 +204,7 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DimOutOfRange`] (a 0-d tensor accepts 0 and -1).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn squeeze_dim(&self, dim: i64) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -216,7 +216,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn squeeze_dim_impl(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.dim())?;
         if self.dim() == 0 || self.sizes()[d] != 1 {
@@ -234,7 +234,7 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DimOutOfRange`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -246,7 +246,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn unsqueeze_impl(&self, dim: i64) -> Result<Tensor> {
         let d = wrap_dim(dim, self.dim() + 1)?;
         let (mut sizes, mut strides) = (self.sizes().to_vec(), self.strides().to_vec());
@@ -268,7 +268,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::DimOutOfRange`]; [`Error::InvalidArgument`] when start comes after end
     /// (`flatten() has invalid args: start_dim cannot come after end_dim`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn flatten(&self, start_dim: i64, end_dim: i64) -> Result<Tensor> {
         let start = wrap_dim(start_dim, self.dim())?;
         let end = wrap_dim(end_dim, self.dim())?;
@@ -302,7 +302,7 @@ impl Tensor {
     /// [`Error::ExpandTooFewSizes`] (`expand(torch.FloatTensor{[3, 4]}, size=[4]): the
     /// number of sizes provided (1) must be greater or equal to the number of dimensions in
     /// the tensor (2)`), and those of [`crate::layout::infer_expand_geometry`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
         crate::autograd::apply_view(
             &[self],
@@ -311,7 +311,7 @@ impl Tensor {
         )
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn expand_impl(&self, sizes: &[i64]) -> Result<Tensor> {
         if sizes.len() < self.dim() {
             return Err(Error::ExpandTooFewSizes {
@@ -328,7 +328,7 @@ impl Tensor {
     ///
     /// # Errors
     /// As [`Tensor::expand`].
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn expand_as(&self, other: &Tensor) -> Result<Tensor> {
         let sizes: Vec<i64> = other.sizes().iter().map(|&s| s as i64).collect();
         self.expand(&sizes)
@@ -344,7 +344,7 @@ impl Tensor {
     /// [`Error::InvalidArgument`] when the lengths differ;
     /// [`Error::StorageSizeOverflow`] when the extent overflows (as
     /// `as_strided(&[9], &[1 << 61], 0)` or a storage offset near `usize::MAX`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn as_strided(
         &self,
         sizes: &[usize],

@@ -36,7 +36,7 @@ pub enum Reduction {
 
 impl Op {
     /// The operation as it prefixes messages: `layout!(rearrange)`, `layout!(reduce sum)`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn label(self) -> &'static str {
         match self {
             Op::Rearrange => "layout!(rearrange)",
@@ -73,7 +73,7 @@ pub struct Group {
 }
 
 impl Group {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn is_bare_ellipsis(&self) -> bool {
         !self.grouped && self.terms == [Term::Ellipsis]
     }
@@ -119,7 +119,7 @@ pub struct Plan {
 /// Sizes known for the named axes, by index of [`Recipe::names`] (`None`: inferred).
 pub type AxisSizes<'a> = &'a [Option<usize>];
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn err(recipe: &Recipe, message: String) -> Error {
     Error::InvalidArgument {
         op: recipe.op.label(),
@@ -143,7 +143,7 @@ impl Recipe {
     /// is not divisible by the known sizes of its group (`Shape mismatch, can't divide
     /// axis of length 10 in chunks of 3`) or differs from their product
     /// (`Shape mismatch, 6 != 8`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn plan(&self, sizes: &[usize], given: AxisSizes) -> Result<Plan> {
         let ellipsis_at = self.left.iter().position(Group::is_bare_ellipsis);
         let fixed = self.left.len() - usize::from(ellipsis_at.is_some());
@@ -302,13 +302,13 @@ impl Recipe {
     ///
     /// Errors: those of [`Recipe::plan`]; a reduction's own errors (e.g. `mean` of an
     /// integer tensor, `max` over an empty axis).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn apply(&self, x: &Tensor, given: AxisSizes) -> Result<Tensor> {
         self.plan(x.sizes(), given)?.run(x, self.op)
     }
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&n| n as i64).collect()
 }
@@ -316,7 +316,7 @@ fn as_i64(sizes: &[usize]) -> Vec<i64> {
 impl Plan {
     /// Runs the plan's view ops on `x`, skipping the steps that change nothing: a reshape
     /// to the same sizes, the identity permutation, an expand that adds nothing.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn run(&self, x: &Tensor, op: Op) -> Result<Tensor> {
         let mut t = if x.sizes() == self.split.as_slice() {
             x.alias()
@@ -345,7 +345,7 @@ impl Plan {
 }
 
 /// Runs reduction `r` over `dims` (keepdim false).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn reduce(t: &Tensor, r: Reduction, dims: &[i64]) -> Result<Tensor> {
     match r {
         Reduction::Sum => t.sum(dims, false),

@@ -18,7 +18,7 @@ use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Error, Result};
 
 /// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
     dims.iter().map(|d| d.map_or(-1, |n| n as i64)).collect()
 }
@@ -29,7 +29,7 @@ fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
 /// # Errors
 /// More than one `Dyn` dim (`only one dimension can be inferred`); PyTorch's reshape
 /// errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn reshape_to(t: &tensor_core::Tensor, dims: &[Option<usize>]) -> Result<tensor_core::Tensor> {
     let sizes = target_sizes(dims);
     if sizes.iter().filter(|&&s| s < 0).count() > 1 {

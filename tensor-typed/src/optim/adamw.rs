@@ -48,7 +48,7 @@ struct State {
 
 impl AdamW {
     /// AdamW with learning rate `lr` and PyTorch's other defaults.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(lr: f64) -> AdamW {
         AdamW {
             lr,
@@ -63,14 +63,14 @@ impl AdamW {
 
     /// Coefficients of the running averages of the gradient and its square (`betas`,
     /// default (0.9, 0.999); each in `[0, 1)`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn betas(mut self, betas: (f64, f64)) -> AdamW {
         self.betas = betas;
         self
     }
 
     /// Added to the denominator (`eps`, default 1e-8).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn eps(mut self, eps: f64) -> AdamW {
         self.eps = eps;
         self
@@ -78,28 +78,28 @@ impl AdamW {
 
     /// Decoupled weight decay (`weight_decay`, default 0.01): each step multiplies the
     /// parameter by `1 - lr * weight_decay`.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn weight_decay(mut self, weight_decay: f64) -> AdamW {
         self.weight_decay = weight_decay;
         self
     }
 
     /// The AMSGrad variant (`amsgrad`, default `false`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn amsgrad(mut self, amsgrad: bool) -> AdamW {
         self.amsgrad = amsgrad;
         self
     }
 
     /// Maximise the objective instead of minimising it (`maximize`, default `false`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn maximize(mut self, maximize: bool) -> AdamW {
         self.maximize = maximize;
         self
     }
 
     /// PyTorch's constructor checks, with its messages.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
         let bad = |x: f64| x.is_nan() || x < 0.0;
         if bad(self.lr) {
@@ -142,7 +142,7 @@ impl AdamW {
     /// # Errors
     /// PyTorch's messages for invalid hyper-parameters ("Invalid beta parameter at
     /// index 0: 1"); a parameter whose sizes changed since its state was made.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         self.validate()?;
         let AdamW {
@@ -227,7 +227,7 @@ impl AdamW {
 }
 
 /// `torch.zeros_like(p)` with `p`'s layout (`memory_format=torch.preserve_format`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn zeros_like(p: &Tensor) -> Result<Tensor> {
     let z = p.clone(MemoryFormat::Preserve)?;
     z.fill_(0.0)?;
@@ -235,15 +235,15 @@ fn zeros_like(p: &Tensor) -> Result<Tensor> {
 }
 
 impl Optimizer for AdamW {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         AdamW::step(self, model)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn lr(&self) -> f64 {
         self.lr
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn set_lr(&mut self, lr: f64) {
         self.lr = lr;
     }

@@ -52,7 +52,7 @@ pub trait Optimizer {
 }
 
 /// PyTorch's `ValueError` for a hyper-parameter, as an `InvalidArgument`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn invalid(op: &'static str, message: String) -> Error {
     Error::InvalidArgument { op, message }
 }
@@ -80,7 +80,7 @@ pub(crate) fn for_each_with_grad(
 }
 
 /// The error when a parameter's sizes differ from those its state was made for.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_state_sizes(
     op: &'static str,
     index: usize,

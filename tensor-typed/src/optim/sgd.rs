@@ -33,7 +33,7 @@ pub struct Sgd {
 
 impl Sgd {
     /// SGD with learning rate `lr` (PyTorch's `lr`; must be ≥ 0, checked by `step`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(lr: f64) -> Sgd {
         Sgd {
             lr,
@@ -47,14 +47,14 @@ impl Sgd {
     }
 
     /// Momentum factor (`momentum`, default 0).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn momentum(mut self, momentum: f64) -> Sgd {
         self.momentum = momentum;
         self
     }
 
     /// Dampening of the momentum (`dampening`, default 0).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn dampening(mut self, dampening: f64) -> Sgd {
         self.dampening = dampening;
         self
@@ -62,28 +62,28 @@ impl Sgd {
 
     /// Nesterov momentum (`nesterov`, default `false`; needs momentum > 0 and zero
     /// dampening).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn nesterov(mut self, nesterov: bool) -> Sgd {
         self.nesterov = nesterov;
         self
     }
 
     /// L2 penalty added to the gradient (`weight_decay`, default 0).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn weight_decay(mut self, weight_decay: f64) -> Sgd {
         self.weight_decay = weight_decay;
         self
     }
 
     /// Maximise the objective instead of minimising it (`maximize`, default `false`).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn maximize(mut self, maximize: bool) -> Sgd {
         self.maximize = maximize;
         self
     }
 
     /// PyTorch's constructor checks, with its messages.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
         if self.lr.is_nan() || self.lr < 0.0 {
             return Err(invalid(
@@ -118,7 +118,7 @@ impl Sgd {
     /// # Errors
     /// PyTorch's messages for invalid hyper-parameters ("Invalid learning rate: -1");
     /// a parameter whose sizes changed since its momentum buffer was made.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         self.validate()?;
         let Sgd {
@@ -166,15 +166,15 @@ impl Sgd {
 }
 
 impl Optimizer for Sgd {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         Sgd::step(self, model)
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn lr(&self) -> f64 {
         self.lr
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn set_lr(&mut self, lr: f64) {
         self.lr = lr;
     }

@@ -95,7 +95,7 @@ pub trait DimList {
 
 impl DimList for Nil {
     const RANK: usize = 0;
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn push_static(_out: &mut Vec<Option<usize>>) {}
 }
 
@@ -151,13 +151,13 @@ pub trait Shape: 'static + Send + Sync {
 }
 
 /// The dims if all are static.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn all_static(dims: &[Option<usize>]) -> Option<Vec<usize>> {
     dims.iter().copied().collect()
 }
 
 /// `[2, Dyn, 3]`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn describe(dims: &[Option<usize>]) -> String {
     let parts: Vec<String> = dims
         .iter()
@@ -167,7 +167,7 @@ pub(crate) fn describe(dims: &[Option<usize>]) -> String {
 }
 
 /// Same rank and every static dim equal.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn matches(dims: &[Option<usize>], sizes: &[usize]) -> bool {
     dims.len() == sizes.len()
         && dims

@@ -14,11 +14,11 @@ pub(crate) struct AddBackward {
 }
 
 impl Node for AddBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let gb = match self.other_factor {
@@ -36,7 +36,7 @@ pub(crate) struct MulBackward {
 }
 
 impl MulBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(a: &Tensor, b: &Tensor) -> MulBackward {
         MulBackward {
             a: b.requires_grad().then(|| SavedTensor::input(a)),
@@ -46,11 +46,11 @@ impl MulBackward {
 }
 
 impl Node for MulBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "MulBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let ga = match &self.b {
@@ -63,7 +63,7 @@ impl Node for MulBackward {
         };
         Ok(vec![ga, gb])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.a.iter().chain(&self.b).for_each(SavedTensor::release);
     }
@@ -76,7 +76,7 @@ pub(crate) struct DivBackward {
 }
 
 impl DivBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(a: &Tensor, b: &Tensor) -> DivBackward {
         DivBackward {
             a: b.requires_grad().then(|| SavedTensor::input(a)),
@@ -86,11 +86,11 @@ impl DivBackward {
 }
 
 impl Node for DivBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "DivBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let b = self.b.unpack()?;
@@ -101,7 +101,7 @@ impl Node for DivBackward {
         };
         Ok(vec![Some(ga), gb])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.b.release();
         self.a.iter().for_each(SavedTensor::release);
@@ -117,11 +117,11 @@ pub(crate) struct ScaleBackward {
 }
 
 impl Node for ScaleBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         Ok(vec![Some(match self.factor {
@@ -139,11 +139,11 @@ pub(crate) struct PowScalarBackward {
 }
 
 impl Node for PowScalarBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "PowBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let x = self.x.unpack()?;
@@ -163,7 +163,7 @@ impl Node for PowScalarBackward {
         let d = x.pow_scalar(minus_one)?.mul_scalar(self.exponent)?;
         Ok(vec![Some(g.mul(&d)?)])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.x.release();
     }
@@ -178,11 +178,11 @@ pub(crate) struct PowBackward {
 }
 
 impl Node for PowBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "PowBackward1"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let (a, b, r) = (self.a.unpack()?, self.b.unpack()?, self.result.unpack()?);
@@ -192,7 +192,7 @@ impl Node for PowBackward {
         let gb = Tensor::where_(&zero, &zero_of(&gb_all)?, &gb_all)?;
         Ok(vec![Some(ga), Some(gb)])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.a.release();
         self.b.release();
@@ -209,7 +209,7 @@ pub(crate) struct ExtremumBackward {
 }
 
 impl Node for ExtremumBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         if self.max {
             "MaximumBackward0"
@@ -217,7 +217,7 @@ impl Node for ExtremumBackward {
             "MinimumBackward0"
         }
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let (a, b) = (self.a.unpack()?, self.b.unpack()?);
@@ -233,7 +233,7 @@ impl Node for ExtremumBackward {
             Some(Tensor::where_(&b_loses, &zero, &half)?),
         ])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.a.release();
         self.b.release();
@@ -264,7 +264,7 @@ pub(crate) enum UnaryGrad {
 /// PyTorch's `threshold_backward(grad, result, 0)`: `grad` where the relu's result is
 /// above 0, else 0 (a NaN result lets the gradient through, as PyTorch). One pass for
 /// `float32`/`float64` of the same dtype; other dtypes through `where`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn relu_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
     use crate::iterator::{TensorIterator, TensorIteratorConfig};
     if g.dtype() != result.dtype() || !matches!(g.dtype(), DType::F32 | DType::F64) {
@@ -295,7 +295,7 @@ pub(crate) struct UnaryBackward {
 }
 
 impl UnaryBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(op: UnaryGrad, input: &Tensor, result: &Tensor) -> UnaryBackward {
         let name = UnaryBackward { op, saved: None }.name_of();
         let saved = match op {
@@ -306,7 +306,7 @@ impl UnaryBackward {
         UnaryBackward { op, saved }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name_of(&self) -> &'static str {
         match self.op {
             UnaryGrad::Neg => "NegBackward0",
@@ -322,11 +322,11 @@ impl UnaryBackward {
 }
 
 impl Node for UnaryBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         self.name_of()
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let s = match &self.saved {
@@ -359,7 +359,7 @@ impl Node for UnaryBackward {
         };
         Ok(vec![Some(gi)])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.saved.iter().for_each(SavedTensor::release);
     }
@@ -373,11 +373,11 @@ pub(crate) struct ClampBackward {
 }
 
 impl Node for ClampBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "ClampBackward1"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let x = self.x.unpack()?;
@@ -400,7 +400,7 @@ impl Node for ClampBackward {
             None => g.alias(),
         })])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.x.release();
     }
@@ -412,11 +412,11 @@ pub(crate) struct WhereBackward {
 }
 
 impl Node for WhereBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "WhereBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let c = self.cond.unpack()?;
@@ -427,7 +427,7 @@ impl Node for WhereBackward {
             Some(Tensor::where_(&c, &zero, g)?),
         ])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.cond.release();
     }
@@ -440,11 +440,11 @@ pub(crate) struct IdentityBackward {
 }
 
 impl Node for IdentityBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.alias())])
     }
@@ -458,11 +458,11 @@ pub(crate) struct AddcmulBackward {
 }
 
 impl Node for AddcmulBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "AddcmulBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let gv = g.mul_scalar(self.value)?;
@@ -472,7 +472,7 @@ impl Node for AddcmulBackward {
             Some(gv.mul(&self.t1.unpack()?)?),
         ])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.t1.release();
         self.t2.release();

@@ -15,17 +15,17 @@ pub(crate) struct MatmulBackward {
     pub(crate) need_b: bool,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
 
 impl Node for MatmulBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "MmBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let (a, b) = (self.a.unpack()?, self.b.unpack()?);
         let mut g = first(grads)?.alias();
@@ -59,7 +59,7 @@ impl Node for MatmulBackward {
         };
         Ok(vec![ga, gb])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.a.release();
         self.b.release();

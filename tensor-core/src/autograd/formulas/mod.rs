@@ -20,7 +20,7 @@ use crate::Tensor;
 
 /// The gradient of output 0 (the engine calls a node only when some gradient
 /// reached it; a single-output node always gets it).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn first(grads: &[Option<Tensor>]) -> Result<&Tensor> {
     grads
         .first()
@@ -32,7 +32,7 @@ pub(crate) fn first(grads: &[Option<Tensor>]) -> Result<&Tensor> {
 }
 
 /// A 0-d zero of `t`'s dtype (broadcasts in `where`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn zero_of(t: &Tensor) -> Result<Tensor> {
     Tensor::zeros(&[], t.dtype())
 }

@@ -8,7 +8,7 @@ use crate::Tensor;
 
 /// Which dims of a tensor of `ndim` dims a reduction over `dims` removes (an empty
 /// list: all).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn reduced_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..ndim).collect());
@@ -18,14 +18,14 @@ pub(crate) fn reduced_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
     Ok(d)
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
 
 /// The reduced dims put back as size 1 (`unsqueeze` at each when `keepdim` was
 /// false): `g` broadcasts against the input again.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn restore(g: &Tensor, reduced: &[usize], keepdim: bool) -> Result<Tensor> {
     let mut g = g.alias();
     if !keepdim {
@@ -45,7 +45,7 @@ pub(crate) struct Reduced {
 
 impl Reduced {
     /// For a reduction the forward already checked (`dims` are valid).
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(input: &Tensor, dims: &[i64], keepdim: bool) -> Reduced {
         Reduced {
             sizes: input.sizes().to_vec(),
@@ -54,12 +54,12 @@ impl Reduced {
         }
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn expand(&self, g: &Tensor) -> Result<Tensor> {
         restore(g, &self.dims, self.keepdim)?.expand(&as_i64(&self.sizes))
     }
 
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn count(&self) -> usize {
         self.dims.iter().map(|&d| self.sizes[d]).product()
     }
@@ -72,7 +72,7 @@ pub(crate) struct SumBackward {
 }
 
 impl Node for SumBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "SumBackward0"
@@ -80,7 +80,7 @@ impl Node for SumBackward {
             "SumBackward1"
         }
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(self.r.expand(first(grads)?)?)])
     }
@@ -93,7 +93,7 @@ pub(crate) struct MeanBackward {
 }
 
 impl Node for MeanBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "MeanBackward0"
@@ -101,7 +101,7 @@ impl Node for MeanBackward {
             "MeanBackward1"
         }
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?.div_scalar(self.r.count() as f64)?;
         Ok(vec![Some(self.r.expand(&g)?)])
@@ -119,7 +119,7 @@ pub(crate) struct ProdBackward {
 }
 
 impl Node for ProdBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         if self.all {
             "ProdBackward0"
@@ -127,7 +127,7 @@ impl Node for ProdBackward {
             "ProdBackward1"
         }
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = self.r.expand(first(grads)?)?;
         let x = self.x.unpack()?;
@@ -149,7 +149,7 @@ impl Node for ProdBackward {
         let others = Tensor::where_(&is_zero, &at_zero, &elsewhere)?;
         Ok(vec![Some(g.mul(&others)?)])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.x.release();
         self.result.release();
@@ -166,7 +166,7 @@ pub(crate) struct ExtremumReduceBackward {
 }
 
 impl Node for ExtremumReduceBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         if self.max {
             "AmaxBackward0"
@@ -174,7 +174,7 @@ impl Node for ExtremumReduceBackward {
             "AminBackward0"
         }
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let x = self.x.unpack()?;
         let result = restore(&self.result.unpack()?, &self.r.dims, self.r.keepdim)?;
@@ -184,7 +184,7 @@ impl Node for ExtremumReduceBackward {
         let g = restore(first(grads)?, &self.r.dims, self.r.keepdim)?;
         Ok(vec![Some(g.div(&count)?.mul(&mask)?)])
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn release(&self) {
         self.x.release();
         self.result.release();

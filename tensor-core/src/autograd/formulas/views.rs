@@ -6,7 +6,7 @@ use crate::autograd::Node;
 use crate::error::{Error, Result};
 use crate::Tensor;
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
@@ -20,11 +20,11 @@ pub(crate) struct ReshapeBackward {
 }
 
 impl Node for ReshapeBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         self.name
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.reshape(&as_i64(&self.sizes))?)])
     }
@@ -37,7 +37,7 @@ pub(crate) struct PermuteBackward {
 
 impl PermuteBackward {
     /// For dims the forward already checked.
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(dims: &[i64], ndim: usize) -> PermuteBackward {
         let dims = crate::layout::wrap_dims(dims, ndim).unwrap_or_default();
         let mut inverse = vec![0i64; dims.len()];
@@ -49,11 +49,11 @@ impl PermuteBackward {
 }
 
 impl Node for PermuteBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "PermuteBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.permute(&self.inverse)?)])
     }
@@ -66,11 +66,11 @@ pub(crate) struct TransposeBackward {
 }
 
 impl Node for TransposeBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "TransposeBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         if first(grads)?.dim() == 0 {
             return Ok(vec![Some(first(grads)?.alias())]);
@@ -84,11 +84,11 @@ impl Node for TransposeBackward {
 pub(crate) struct ExpandBackward;
 
 impl Node for ExpandBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "ExpandBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         Ok(vec![Some(first(grads)?.alias())])
     }
@@ -105,11 +105,11 @@ pub(crate) struct SliceBackward {
 }
 
 impl Node for SliceBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "SliceBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
@@ -127,11 +127,11 @@ pub(crate) struct SelectBackward {
 }
 
 impl Node for SelectBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "SelectBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
@@ -148,11 +148,11 @@ pub(crate) struct RepeatBackward {
 }
 
 impl Node for RepeatBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "RepeatBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let lead = self.repeats.len() - self.sizes.len();
@@ -181,7 +181,7 @@ pub(crate) struct AsStridedBackward {
     pub(crate) output: crate::Layout,
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn extent(l: &crate::Layout) -> usize {
     l.storage_offset()
         + l.sizes()
@@ -193,11 +193,11 @@ fn extent(l: &crate::Layout) -> usize {
 }
 
 impl Node for AsStridedBackward {
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
         "AsStridedBackward0"
     }
-    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(unoptimized, inline)]
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
         let g = first(grads)?;
         let unsupported = || Error::InvalidArgument {

@@ -16,7 +16,7 @@ use crate::nn::fastmath::Acc;
 use crate::nn::GeluApproximate;
 use crate::Tensor;
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn gelu_exact(x: f64) -> f64 {
     let cdf = 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2));
     let pdf = (-0.5 * x * x).exp()
@@ -87,7 +87,7 @@ fn map_acc<A: Real>(grad: &Tensor, input: &Tensor, f: impl Fn(A) -> A) -> Result
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn gelu_backward(
     grad: &Tensor,
     input: &Tensor,
@@ -108,7 +108,7 @@ pub(crate) fn gelu_backward(
 ///
 /// # Errors
 /// As [`gelu_backward`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn silu_backward(grad: &Tensor, input: &Tensor) -> Result<Tensor> {
     dispatch_acc!(
         input.dtype(),

@@ -15,7 +15,7 @@ pub(crate) type InputMeta = (Vec<usize>, DType);
 ///
 /// # Errors
 /// A dim out of range; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn cat_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Result<Vec<Tensor>> {
     let skipped = |s: &[usize]| s.len() == 1 && s[0] == 0;
     let Some(valid) = inputs.iter().position(|(s, _)| !skipped(s)) else {
@@ -42,7 +42,7 @@ pub(crate) fn cat_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Res
 ///
 /// # Errors
 /// A dim out of range; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn stack_backward(grad: &Tensor, inputs: &[InputMeta], dim: i64) -> Result<Vec<Tensor>> {
     let d = wrap_dim(dim, grad.dim())?;
     inputs

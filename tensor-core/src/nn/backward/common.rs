@@ -53,14 +53,14 @@ macro_rules! dispatch_acc {
 pub(crate) use dispatch_acc;
 
 /// `"{kernel}" not implemented for '{dtype}'`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn float_error(kernel: &str, dtype: DType) -> crate::Error {
     not_implemented(kernel, dtype)
 }
 
 /// `(outer, size, inner)` of `sizes` around dim `d`: the element at `(o, i, j)` is at
 /// `(o * size + i) * inner + j` in row-major order.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn split_at(sizes: &[usize], d: usize) -> (usize, usize, usize) {
     let outer = sizes[..d].iter().product();
     let inner = sizes[d + 1..].iter().product();

@@ -276,7 +276,7 @@ pub(crate) fn conv2d_backward(
 ///
 /// # Errors
 /// As [`conv2d_backward`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn conv2d_backward_cols(
     grad: &Tensor,
     input: &Tensor,

@@ -28,7 +28,7 @@ fn embedding_run<A: Real>(grad: &Tensor, indices: &Tensor, num_weights: usize) -
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn embedding_backward(
     grad: &Tensor,
     indices: &Tensor,
@@ -77,7 +77,7 @@ fn index_select_run<A: Real>(
 ///
 /// # Errors
 /// A dim out of range; a non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn index_select_backward(
     grad: &Tensor,
     input_sizes: &[usize],
@@ -142,7 +142,7 @@ fn gather_run<A: Real>(
 ///
 /// # Errors
 /// A dim out of range; a non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn gather_backward(
     grad: &Tensor,
     input_sizes: &[usize],

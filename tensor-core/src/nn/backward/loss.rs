@@ -87,7 +87,7 @@ fn run<A: Real>(
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn cross_entropy_backward(
     grad: &Tensor,
     input: &Tensor,

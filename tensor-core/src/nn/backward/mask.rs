@@ -6,7 +6,7 @@ use crate::Tensor;
 
 /// `grad` summed down to `sizes` (PyTorch's `sum_to_size`): leading dims, and dims
 /// where `sizes` has 1, are summed.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn sum_to_size(grad: &Tensor, sizes: &[usize]) -> Result<Tensor> {
     if grad.sizes() == sizes {
         return Ok(grad.alias());
@@ -31,7 +31,7 @@ pub(crate) fn sum_to_size(grad: &Tensor, sizes: &[usize]) -> Result<Tensor> {
 ///
 /// # Errors
 /// A mask that does not broadcast to `grad`; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn masked_fill_backward(
     grad: &Tensor,
     mask: &Tensor,
@@ -46,7 +46,7 @@ pub(crate) fn masked_fill_backward(
 ///
 /// # Errors
 /// A gradient of fewer than 2 dims; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn triangle_backward(grad: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
     if lower {
         grad.tril(diagonal)

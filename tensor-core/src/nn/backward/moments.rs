@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::{wrap_dims, DType, Tensor};
 
 /// The output's sizes with the reduced dims kept as 1 (`keepdim=True`).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn kept_sizes(sizes: &[usize], dims: &[i64]) -> Result<(Vec<i64>, usize)> {
     let wrapped = wrap_dims(dims, sizes.len())?;
     let mut kept: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
@@ -25,7 +25,7 @@ fn kept_sizes(sizes: &[usize], dims: &[i64]) -> Result<(Vec<i64>, usize)> {
     Ok((kept, count))
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn common(
     grad: &Tensor,
     input: &Tensor,
@@ -45,7 +45,7 @@ fn common(
 ///
 /// # Errors
 /// A dim out of range; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn var_backward(
     grad: &Tensor,
     input: &Tensor,
@@ -65,7 +65,7 @@ pub(crate) fn var_backward(
 ///
 /// # Errors
 /// As [`var_backward`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn std_backward(
     grad: &Tensor,
     input: &Tensor,

@@ -123,7 +123,7 @@ fn run<A: Real>(
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn layer_norm_backward(
     grad: &Tensor,
     input: &Tensor,

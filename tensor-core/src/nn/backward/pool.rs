@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::Tensor;
 
 /// `(planes, h, w)` of an input of `[N, C, H, W]` or `[C, H, W]`.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn planes(input_sizes: &[usize]) -> (usize, usize, usize) {
     let nd = input_sizes.len();
     let (h, w) = (input_sizes[nd - 2], input_sizes[nd - 1]);
@@ -40,7 +40,7 @@ fn max_run<A: Real>(grad: &Tensor, input_sizes: &[usize], indices: &[usize]) -> 
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn max_pool2d_backward(
     grad: &Tensor,
     input_sizes: &[usize],
@@ -56,7 +56,7 @@ pub(crate) fn max_pool2d_backward(
 
 /// The window of output `o` along one dim: clipped `[start, end)` and the divisor's
 /// length (the window inside the padded input).
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn window(o: usize, k: usize, s: usize, p: usize, size: usize) -> (usize, usize, usize) {
     let start = (o * s) as isize - p as isize;
     let end = (start + k as isize).min((size + p) as isize);
@@ -104,7 +104,7 @@ fn avg_run<A: Real>(
 ///
 /// # Errors
 /// A non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn avg_pool2d_backward(
     grad: &Tensor,
     input_sizes: &[usize],

@@ -37,7 +37,7 @@ fn run<A: Real>(grad: &Tensor, output: &Tensor, dim: usize, log: bool) -> Result
     store(dx, sizes, output.dtype())
 }
 
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 fn backward(grad: &Tensor, output: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
     let d = wrap_dim(dim, output.dim())?;
     let kernel = if log {
@@ -54,7 +54,7 @@ fn backward(grad: &Tensor, output: &Tensor, dim: i64, log: bool) -> Result<Tenso
 ///
 /// # Errors
 /// A dim out of range; a non-float dtype; allocation errors.
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn softmax_backward(grad: &Tensor, output: &Tensor, dim: i64) -> Result<Tensor> {
     backward(grad, output, dim, false)
 }
@@ -64,7 +64,7 @@ pub(crate) fn softmax_backward(grad: &Tensor, output: &Tensor, dim: i64) -> Resu
 ///
 /// # Errors
 /// As [`softmax_backward`].
-#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(unoptimized, inline)]
 pub(crate) fn log_softmax_backward(grad: &Tensor, output: &Tensor, dim: i64) -> Result<Tensor> {
     backward(grad, output, dim, true)
 }
