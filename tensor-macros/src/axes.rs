@@ -8,7 +8,8 @@
 //! every shape) → expand (a tuple type, or on error `AxesError` beside the
 //! `compile_error!`).
 
-use proc_macro2::TokenStream;
+use crate::expr::ExprTokens;
+use proc_macro2::{Delimiter, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -17,8 +18,17 @@ use syn::{Expr, Lit, Token};
 /// The largest axis literal the type level knows (`tensor_typed::typelevel::peano::AxisPos`).
 const MAX_TYPE_LEVEL_AXIS: usize = 63;
 
-fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
-    match e {
+/// The error for `-x` where `x` is not an integer literal.
+const NEGATIVE_AXIS_IS_A_LITERAL: &str = "a negative axis is a negated integer literal (`-1`)";
+
+fn axis_tokens(e: &ExprTokens) -> syn::Result<TokenStream> {
+    let Some(parsed) = e.parsed() else {
+        if e.is_opaque_negation() {
+            return Err(syn::Error::new(e.span(), NEGATIVE_AXIS_IS_A_LITERAL));
+        }
+        return Ok(const_axis(e));
+    };
+    match parsed {
         Expr::Lit(l) => match &l.lit {
             Lit::Int(i) => {
                 let n: usize = i.base10_parse()?;
@@ -42,22 +52,23 @@ fn axis_tokens(e: &Expr) -> syn::Result<TokenStream> {
             )),
         },
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => negative_axis_tokens(e, &u.expr),
-        _ => Ok(quote_spanned!(e.span()=> ::tensor_typed::Ax<{ #e }>)),
+        _ => Ok(const_axis(e)),
     }
 }
 
+/// `Ax<{ e }>` for a const expression.
+fn const_axis(e: &ExprTokens) -> TokenStream {
+    let block = e.delimited(Delimiter::Brace, e.span());
+    quote_spanned!(e.span()=> ::tensor_typed::Ax<#block>)
+}
+
 /// `-n` → `SDim<-n>` for a literal `n` in `1..=8` (a signed dim, wrapped by the op).
-fn negative_axis_tokens(e: &Expr, inner: &Expr) -> syn::Result<TokenStream> {
+fn negative_axis_tokens(e: &ExprTokens, inner: &Expr) -> syn::Result<TokenStream> {
     let lit = match inner {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Int(i), ..
         }) => i,
-        _ => {
-            return Err(syn::Error::new(
-                e.span(),
-                "a negative axis is a negated integer literal (`-1`)",
-            ))
-        }
+        _ => return Err(syn::Error::new(e.span(), NEGATIVE_AXIS_IS_A_LITERAL)),
     };
     let n: usize = lit.base10_parse()?;
     if n == 0 {
@@ -78,7 +89,8 @@ fn negative_axis_tokens(e: &Expr, inner: &Expr) -> syn::Result<TokenStream> {
 }
 
 fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let exprs = syn::parse::Parser::parse2(Punctuated::<Expr, Token![,]>::parse_terminated, input)?;
+    let exprs =
+        syn::parse::Parser::parse2(Punctuated::<ExprTokens, Token![,]>::parse_terminated, input)?;
     if exprs.len() > crate::shape::MAX_RANK {
         return Err(syn::Error::new(
             exprs.span(),

@@ -9,6 +9,7 @@
 use proc_macro::TokenStream;
 
 mod axes;
+mod expr;
 mod layout;
 mod literal;
 mod params;

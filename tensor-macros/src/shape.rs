@@ -3,7 +3,8 @@
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
-use proc_macro2::{Span, TokenStream};
+use crate::expr::ExprTokens;
+use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
@@ -13,6 +14,10 @@ use syn::{Expr, Lit, Token};
 /// The largest rank a shape type supports (tuples up to 8 dims).
 pub(crate) const MAX_RANK: usize = 8;
 
+/// The error for a negated dim.
+const NEGATIVE_DIM: &str =
+    "Shape!: a static dim cannot be negative; write `Dyn` for a size known only at run time";
+
 /// One dim as written.
 enum DimArg {
     /// A non-negative integer literal.
@@ -20,7 +25,7 @@ enum DimArg {
     /// The word `Dyn`.
     Dyn(Span),
     /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>`.
-    Expr(Expr),
+    Expr(ExprTokens),
 }
 
 /// The parsed macro input.
@@ -32,7 +37,7 @@ struct ShapeInput {
 impl Parse for ShapeInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let span = input.span();
-        let exprs = Punctuated::<Expr, Token![,]>::parse_terminated(input)?;
+        let exprs = Punctuated::<ExprTokens, Token![,]>::parse_terminated(input)?;
         let dims = exprs
             .into_iter()
             .map(classify)
@@ -41,8 +46,14 @@ impl Parse for ShapeInput {
     }
 }
 
-fn classify(e: Expr) -> syn::Result<DimArg> {
-    match &e {
+fn classify(e: ExprTokens) -> syn::Result<DimArg> {
+    let Some(parsed) = e.parsed() else {
+        if e.is_opaque_negation() {
+            return Err(syn::Error::new(e.span(), NEGATIVE_DIM));
+        }
+        return Ok(DimArg::Expr(e));
+    };
+    match parsed {
         Expr::Lit(l) => match &l.lit {
             Lit::Int(i) => {
                 i.base10_parse::<usize>()?;
@@ -53,10 +64,9 @@ fn classify(e: Expr) -> syn::Result<DimArg> {
                 "a dim is an integer literal, `Dyn` or a const expression",
             )),
         },
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => Err(syn::Error::new(
-            e.span(),
-            "Shape!: a static dim cannot be negative; write `Dyn` for a size known only at run time",
-        )),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            Err(syn::Error::new(e.span(), NEGATIVE_DIM))
+        }
         Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
         _ => Ok(DimArg::Expr(e)),
     }
@@ -83,7 +93,10 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
             quote_spanned!(*span=> #dim)
         }
         DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
-        DimArgRef::Expr(e) => quote_spanned!(e.span()=> ::tensor_typed::D<{ #e }>),
+        DimArgRef::Expr(e) => {
+            let block = e.delimited(Delimiter::Brace, e.span());
+            quote_spanned!(e.span()=> ::tensor_typed::D<#block>)
+        }
     }
 }
 
@@ -107,7 +120,7 @@ pub(crate) enum DimArgRef<'a> {
     /// `Dyn`.
     Dyn(Span),
     /// A const expression.
-    Expr(&'a Expr),
+    Expr(&'a ExprTokens),
 }
 
 /// The tuple type of a list of dims: `()`, `(X,)`, `(X, Y)`.

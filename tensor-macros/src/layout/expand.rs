@@ -24,7 +24,7 @@ use super::span::PatternSpans;
 use super::types::{support, Ty};
 use super::valid::{Checked, Op, Reduction};
 use crate::shape::MAX_RANK;
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 /// The code for a checked invocation.
@@ -45,7 +45,11 @@ pub(crate) fn expand(
         c.op.name(),
         c.pattern.text
     );
-    let tensor = &inv.tensor;
+    // `(tensor)`, or for a tensor syn did not parse, its parentheses spanned where syn
+    // reported a tensor expression that ends too early.
+    let tensor = inv
+        .tensor
+        .delimited(Delimiter::Parenthesis, Span::call_site());
     let span = inv.pattern.span();
     // The input, named with the pattern's span: the failed static check of a call points
     // at the argument that fixed the type, so this makes it point at the pattern.
@@ -106,7 +110,7 @@ pub(crate) fn expand(
         {
             <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)
         }
-        let #x = &(#tensor);
+        let #x = &#tensor;
         // `h = {n}`: the braces are the syntax, not redundant.
         #[allow(unused_braces)]
         let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];
@@ -150,9 +154,11 @@ pub(crate) fn stub(inv: Option<&Invocation>, error: syn::Error) -> TokenStream {
     let error = error.to_compile_error();
     match inv {
         Some(inv) => {
-            let tensor = &inv.tensor;
+            let tensor = inv
+                .tensor
+                .delimited(Delimiter::Parenthesis, Span::call_site());
             quote! {{
-                let _ = || &(#tensor);
+                let _ = || &#tensor;
                 #error
             }}
         }

@@ -6,14 +6,16 @@
 //! that an error can point at the offending axis.
 
 use super::source::PatternSource;
+use crate::expr::ExprTokens;
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use std::ops::Range;
 use syn::parse::{Parse, ParseStream};
-use syn::{Block, Expr, Ident, LitInt, Token};
+use syn::{Ident, LitInt, Token};
 
 /// `layout!(tensor, "pattern", args..)` as written.
 pub(crate) struct Invocation {
     /// The tensor expression.
-    pub tensor: Expr,
+    pub tensor: ExprTokens,
     /// The pattern, a string literal or tokens (kept for spans).
     pub pattern: PatternSource,
     /// The arguments after the pattern, in order.
@@ -36,13 +38,14 @@ pub(crate) enum Arg {
 pub(crate) enum SizeValue {
     /// A literal, known at compile time.
     Static { value: usize },
-    /// `{expr}`, evaluated at run time.
-    Run(Block),
+    /// `{expr}`, evaluated at run time: the braces and the tokens inside them, as
+    /// written (rustc parses them where they land in the expansion).
+    Run(Group),
 }
 
 impl Parse for Invocation {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let tensor: Expr = input.parse()?;
+        let tensor: ExprTokens = input.parse()?;
         input.parse::<Token![,]>()?;
         let pattern = PatternSource::parse(input)?;
         let mut args = Vec::new();
@@ -75,7 +78,7 @@ impl Parse for Arg {
         if input.peek(syn::token::Brace) {
             return Ok(Arg::Size {
                 name,
-                value: SizeValue::Run(input.parse()?),
+                value: SizeValue::Run(run_block(input)?),
             });
         }
         let lookahead = input.lookahead1();
@@ -95,6 +98,21 @@ impl Parse for Arg {
             value: SizeValue::Static { value },
         })
     }
+}
+
+/// `{expr}`: the brace group as written, or (from a `$b:block` of `macro_rules!`, inside
+/// an invisible group) its braces and tokens.
+fn run_block(input: ParseStream) -> syn::Result<Group> {
+    if let Some((TokenTree::Group(g), _)) = input.cursor().token_tree() {
+        if g.delimiter() == Delimiter::Brace {
+            return input.parse();
+        }
+    }
+    let content;
+    let brace = syn::braced!(content in input);
+    let mut block = Group::new(Delimiter::Brace, content.parse::<TokenStream>()?);
+    block.set_span(brace.span.join());
+    Ok(block)
 }
 
 /// `Ident::parse_any` without importing the extension trait at every call site.

@@ -4,10 +4,10 @@
 
 use super::parse::{Arg, Invocation, Pattern, Side, SizeValue, TermKind};
 use super::span::PatternSpans;
-use proc_macro2::Span;
+use proc_macro2::{Group, Span};
 use std::collections::HashSet;
 use std::ops::Range;
-use syn::{Block, Ident};
+use syn::Ident;
 
 /// The operation of a pattern (einops' `rearrange`, `repeat`, `reduce`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,8 +76,8 @@ impl GivenSize {
         }
     }
 
-    /// The run-time block, when the size is `{expr}`.
-    pub fn block(&self) -> Option<&Block> {
+    /// The run-time block (`{expr}`, braces included), when the size is one.
+    pub fn block(&self) -> Option<&Group> {
         match &self.value {
             SizeValue::Run(b) => Some(b),
             SizeValue::Static { .. } => None,
