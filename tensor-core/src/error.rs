@@ -2,7 +2,7 @@
 //! same mistake, so a user can search for it.
 
 use crate::DType;
-use thiserror::Error;
+use std::fmt;
 
 /// `Result` with the runtime's [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -15,12 +15,11 @@ pub(crate) fn list<T: std::fmt::Display>(v: &[T]) -> String {
 
 /// Everything that can go wrong in the runtime. Messages name the operation and the
 /// values involved and contain PyTorch's own message.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     // ---- shapes and broadcasting -------------------------------------------------
     /// Broadcasting two shapes failed (`infer_size`). `dim` indexes the broadcast shape.
-    #[error("The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}")]
     Broadcast {
         /// Size of the left operand at `dim`.
         a: usize,
@@ -30,7 +29,6 @@ pub enum Error {
         dim: usize,
     },
     /// `expand` to a size that differs from an existing non-1 size.
-    #[error("The expanded size of the tensor ({target}) must match the existing size ({existing}) at non-singleton dimension {dim}.  Target sizes: {}.  Tensor sizes: {}", list(.target_sizes), list(.sizes))]
     ExpandMismatch {
         /// The requested size at `dim`.
         target: i64,
@@ -44,7 +42,6 @@ pub enum Error {
         sizes: Vec<usize>,
     },
     /// `expand` with `-1` (or another negative size) at a new leading dim.
-    #[error("The expanded size of the tensor ({size}) isn't allowed in a leading, non-existing dimension {dim}")]
     ExpandLeadingNegative {
         /// The offending requested size.
         size: i64,
@@ -52,7 +49,6 @@ pub enum Error {
         dim: usize,
     },
     /// `expand` with fewer sizes than the tensor has dims.
-    #[error("expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})", .dtype.legacy_type_name(), list(.sizes), list(.target_sizes), .target_sizes.len(), .sizes.len())]
     ExpandTooFewSizes {
         /// The tensor's dtype (PyTorch prints its legacy type name).
         dtype: DType,
@@ -62,10 +58,8 @@ pub enum Error {
         target_sizes: Vec<i64>,
     },
     /// `view` cannot express the new shape over these strides.
-    #[error("view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")]
     ViewIncompatible,
     /// A target shape whose element count differs from the tensor's.
-    #[error("shape '{}' is invalid for input of size {numel}", list(.shape))]
     ShapeInvalid {
         /// The requested shape, as given (may hold -1).
         shape: Vec<i64>,
@@ -73,16 +67,13 @@ pub enum Error {
         numel: usize,
     },
     /// `-1` in a shape for a tensor of zero elements where the rest multiplies to 0.
-    #[error("cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous", list(.shape))]
     InferAmbiguous {
         /// The requested shape.
         shape: Vec<i64>,
     },
     /// More than one `-1` in a shape.
-    #[error("only one dimension can be inferred")]
     MultipleInferred,
     /// A negative size other than `-1` in a view/reshape shape.
-    #[error("invalid shape dimension {size} at index {index} of shape {}", list(.shape))]
     InvalidShapeDimension {
         /// The negative size.
         size: i64,
@@ -92,7 +83,6 @@ pub enum Error {
         shape: Vec<i64>,
     },
     /// A negative size where a tensor is created (`empty`, `repeat`, `zeros`).
-    #[error("Trying to create tensor with negative dimension {size}: {}", list(.sizes))]
     NegativeDimension {
         /// The first negative size.
         size: i64,
@@ -100,7 +90,6 @@ pub enum Error {
         sizes: Vec<i64>,
     },
     /// A dim index outside `[-ndim, ndim-1]` (a 0-d tensor accepts `[-1, 0]`).
-    #[error("Dimension out of range (expected to be in range of [{min}, {max}], but got {dim})")]
     DimOutOfRange {
         /// The dim given.
         dim: i64,
@@ -110,19 +99,16 @@ pub enum Error {
         max: i64,
     },
     /// The same dim twice in a list of dims.
-    #[error("dim {dim} appears multiple times in the list of dims")]
     DuplicateDim {
         /// The repeated dim (wrapped to be non-negative).
         dim: usize,
     },
     /// Sizes whose product does not fit in 64 bits.
-    #[error("{op}: numel: integer multiplication overflow")]
     NumelOverflow {
         /// The operation that multiplied the sizes.
         op: &'static str,
     },
     /// `from_vec` with a length that does not match the sizes.
-    #[error("from_vec: shape '{}' is invalid for input of size {len}", list(.sizes))]
     DataLength {
         /// The sizes given.
         sizes: Vec<usize>,
@@ -130,7 +116,6 @@ pub enum Error {
         len: usize,
     },
     /// `repeat` with fewer repeats than the tensor has dims.
-    #[error("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor (repeats {}, tensor sizes {})", list(.repeats), list(.sizes))]
     RepeatDims {
         /// The repeats given.
         repeats: Vec<i64>,
@@ -138,7 +123,6 @@ pub enum Error {
         sizes: Vec<usize>,
     },
     /// `permute` with a wrong number of dims.
-    #[error("permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal to len(dims) = {len}")]
     PermuteRank {
         /// The tensor's ndim.
         ndim: usize,
@@ -146,10 +130,8 @@ pub enum Error {
         len: usize,
     },
     /// `permute` naming a dim twice.
-    #[error("permute(): duplicate dims are not allowed.")]
     PermuteDuplicate,
     /// An index or range outside a dim (select, narrow, slice).
-    #[error("{op}: {message}")]
     IndexOutOfRange {
         /// The operation, e.g. `select()`.
         op: &'static str,
@@ -157,7 +139,6 @@ pub enum Error {
         message: String,
     },
     /// `as_strided` geometry that reads outside the storage, or negative strides.
-    #[error("{message}")]
     StorageBounds {
         /// PyTorch's message (`setStorage: sizes [3], strides [2], ...`).
         message: String,
@@ -165,7 +146,6 @@ pub enum Error {
 
     // ---- dtypes -------------------------------------------------------------------
     /// The common dtype cannot be cast safely to an output's dtype.
-    #[error("result type {} can't be cast to the desired output type {}", .from.scalar_type_name(), .to.scalar_type_name())]
     UnsafeCast {
         /// The computed (common) dtype.
         from: DType,
@@ -173,7 +153,6 @@ pub enum Error {
         to: DType,
     },
     /// An operand of the wrong dtype where all must match (or a typed access mismatch).
-    #[error("{op}: Found dtype {} but expected {}", .found.scalar_type_name(), .expected.scalar_type_name())]
     DTypeMismatch {
         /// The operation.
         op: &'static str,
@@ -183,7 +162,6 @@ pub enum Error {
         expected: DType,
     },
     /// An operation that does not support a dtype (`neg` of bool, `-` on bools).
-    #[error("{message}")]
     UnsupportedDType {
         /// PyTorch's message for it.
         message: String,
@@ -191,7 +169,6 @@ pub enum Error {
 
     // ---- outputs and memory overlap -------------------------------------------------
     /// An `out=` tensor of the wrong shape that may not be resized.
-    #[error("output with shape {} doesn't match the broadcast shape {}", list(.sizes), list(.broadcast))]
     OutputShape {
         /// The output's sizes.
         sizes: Vec<usize>,
@@ -199,22 +176,18 @@ pub enum Error {
         broadcast: Vec<usize>,
     },
     /// A written-to tensor whose elements alias each other (e.g. an expanded tensor).
-    #[error("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")]
     InternalOverlap,
     /// An input that partially overlaps the written-to tensor.
-    #[error("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")]
     PartialOverlap,
 
     // ---- values ---------------------------------------------------------------------
     /// `item()` on a tensor that does not hold exactly one element.
-    #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
     ItemNumel {
         /// The tensor's element count.
         numel: usize,
     },
     /// A reduction with no identity (amax, amin) over an empty dim, naming the dim as
     /// the caller wrote it (PyTorch prints `-1` for `dim=-1`).
-    #[error("{op}(): Expected reduction dim {dim} to have non-zero size.")]
     EmptyReductionDim {
         /// The reduction.
         op: &'static str,
@@ -223,7 +196,6 @@ pub enum Error {
     },
     /// A reduction with no identity over all dims of a tensor with no elements
     /// (`argmax(): Expected reduction dim to be specified for input.numel() == 0.`).
-    #[error("{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}")]
     ReductionDimRequired {
         /// The reduction.
         op: &'static str,
@@ -231,13 +203,11 @@ pub enum Error {
         hint: &'static str,
     },
     /// Matrix product of incompatible shapes.
-    #[error("{message}")]
     MatmulShape {
         /// PyTorch's message (`mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)`).
         message: String,
     },
     /// Any other invalid argument; the message contains PyTorch's for the same mistake.
-    #[error("{op}: {message}")]
     InvalidArgument {
         /// The operation.
         op: &'static str,
@@ -245,7 +215,6 @@ pub enum Error {
         message: String,
     },
     /// An allocation failed (c10's `DefaultCPUAllocator` message); the process goes on.
-    #[error("DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes.")]
     OutOfMemory {
         /// The size asked for, in bytes.
         nbytes: usize,
@@ -253,7 +222,6 @@ pub enum Error {
     /// The bytes a layout needs do not fit in `isize` (c10's `computeStorageNbytes`):
     /// `Storage size calculation overflowed with sizes=[..]` for a contiguous
     /// allocation, `... and strides=[..]` for a strided layout.
-    #[error("Storage size calculation overflowed with sizes={}{}", list(.sizes), .strides.as_ref().map(|s| format!(" and strides={}", list(s))).unwrap_or_default())]
     StorageSizeOverflow {
         /// The sizes given.
         sizes: Vec<usize>,
@@ -263,7 +231,6 @@ pub enum Error {
     /// A tensor of a dtype over a storage created for a dtype whose bytes it may not
     /// reinterpret (`Bool` pairs only with `Bool`: any other byte than 0 or 1 would be
     /// an invalid `bool`).
-    #[error("{op}: a storage created for {} cannot be viewed as {}: only dtypes that accept every bit pattern may share bytes, and bool storage is bool only", .storage.scalar_type_name(), .dtype.scalar_type_name())]
     StorageDType {
         /// The operation.
         op: &'static str,
@@ -274,13 +241,10 @@ pub enum Error {
     },
     // ---- autograd -------------------------------------------------------------------
     /// `backward()` without a gradient on a tensor of more than one element.
-    #[error("grad can be implicitly created only for scalar outputs")]
     ImplicitGradNonScalar,
     /// `backward` on a tensor that does not require grad.
-    #[error("element 0 of tensors does not require grad and does not have a grad_fn")]
     NoGradFn,
     /// `backward_with` a gradient whose sizes are not the output's.
-    #[error("Mismatch in shape: grad_output[0] has a shape of torch.Size({}) and output[0] has a shape of torch.Size({}).", list(.grad), list(.output))]
     GradShapeMismatch {
         /// The gradient's sizes.
         grad: Vec<usize>,
@@ -288,10 +252,8 @@ pub enum Error {
         output: Vec<usize>,
     },
     /// A second backward through a graph whose saved tensors were freed.
-    #[error("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")]
     SavedTensorFreed,
     /// A tensor saved for backward was changed in place since.
-    #[error("one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{} is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(.sizes), .producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n},")).unwrap_or_default())]
     SavedTensorModified {
         /// PyTorch's legacy type name (`torch.FloatTensor`).
         type_name: String,
@@ -305,34 +267,27 @@ pub enum Error {
         expected: u64,
     },
     /// An in-place op on a leaf that requires grad, with grad mode on.
-    #[error("a leaf Variable that requires grad is being used in an in-place operation.")]
     LeafInplace,
     /// An `_out` op whose inputs require grad, with grad mode on.
-    #[error("{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")]
     OutRequiresGrad {
         /// The operation.
         op: &'static str,
     },
     /// An in-place op under autograd that this runtime does not rebase (PyTorch would).
-    #[error("in-place operation not supported under autograd: {reason}; use the out-of-place op")]
     InplaceAutograd {
         /// Why.
         reason: &'static str,
     },
     /// `requires_grad_(true)` on an integral or bool tensor.
-    #[error("only Tensors of floating point and complex dtype can require gradients")]
     RequiresGradDType,
     /// `requires_grad_(false)` on a tensor an op produced.
-    #[error("you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")]
     RequiresGradNonLeaf,
     /// `set_grad` with a gradient of other sizes or dtype.
-    #[error("assigned grad has data of a different {what}")]
     AssignedGrad {
         /// `"size"` or `"type"`.
         what: &'static str,
     },
     /// A backward function returned a gradient of a shape its input cannot take.
-    #[error("Function {node} returned an invalid gradient at index {index} - got {} but expected shape compatible with {}", list(.got), list(.expected))]
     InvalidGradient {
         /// The node's name.
         node: String,
@@ -344,3 +299,59 @@ pub enum Error {
         expected: Vec<usize>,
     },
 }
+
+/// The message of each error: PyTorch's own message for the same mistake, with the
+/// values involved.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Broadcast { a, b, dim } => write!(f, "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"),
+            Error::ExpandMismatch { target, existing, dim, target_sizes, sizes } => write!(f, "The expanded size of the tensor ({target}) must match the existing size ({existing}) at non-singleton dimension {dim}.  Target sizes: {}.  Tensor sizes: {}", list(target_sizes), list(sizes)),
+            Error::ExpandLeadingNegative { size, dim } => write!(f, "The expanded size of the tensor ({size}) isn't allowed in a leading, non-existing dimension {dim}"),
+            Error::ExpandTooFewSizes { dtype, sizes, target_sizes } => write!(f, "expand({}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})", dtype.legacy_type_name(), list(sizes), list(target_sizes), target_sizes.len(), sizes.len()),
+            Error::ViewIncompatible => f.write_str("view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."),
+            Error::ShapeInvalid { shape, numel } => write!(f, "shape '{}' is invalid for input of size {numel}", list(shape)),
+            Error::InferAmbiguous { shape } => write!(f, "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous", list(shape)),
+            Error::MultipleInferred => f.write_str("only one dimension can be inferred"),
+            Error::InvalidShapeDimension { size, index, shape } => write!(f, "invalid shape dimension {size} at index {index} of shape {}", list(shape)),
+            Error::NegativeDimension { size, sizes } => write!(f, "Trying to create tensor with negative dimension {size}: {}", list(sizes)),
+            Error::DimOutOfRange { dim, min, max } => write!(f, "Dimension out of range (expected to be in range of [{min}, {max}], but got {dim})"),
+            Error::DuplicateDim { dim } => write!(f, "dim {dim} appears multiple times in the list of dims"),
+            Error::NumelOverflow { op } => write!(f, "{op}: numel: integer multiplication overflow"),
+            Error::DataLength { sizes, len } => write!(f, "from_vec: shape '{}' is invalid for input of size {len}", list(sizes)),
+            Error::RepeatDims { repeats, sizes } => write!(f, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor (repeats {}, tensor sizes {})", list(repeats), list(sizes)),
+            Error::PermuteRank { ndim, len } => write!(f, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal to len(dims) = {len}"),
+            Error::PermuteDuplicate => f.write_str("permute(): duplicate dims are not allowed."),
+            Error::IndexOutOfRange { op, message } => write!(f, "{op}: {message}"),
+            Error::StorageBounds { message } => write!(f, "{message}"),
+            Error::UnsafeCast { from, to } => write!(f, "result type {} can't be cast to the desired output type {}", from.scalar_type_name(), to.scalar_type_name()),
+            Error::DTypeMismatch { op, found, expected } => write!(f, "{op}: Found dtype {} but expected {}", found.scalar_type_name(), expected.scalar_type_name()),
+            Error::UnsupportedDType { message } => write!(f, "{message}"),
+            Error::OutputShape { sizes, broadcast } => write!(f, "output with shape {} doesn't match the broadcast shape {}", list(sizes), list(broadcast)),
+            Error::InternalOverlap => f.write_str("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."),
+            Error::PartialOverlap => f.write_str("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."),
+            Error::ItemNumel { numel } => write!(f, "a Tensor with {numel} elements cannot be converted to Scalar"),
+            Error::EmptyReductionDim { op, dim } => write!(f, "{op}(): Expected reduction dim {dim} to have non-zero size."),
+            Error::ReductionDimRequired { op, hint } => write!(f, "{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}"),
+            Error::MatmulShape { message } => write!(f, "{message}"),
+            Error::InvalidArgument { op, message } => write!(f, "{op}: {message}"),
+            Error::OutOfMemory { nbytes } => write!(f, "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."),
+            Error::StorageSizeOverflow { sizes, strides } => write!(f, "Storage size calculation overflowed with sizes={}{}", list(sizes), strides.as_ref().map(|s| format!(" and strides={}", list(s))).unwrap_or_default()),
+            Error::StorageDType { op, storage, dtype } => write!(f, "{op}: a storage created for {} cannot be viewed as {}: only dtypes that accept every bit pattern may share bytes, and bool storage is bool only", storage.scalar_type_name(), dtype.scalar_type_name()),
+            Error::ImplicitGradNonScalar => f.write_str("grad can be implicitly created only for scalar outputs"),
+            Error::NoGradFn => f.write_str("element 0 of tensors does not require grad and does not have a grad_fn"),
+            Error::GradShapeMismatch { grad, output } => write!(f, "Mismatch in shape: grad_output[0] has a shape of torch.Size({}) and output[0] has a shape of torch.Size({}).", list(grad), list(output)),
+            Error::SavedTensorFreed => f.write_str("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward."),
+            Error::SavedTensorModified { type_name, sizes, producer, version, expected } => write!(f, "one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{} is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(sizes), producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n},")).unwrap_or_default()),
+            Error::LeafInplace => f.write_str("a leaf Variable that requires grad is being used in an in-place operation."),
+            Error::OutRequiresGrad { op } => write!(f, "{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."),
+            Error::InplaceAutograd { reason } => write!(f, "in-place operation not supported under autograd: {reason}; use the out-of-place op"),
+            Error::RequiresGradDType => f.write_str("only Tensors of floating point and complex dtype can require gradients"),
+            Error::RequiresGradNonLeaf => f.write_str("you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."),
+            Error::AssignedGrad { what } => write!(f, "assigned grad has data of a different {what}"),
+            Error::InvalidGradient { node, index, got, expected } => write!(f, "Function {node} returned an invalid gradient at index {index} - got {} but expected shape compatible with {}", list(got), list(expected)),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
