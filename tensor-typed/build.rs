@@ -10,7 +10,7 @@ fn dg(d: u64) -> String {
     format!("Dg{d}")
 }
 
-/// A typenum bit.
+/// A type-level bit (`tensor_typed::typelevel::bit`).
 fn bit(b: bool) -> &'static str {
     if b {
         "B1"

@@ -12,8 +12,6 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
-use rayon::prelude::*;
-
 use super::backward::{self, node::node};
 use super::conv_cols::{gather, Cols};
 use super::conv_int;
@@ -736,8 +734,8 @@ pub(super) unsafe fn run_images<T: Element>(
     };
     let strides = strides_for_format(&sizes, format)?;
     let block = g.cout * g.oh * g.ow;
-    let threads = rayon::current_num_threads().min(g.n).max(1);
-    let parallel = g.n > 1 && block * k >= 1 << 16 && rayon::current_thread_index().is_none();
+    let threads = rayon_core::current_num_threads().min(g.n).max(1);
+    let parallel = g.n > 1 && block * k >= 1 << 16 && rayon_core::current_thread_index().is_none();
     let mut scratch = try_vec(if parallel { threads } else { 1 } * scratch_len, T::ZERO)?;
     // SAFETY: the N image blocks of C_out·P slots tile the dense output, and the
     // caller's `image` writes every slot of each.
@@ -745,14 +743,17 @@ pub(super) unsafe fn run_images<T: Element>(
         fresh_output::<T>(&sizes, &strides, |out| {
             if parallel {
                 let per = g.n.div_ceil(threads);
-                out.par_chunks_mut(per * block)
-                    .zip(scratch.par_chunks_mut(scratch_len))
-                    .enumerate()
-                    .for_each(|(t, (chunk, s))| {
-                        for (j, img) in chunk.chunks_mut(block).enumerate() {
-                            image(t * per + j, img, s);
-                        }
-                    });
+                let image = &image;
+                rayon_core::scope(|scope| {
+                    let chunks = out.chunks_mut(per * block);
+                    for (t, (chunk, s)) in chunks.zip(scratch.chunks_mut(scratch_len)).enumerate() {
+                        scope.spawn(move |_| {
+                            for (j, img) in chunk.chunks_mut(block).enumerate() {
+                                image(t * per + j, img, s);
+                            }
+                        });
+                    }
+                });
             } else {
                 for (nn, img) in out.chunks_mut(block).enumerate() {
                     image(nn, img, &mut scratch);
