@@ -28,7 +28,7 @@ use gemm::{GemmElement, Strided};
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
 
 /// Below this many multiply-adds per matrix, a batch is split across rayon threads
-/// instead of relying on the GEMM's own threading.
+/// (whole matrices per thread); from it on, each product's rows are (`gemm_rows`).
 const SMALL_GEMM: usize = 64 * 64 * 64;
 
 /// Multiply-adds per thread below which a batch of small products is not split
@@ -175,10 +175,11 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
                 rs: plan.b.rs,
                 cs: plan.b.cs,
             };
-            T::gemm(rows, k, n, a, b, out);
+            gemm_rows(rows, k, n, a, b, out);
             return Ok(());
         }
-        let one = |(index, c): (usize, &mut [T])| {
+        // The matrices of batch `index`.
+        let views = |index: usize| {
             let a = Strided {
                 data: a_data,
                 offset: batch_offset(&plan.a, &plan.batch, index),
@@ -191,7 +192,7 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
                 rs: plan.b.rs,
                 cs: plan.b.cs,
             };
-            T::gemm(m, k, n, a, b, c);
+            (a, b)
         };
         // m·n·k may exceed usize only for a product far too long to run; treat it as large.
         let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
@@ -202,15 +203,58 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
             let per = nbatch.div_ceil(chunks.max(1));
             parallel::for_chunks_mut(out, per * mn, |start, part| {
                 let first = start / mn;
-                part.chunks_mut(mn)
-                    .enumerate()
-                    .for_each(|(i, c)| one((first + i, c)));
+                for (i, c) in part.chunks_mut(mn).enumerate() {
+                    let (a, b) = views(first + i);
+                    T::gemm(m, k, n, a, b, c);
+                }
             });
         } else {
-            out.chunks_mut(mn).enumerate().for_each(one);
+            // Large products one after another, each split by rows.
+            for (index, c) in out.chunks_mut(mn).enumerate() {
+                let (a, b) = views(index);
+                gemm_rows(m, k, n, a, b, c);
+            }
         }
         Ok(())
     })
+}
+
+/// Rows of `a` per block of a split product: a multiple of every GEMM kernel's row
+/// tile (8 for matrixmultiply's f32/f64 AVX kernels), so no block ends in a partial
+/// tile except the last.
+const ROW_BLOCK: usize = 8;
+
+/// `c = a · b` (`m×k` by `k×n`, `c` row-major `m×n`) with the rows of `c` split into
+/// one block per rayon thread when the product is large: each block is an independent
+/// GEMM on a shifted view of `a` and the whole of `b`. matrixmultiply is built without
+/// its own threading (its thread pool and channel crates cost every user's build about
+/// a second), so rayon's pool is the only one.
+fn gemm_rows<T: GemmElement>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: Strided<'_, T>,
+    b: Strided<'_, T>,
+    c: &mut [T],
+) {
+    let work = m.saturating_mul(n).saturating_mul(k);
+    let blocks = if work < SMALL_GEMM {
+        1
+    } else {
+        parallel::chunks_for(work, SMALL_GEMM).min(m.div_ceil(ROW_BLOCK))
+    };
+    if blocks <= 1 {
+        return T::gemm(m, k, n, a, b, c);
+    }
+    let rows = m.div_ceil(blocks).next_multiple_of(ROW_BLOCK);
+    parallel::for_chunks_mut(c, rows * n, |start, part| {
+        let first = start / n;
+        let block = Strided {
+            offset: a.offset + first as isize * a.rs,
+            ..a
+        };
+        T::gemm(part.len() / n, k, n, block, b, part);
+    });
 }
 
 /// The rows of the one matrix a batch of products is when `b` is the same matrix for

@@ -416,6 +416,13 @@ pub(super) trait Gemm: Element {
     );
 }
 
+/// Rows of C per block when one GEMM is split across threads: a multiple of
+/// matrixmultiply's f32/f64 row tile, so only the last block ends in a partial tile.
+const ROW_BLOCK: usize = 8;
+
+/// Multiply-adds below which a GEMM runs on one thread (as matmul's `SMALL_GEMM`).
+const SPLIT_WORK: usize = 64 * 64 * 64;
+
 macro_rules! gemm_impl {
     ($t:ty, $f:path) => {
         impl Gemm for $t {
@@ -429,12 +436,55 @@ macro_rules! gemm_impl {
                 beta: $t,
                 c: (*mut $t, isize, isize),
             ) {
-                // SAFETY: the caller's contract is the GEMM's.
-                unsafe {
-                    $f(
-                        m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
-                    )
+                // matrixmultiply is built without its own threads: a large product (one
+                // image of a batch of 1, or images run one after another) is split by
+                // rows of C into blocks on rayon's pool; inside a parallel region (images
+                // already spread over the threads) `chunks_for` answers 1.
+                let work = m.saturating_mul(n).saturating_mul(k);
+                let blocks = m.div_ceil(ROW_BLOCK);
+                let chunks = if work < SPLIT_WORK {
+                    1
+                } else {
+                    crate::parallel::chunks_for(work, SPLIT_WORK).min(blocks)
+                };
+                if chunks <= 1 {
+                    // SAFETY: the caller's contract is the GEMM's.
+                    return unsafe {
+                        $f(
+                            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
+                        )
+                    };
                 }
+                // Addresses cross threads as integers (raw pointers are not Send).
+                let (pa, pb, pc) = (a.0 as usize, b.0 as usize, c.0 as usize);
+                crate::parallel::for_ranges(blocks, chunks, |first, last| {
+                    let (r0, r1) = (first * ROW_BLOCK, m.min(last * ROW_BLOCK));
+                    // SAFETY: rows r0..r1 of A and C are a sub-block of the caller's
+                    // in-bounds matrices (offsets r0·row stride stay inside them); the
+                    // blocks' C rows are disjoint, so no two threads write one element;
+                    // B is only read.
+                    unsafe {
+                        let a0 = (pa as *const $t).offset(r0 as isize * a.1);
+                        let c0 = (pc as *mut $t).offset(r0 as isize * c.1);
+                        let b0 = pb as *const $t;
+                        $f(
+                            r1 - r0,
+                            k,
+                            n,
+                            1.0,
+                            a0,
+                            a.1,
+                            a.2,
+                            b0,
+                            b.1,
+                            b.2,
+                            beta,
+                            c0,
+                            c.1,
+                            c.2,
+                        )
+                    }
+                });
             }
         }
     };
