@@ -15,6 +15,7 @@ mod display;
 mod dtype;
 mod element;
 mod error;
+mod float;
 pub mod global;
 pub mod io;
 mod iterator;

@@ -7,6 +7,7 @@
 //! other layout goes through the iterator.
 
 use super::backward::{self, node::node};
+use super::erf::erf;
 use super::fastmath::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
 use super::rows::par_flat;
 use crate::autograd::{self, SavedTensor};
@@ -45,7 +46,7 @@ impl GeluApproximate {
 }
 
 /// The elementwise functions, in the accumulation type (or `f64` for the exact gelu,
-/// whose `erf` comes from libm).
+/// through [`erf`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Activation {
     GeluExact,
@@ -63,11 +64,11 @@ impl Activation {
     }
 }
 
-/// `x Φ(x)`, through libm's `erf` in `f64`.
+/// `x Φ(x)`, through [`erf`] in `f64`.
 #[inline(always)]
 fn gelu_exact<T: NnFloat>(x: T) -> T {
     let v = x.to_f64();
-    T::from_f64(v * 0.5 * (1.0 + libm::erf(v * std::f64::consts::FRAC_1_SQRT_2)))
+    T::from_f64(v * 0.5 * (1.0 + erf(v * std::f64::consts::FRAC_1_SQRT_2)))
 }
 
 /// `x σ(x)` in the accumulation type.

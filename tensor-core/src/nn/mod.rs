@@ -22,6 +22,7 @@ mod conv_int;
 mod conv_panel;
 mod conv_small;
 mod conv_winograd;
+mod erf;
 mod fastmath;
 mod index;
 mod loss;

@@ -4,9 +4,9 @@ use super::kernels::{arg_reduce, reduce, Reducer};
 use super::Geometry;
 use crate::autograd;
 use crate::error::{Error, Result};
+use crate::float::Float;
 use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
 use half::{bf16, f16};
-use num_traits::{Float, NumCast, One, Zero};
 
 /// A float element and the type PyTorch accumulates it in on CPU (`f32` for `f16`,
 /// `bf16` and `f32`; `f64` for `f64`).
@@ -135,7 +135,7 @@ fn check_nonempty(t: &Tensor, dims: &[i64], op: &'static str) -> Result<()> {
 /// `sum` of floats: [`mean_float`] over a count of 1 (dividing by 1 is exact), so that
 /// both share one compiled reduction per dtype.
 fn sum_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
-    mean_float::<T>(t, p, <T::A as One>::one())
+    mean_float::<T>(t, p, T::A::one())
 }
 
 /// `prod` of floats, accumulated in the input's own dtype as PyTorch's CPU kernel
@@ -146,7 +146,7 @@ fn prod_float<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
     p.run(
         t,
         Reducer {
-            identity: T::down(<T::A as One>::one()),
+            identity: T::down(T::A::one()),
             load: |x: T| x,
             combine: |a: T, b: T| T::down(a.up() * b.up()),
             finish: |a: T| a,
@@ -161,7 +161,7 @@ fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan, n: T::A) -> Result<Tensor> {
     p.run(
         t,
         Reducer {
-            identity: <T::A as Zero>::zero(),
+            identity: T::A::zero(),
             load: T::up,
             combine: |a: T::A, b: T::A| a + b,
             finish: move |a: T::A| T::down(a / n),
@@ -172,7 +172,7 @@ fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan, n: T::A) -> Result<Tensor> {
 
 /// [`mean_float`] over `p.count` elements.
 fn mean_of<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
-    let n = <T::A as NumCast>::from(p.count).unwrap_or_else(T::A::nan);
+    let n = T::A::from_usize(p.count);
     mean_float::<T>(t, p, n)
 }
 

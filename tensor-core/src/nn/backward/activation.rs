@@ -12,13 +12,14 @@
 
 use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
+use crate::nn::erf::erf;
 use crate::nn::fastmath::Acc;
 use crate::nn::GeluApproximate;
 use crate::Tensor;
 
 #[cfg_attr(unoptimized, inline)]
 fn gelu_exact(x: f64) -> f64 {
-    let cdf = 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2));
+    let cdf = 0.5 * (1.0 + erf(x * std::f64::consts::FRAC_1_SQRT_2));
     let pdf = (-0.5 * x * x).exp()
         * (0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
     cdf + x * pdf
