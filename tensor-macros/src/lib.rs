@@ -3,6 +3,10 @@
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
+//!
+//! The crate depends on nothing but the compiler's `proc_macro`: [`syntax`] holds the
+//! token trees, parsing and quoting the macros need (what `syn`, `quote` and
+//! `proc-macro2` gave before), so that a user's clean build does not wait for them.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -14,26 +18,27 @@ mod layout;
 mod literal;
 mod params;
 mod shape;
+mod syntax;
 
 /// `Shape![2, Dyn, 3]`: the type of a shape with static dims and run-time (`Dyn`) dims.
 #[proc_macro]
 #[allow(non_snake_case)]
 pub fn Shape(input: TokenStream) -> TokenStream {
-    shape::expand(input.into()).into()
+    syntax::run(input, shape::expand)
 }
 
 /// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).
 #[proc_macro]
 #[allow(non_snake_case)]
 pub fn Axes(input: TokenStream) -> TokenStream {
-    axes::expand(input.into()).into()
+    syntax::run(input, axes::expand)
 }
 
 /// `tensor![[1.0, 2.0], [3.0, 4.0]]`: a typed tensor literal; ragged rows are a compile
 /// error.
 #[proc_macro]
 pub fn tensor(input: TokenStream) -> TokenStream {
-    literal::expand(input.into()).into()
+    syntax::run(input, literal::expand)
 }
 
 /// `layout!(x, "b (h d) -> b h d", h = 8)`: einops patterns (rearrange, repeat, reduce)
@@ -45,7 +50,7 @@ pub fn tensor(input: TokenStream) -> TokenStream {
 /// it instead).
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
-    layout::expand(input.into()).into()
+    syntax::run(input, layout::expand)
 }
 
 /// `#[derive(Params)]`: implements `tensor_typed::Params` for a struct, visiting in
@@ -54,5 +59,5 @@ pub fn layout(input: TokenStream) -> TokenStream {
 /// `#[params(skip)]` skips one that would be visited.
 #[proc_macro_derive(Params, attributes(params))]
 pub fn derive_params(input: TokenStream) -> TokenStream {
-    params::expand(input.into()).into()
+    syntax::run(input, params::expand)
 }

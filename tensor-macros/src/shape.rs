@@ -3,13 +3,12 @@
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
-use crate::expr::ExprTokens;
-use proc_macro2::{Delimiter, Span, TokenStream};
-use quote::{quote, quote_spanned};
-use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
-use syn::{Expr, Lit, Token};
+use crate::expr::{parse_list, ExprTokens};
+use crate::syntax::expr::Expr;
+use crate::syntax::quote::separated;
+use crate::syntax::{
+    parse_all, quote, quote_spanned, Delimiter, Error, Input, Literal, Result, Span, Tree,
+};
 
 /// The largest rank a shape type supports (tuples up to 8 dims).
 pub(crate) const MAX_RANK: usize = 8;
@@ -20,8 +19,8 @@ const NEGATIVE_DIM: &str =
 
 /// One dim as written.
 enum DimArg {
-    /// A non-negative integer literal.
-    Static(syn::LitInt),
+    /// A non-negative integer literal: its value.
+    Static(usize),
     /// The word `Dyn`.
     Dyn(Span),
     /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>`.
@@ -34,47 +33,40 @@ struct ShapeInput {
     span: Span,
 }
 
-impl Parse for ShapeInput {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let span = input.span();
-        let exprs = Punctuated::<ExprTokens, Token![,]>::parse_terminated(input)?;
-        let dims = exprs
-            .into_iter()
-            .map(classify)
-            .collect::<syn::Result<_>>()?;
-        Ok(ShapeInput { dims, span })
-    }
+fn parse(input: &mut Input) -> Result<ShapeInput> {
+    let span = input.span();
+    let dims = parse_list(input)?
+        .into_iter()
+        .map(classify)
+        .collect::<Result<_>>()?;
+    Ok(ShapeInput { dims, span })
 }
 
-fn classify(e: ExprTokens) -> syn::Result<DimArg> {
+fn classify(e: ExprTokens) -> Result<DimArg> {
     let Some(parsed) = e.parsed() else {
         if e.is_opaque_negation() {
-            return Err(syn::Error::new(e.span(), NEGATIVE_DIM));
+            return Err(Error::new(e.span(), NEGATIVE_DIM));
         }
         return Ok(DimArg::Expr(e));
     };
     match parsed {
-        Expr::Lit(l) => match &l.lit {
-            Lit::Int(i) => {
-                i.base10_parse::<usize>()?;
-                Ok(DimArg::Static(i.clone()))
-            }
-            _ => Err(syn::Error::new(
-                e.span(),
-                "a dim is an integer literal, `Dyn` or a const expression",
-            )),
-        },
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
-            Err(syn::Error::new(e.span(), NEGATIVE_DIM))
+        Expr::Lit(l) if l.is_int() => {
+            let n = l.base10_usize().map_err(|m| Error::new(l.span, m))?;
+            Ok(DimArg::Static(n))
         }
-        Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
+        Expr::Lit(_) => Err(Error::new(
+            e.span(),
+            "a dim is an integer literal, `Dyn` or a const expression",
+        )),
+        Expr::Unary('-', _) => Err(Error::new(e.span(), NEGATIVE_DIM)),
+        Expr::Path(p, _) if p.get_ident() == Some("Dyn") => Ok(DimArg::Dyn(e.span())),
         _ => Ok(DimArg::Expr(e)),
     }
 }
 
-fn validate(input: &ShapeInput) -> syn::Result<()> {
+fn validate(input: &ShapeInput) -> Result<()> {
     if input.dims.len() > MAX_RANK {
-        return Err(syn::Error::new(
+        return Err(Error::new(
             input.span,
             format!(
                 "Shape! supports at most {MAX_RANK} dims, found {}",
@@ -86,16 +78,13 @@ fn validate(input: &ShapeInput) -> syn::Result<()> {
 }
 
 /// The type tokens of one dim.
-pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
+fn dim_tokens(d: &DimArg) -> Vec<Tree> {
     match d {
-        DimArgRef::Static(n, span) => {
-            let dim = static_dim(&quote!(::tensor_typed), *n);
-            quote_spanned!(*span=> #dim)
-        }
-        DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
-        DimArgRef::Expr(e) => {
+        DimArg::Static(n) => static_dim(&quote!("::tensor_typed"), *n),
+        DimArg::Dyn(span) => quote_spanned!(*span => "::tensor_typed::Dyn"),
+        DimArg::Expr(e) => {
             let block = e.delimited(Delimiter::Brace, e.span());
-            quote_spanned!(e.span()=> ::tensor_typed::D<#block>)
+            quote_spanned!(e.span() => "::tensor_typed::D<#block>", block)
         }
     }
 }
@@ -103,60 +92,67 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
 /// The type of static dim `n` under `path` (`::tensor_typed` or its `layout_support`):
 /// `D<n>` below 1000, else `K<hi, D<n % 1000>>` with `hi` the dim of `n / 1000` (three
 /// decimal digits per group, so every size has exactly one form).
-pub(crate) fn static_dim(path: &TokenStream, n: usize) -> TokenStream {
-    let lo = proc_macro2::Literal::usize_unsuffixed(n % 1000);
+pub(crate) fn static_dim(path: &[Tree], n: usize) -> Vec<Tree> {
+    let lo = Literal::usize_unsuffixed(n % 1000);
     if n < 1000 {
-        quote!(#path::D<#lo>)
+        quote!("#path::D<#lo>", path, lo)
     } else {
         let hi = static_dim(path, n / 1000);
-        quote!(#path::K<#hi, #path::D<#lo>>)
+        quote!("#path::K<#hi, #path::D<#lo>>", path, hi, lo)
     }
-}
-
-/// A borrowed dim, also built by other macros (`tensor!` knows its dims as numbers).
-pub(crate) enum DimArgRef<'a> {
-    /// A static size.
-    Static(usize, Span),
-    /// `Dyn`.
-    Dyn(Span),
-    /// A const expression.
-    Expr(&'a ExprTokens),
 }
 
 /// The tuple type of a list of dims: `()`, `(X,)`, `(X, Y)`.
-pub(crate) fn tuple_type(dims: &[TokenStream]) -> TokenStream {
-    match dims.len() {
-        1 => {
-            let d = &dims[0];
-            quote!((#d,))
-        }
-        _ => quote!((#(#dims),*)),
+pub(crate) fn tuple_type(dims: Vec<Vec<Tree>>) -> Vec<Tree> {
+    if dims.len() == 1 {
+        let d = &dims[0];
+        return quote!("(#d,)", d);
     }
+    let dims = separated(dims, ',');
+    quote!("(#dims)", dims)
 }
 
-fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let parsed: ShapeInput = syn::parse2(input)?;
+fn try_expand(input: &[Tree]) -> Result<Vec<Tree>> {
+    let parsed = parse_all(input, parse)?;
     validate(&parsed)?;
-    let dims: Vec<TokenStream> = parsed
-        .dims
-        .iter()
-        .map(|d| {
-            let r = match d {
-                DimArg::Static(i) => DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span()),
-                DimArg::Dyn(s) => DimArgRef::Dyn(*s),
-                DimArg::Expr(e) => DimArgRef::Expr(e),
-            };
-            dim_tokens(&r)
-        })
-        .collect();
-    Ok(tuple_type(&dims))
+    Ok(tuple_type(parsed.dims.iter().map(dim_tokens).collect()))
 }
 
 /// Expands `Shape![..]`; on error, a `compile_error!` at the offending dim in place of
 /// the type (so one mistake makes one error).
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    match try_expand(input) {
-        Ok(ts) => ts,
-        Err(e) => e.to_compile_error(),
+pub(crate) fn expand(input: Vec<Tree>) -> Vec<Tree> {
+    try_expand(&input).unwrap_or_else(|e| e.to_compile_error())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::lex::lex;
+    use crate::syntax::print::to_string;
+    use crate::syntax::Span;
+
+    fn expand(text: &str) -> String {
+        to_string(&super::expand(lex(text, Span::call_site())))
+    }
+
+    #[test]
+    fn dims_become_a_tuple_type() {
+        assert_eq!(
+            expand("2, Dyn, N"),
+            "(:: tensor_typed :: D < 2 > , :: tensor_typed :: Dyn , :: tensor_typed :: D < { N } >)"
+        );
+        assert_eq!(
+            expand("1500"),
+            "(:: tensor_typed :: K < :: tensor_typed :: D < 1 > , :: tensor_typed :: D < 500 >> ,)"
+        );
+        assert_eq!(expand(""), "()");
+    }
+
+    #[test]
+    fn a_negative_or_non_integer_dim_is_an_error() {
+        assert!(expand("-1, 3").contains("a static dim cannot be negative"));
+        assert!(expand("-{ N }").contains("a static dim cannot be negative"));
+        assert!(expand("1.5").contains("a dim is an integer literal"));
+        assert!(expand("99999999999999999999999").contains("number too large"));
+        assert!(expand("1, 2, 3, 4, 5, 6, 7, 8, 9").contains("at most 8 dims, found 9"));
     }
 }

@@ -1,16 +1,16 @@
 //! Parse: `layout!(x, "pattern", args..)` into a typed AST that keeps spans.
 //!
-//! The macro's arguments are parsed with `syn`; the pattern string is parsed by hand with
-//! einops' grammar: axis names, anonymous numbers, one level of parentheses, `()` and
-//! `...`, two sides joined by one `->`. Every term keeps its byte range in the string so
-//! that an error can point at the offending axis.
+//! The macro's arguments are parsed as syn parsed them (a tensor expression, `,`, the
+//! pattern, then `name = size`, `reduce = op` or an operation word); the pattern string is
+//! parsed by hand with einops' grammar: axis names, anonymous numbers, one level of
+//! parentheses, `()` and `...`, two sides joined by one `->`. Every term keeps its byte
+//! range in the string so that an error can point at the offending axis.
 
 use super::source::PatternSource;
 use crate::expr::ExprTokens;
-use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use crate::syntax::stream::peek::{self, punct};
+use crate::syntax::{Delimiter, Error, Group, Ident, Input, Tree};
 use std::ops::Range;
-use syn::parse::{Parse, ParseStream};
-use syn::{Ident, LitInt, Token};
 
 /// `layout!(tensor, "pattern", args..)` as written.
 pub(crate) struct Invocation {
@@ -43,88 +43,77 @@ pub(crate) enum SizeValue {
     Run(Group),
 }
 
-impl Parse for Invocation {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let tensor: ExprTokens = input.parse()?;
-        input.parse::<Token![,]>()?;
-        let pattern = PatternSource::parse(input)?;
-        let mut args = Vec::new();
-        while !input.is_empty() {
-            input.parse::<Token![,]>()?;
-            if input.is_empty() {
-                break;
-            }
-            args.push(input.parse()?);
+/// Parses the whole invocation.
+pub(crate) fn invocation(input: &mut Input) -> crate::syntax::Result<Invocation> {
+    let tensor = ExprTokens::parse(input)?;
+    input.parse_punct(",")?;
+    let pattern = PatternSource::parse(input)?;
+    let mut args = Vec::new();
+    while !input.is_empty() {
+        input.parse_punct(",")?;
+        if input.is_empty() {
+            break;
         }
-        Ok(Invocation {
-            tensor,
-            pattern,
-            args,
-        })
+        args.push(arg(input)?);
     }
+    Ok(Invocation {
+        tensor,
+        pattern,
+        args,
+    })
 }
 
-impl Parse for Arg {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let name = input.call(Ident::parse_any_ident)?;
-        if !input.peek(Token![=]) {
-            return Ok(Arg::Op(name));
-        }
-        input.parse::<Token![=]>()?;
-        if name == "reduce" {
-            let op = input.call(Ident::parse_any_ident)?;
-            return Ok(Arg::Reduce { op });
-        }
-        if input.peek(syn::token::Brace) {
-            return Ok(Arg::Size {
-                name,
-                value: SizeValue::Run(run_block(input)?),
-            });
-        }
-        let lookahead = input.lookahead1();
-        if !lookahead.peek(LitInt) {
-            return Err(syn::Error::new(
-                input.span(),
-                format!(
-                    "layout!: the size of axis `{name}` must be an integer literal \
-                     (`{name} = 8`) or a block evaluated at run time (`{name} = {{n}}`)"
-                ),
-            ));
-        }
-        let lit: LitInt = input.parse()?;
-        let value = lit.base10_parse::<usize>()?;
-        Ok(Arg::Size {
-            name,
-            value: SizeValue::Static { value },
-        })
+fn arg(input: &mut Input) -> crate::syntax::Result<Arg> {
+    let name = input.parse_any_ident()?.clone();
+    if !input.peek(punct("=")) {
+        return Ok(Arg::Op(name));
     }
+    input.parse_punct("=")?;
+    if name == *"reduce" {
+        let op = input.parse_any_ident()?.clone();
+        return Ok(Arg::Reduce { op });
+    }
+    if input.peek(peek::group(Delimiter::Brace)) {
+        return Ok(Arg::Size {
+            name,
+            value: SizeValue::Run(run_block(input)?),
+        });
+    }
+    if !input.peek(peek::lit_int) {
+        return Err(Error::new(
+            input.span(),
+            format!(
+                "layout!: the size of axis `{name}` must be an integer literal \
+                 (`{name} = 8`) or a block evaluated at run time (`{name} = {{n}}`)"
+            ),
+        ));
+    }
+    let lit = input.parse_lit()?;
+    let value = lit.base10_usize().map_err(|m| Error::new(lit.span, m))?;
+    Ok(Arg::Size {
+        name,
+        value: SizeValue::Static { value },
+    })
 }
 
 /// `{expr}`: the brace group as written, or (from a `$b:block` of `macro_rules!`, inside
 /// an invisible group) its braces and tokens.
-fn run_block(input: ParseStream) -> syn::Result<Group> {
-    if let Some((TokenTree::Group(g), _)) = input.cursor().token_tree() {
+fn run_block(input: &mut Input) -> crate::syntax::Result<Group> {
+    if let Some((Tree::Group(g), rest)) = input.cursor().token_tree() {
         if g.delimiter() == Delimiter::Brace {
-            return input.parse();
+            input.set_cursor(rest);
+            return Ok(g.clone());
         }
     }
-    let content;
-    let brace = syn::braced!(content in input);
-    let mut block = Group::new(Delimiter::Brace, content.parse::<TokenStream>()?);
-    block.set_span(brace.span.join());
-    Ok(block)
-}
-
-/// `Ident::parse_any` without importing the extension trait at every call site.
-trait ParseAnyIdent {
-    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident>;
-}
-
-impl ParseAnyIdent for Ident {
-    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident> {
-        use syn::ext::IdentExt;
-        Ident::parse_any(input)
+    let (mut content, brace) = input.parse_group(Delimiter::Brace)?;
+    let mut tokens = Vec::new();
+    while !content.is_empty() {
+        tokens.push(content.parse_tree()?.clone());
     }
+    content.finish();
+    let mut block = Group::new(Delimiter::Brace, tokens);
+    block.set_span(brace.span());
+    Ok(block)
 }
 
 /// A parsed pattern: `left -> right`.

@@ -5,15 +5,15 @@
 //! so an error points at the offending axis itself; inside a string literal that needs
 //! `Literal::subspan`, which stable Rust does not have (see [`super::span`]).
 
-use proc_macro2::{Delimiter, Spacing, Span, TokenTree};
+use crate::syntax::lit::Lit;
+use crate::syntax::stream::peek::{self, punct};
+use crate::syntax::{Delimiter, Input, Result, Spacing, Span, Tree};
 use std::ops::Range;
-use syn::parse::ParseStream;
-use syn::{LitStr, Token};
 
 /// The pattern as written.
 pub(crate) enum PatternSource {
-    /// `"b (h d) -> b h d"`.
-    Literal(LitStr),
+    /// `"b (h d) -> b h d"`: a string literal.
+    Literal(Lit),
     /// `b (h d) -> b h d`, as text with the span of each piece.
     Tokens(TokenPattern),
 }
@@ -32,13 +32,13 @@ pub(crate) struct TokenPattern {
 
 impl PatternSource {
     /// Parses a string literal, or the tokens up to the next top-level `,` (or the end).
-    pub fn parse(input: ParseStream) -> syn::Result<Self> {
-        if input.peek(LitStr) {
-            return Ok(PatternSource::Literal(input.parse()?));
+    pub fn parse(input: &mut Input) -> Result<Self> {
+        if input.peek(peek::lit_str) {
+            return Ok(PatternSource::Literal(input.parse_lit()?));
         }
         let mut tokens = Vec::new();
-        while !input.is_empty() && !input.peek(Token![,]) {
-            tokens.push(input.parse::<TokenTree>()?);
+        while !input.is_empty() && !input.peek(punct(",")) {
+            tokens.push(input.parse_tree()?.clone());
         }
         if tokens.is_empty() {
             return Err(input.error(
@@ -51,7 +51,7 @@ impl PatternSource {
     /// The span errors about the whole pattern point at.
     pub fn span(&self) -> Span {
         match self {
-            PatternSource::Literal(lit) => lit.span(),
+            PatternSource::Literal(lit) => lit.span,
             PatternSource::Tokens(t) => t.first,
         }
     }
@@ -59,7 +59,7 @@ impl PatternSource {
 
 impl TokenPattern {
     /// The text and spans of `tokens`.
-    fn new(tokens: &[TokenTree]) -> Self {
+    fn new(tokens: &[Tree]) -> Self {
         let mut p = TokenPattern {
             text: String::new(),
             pieces: Vec::new(),
@@ -71,7 +71,7 @@ impl TokenPattern {
 
     /// Appends `tokens`, pieces separated by one space (none before the first: it starts
     /// the pattern or follows an opening bracket).
-    fn push_all(&mut self, tokens: &[TokenTree]) {
+    fn push_all(&mut self, tokens: &[Tree]) {
         let mut i = 0;
         while i < tokens.len() {
             if i > 0 {
@@ -83,10 +83,10 @@ impl TokenPattern {
 
     /// Appends the piece starting at `tokens[0]`; returns how many tokens it used (a run
     /// of joint punctuation such as `->` or `...` is one piece).
-    fn push_one(&mut self, tokens: &[TokenTree]) -> usize {
+    fn push_one(&mut self, tokens: &[Tree]) -> usize {
         let start = self.text.len();
         match &tokens[0] {
-            TokenTree::Group(g) => {
+            Tree::Group(g) => {
                 let (open, close) = match g.delimiter() {
                     Delimiter::Parenthesis => ("(", ")"),
                     Delimiter::Bracket => ("[", "]"),
@@ -96,20 +96,19 @@ impl TokenPattern {
                 let whole = self.pieces.len();
                 self.pieces.push((start..start, g.span()));
                 self.text.push_str(open);
-                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                self.push_all(&inner);
+                self.push_all(g.stream());
                 self.text.push_str(close);
                 let end = self.text.len();
                 self.pieces[whole].0 = start..end;
                 self.pieces.push((end - close.len()..end, g.span_close()));
                 1
             }
-            TokenTree::Punct(first) => {
+            Tree::Punct(first) => {
                 let mut used = 1;
                 self.text.push(first.as_char());
                 let mut spacing = first.spacing();
                 while spacing == Spacing::Joint {
-                    let Some(TokenTree::Punct(next)) = tokens.get(used) else {
+                    let Some(Tree::Punct(next)) = tokens.get(used) else {
                         break;
                     };
                     self.text.push(next.as_char());
@@ -119,9 +118,14 @@ impl TokenPattern {
                 self.pieces.push((start..self.text.len(), first.span()));
                 used
             }
-            other => {
-                self.text.push_str(&other.to_string());
-                self.pieces.push((start..self.text.len(), other.span()));
+            Tree::Ident(i) => {
+                self.text.push_str(i.text());
+                self.pieces.push((start..self.text.len(), i.span()));
+                1
+            }
+            Tree::Literal(l) => {
+                self.text.push_str(l.text());
+                self.pieces.push((start..self.text.len(), l.span()));
                 1
             }
         }
@@ -163,28 +167,23 @@ impl TokenPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quote::quote;
+    use crate::syntax::lex::lex;
 
-    fn text(tokens: proc_macro2::TokenStream) -> String {
-        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-        TokenPattern::new(&tokens).text
+    fn text(tokens: &str) -> String {
+        TokenPattern::new(&lex(tokens, Span::call_site())).text
     }
 
     #[test]
     fn tokens_become_einops_text() {
-        assert_eq!(text(quote!(b (h d) -> b h d)), "b (h d) -> b h d");
-        assert_eq!(text(quote!(... h w -> ... (w h))), "... h w -> ... (w h)");
-        assert_eq!(text(quote!(b () c -> b c 1)), "b () c -> b c 1");
-        assert_eq!(
-            text(quote!((g t) a d -> g a (t d))),
-            "(g t) a d -> g a (t d)"
-        );
+        assert_eq!(text("b (h d) -> b h d"), "b (h d) -> b h d");
+        assert_eq!(text("... h w -> ... (w h)"), "... h w -> ... (w h)");
+        assert_eq!(text("b () c -> b c 1"), "b () c -> b c 1");
+        assert_eq!(text("(g t) a d -> g a (t d)"), "(g t) a d -> g a (t d)");
     }
 
     #[test]
     fn each_axis_keeps_its_own_piece() {
-        let tokens: Vec<TokenTree> = quote!(h w -> w h).into_iter().collect();
-        let p = TokenPattern::new(&tokens);
+        let p = TokenPattern::new(&lex("h w -> w h", Span::call_site()));
         let ranges: Vec<Range<usize>> = p.pieces.iter().map(|(r, _)| r.clone()).collect();
         assert_eq!(ranges, vec![0..1, 2..3, 4..6, 7..8, 9..10]);
     }

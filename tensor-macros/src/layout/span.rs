@@ -2,29 +2,24 @@
 //!
 //! A pattern written as tokens (`layout!(x, h w -> w h)`) has a span per axis, and an
 //! error points at the axis itself. Inside a string literal that needs
-//! `proc_macro::Literal::subspan`, which is nightly-only: on stable, `proc_macro2` returns
-//! `None` and no stable API makes a span that starts inside a token. So there an error
-//! points at the axis where the compiler allows it (nightly), and otherwise at the whole
-//! literal. In every case the message repeats the pattern with a caret line under the
-//! offending axis, so the user sees exactly which axis is meant.
+//! `proc_macro::Literal::subspan`, which is nightly-only, and no stable API makes a span
+//! that starts inside a token: there an error points at the whole literal. In every case
+//! the message repeats the pattern with a caret line under the offending axis, so the
+//! user sees exactly which axis is meant.
 
 use super::source::{PatternSource, TokenPattern};
-use proc_macro2::{Punct, Spacing, Span};
-use quote::quote;
+use crate::syntax::lit::{Lit, LitKind};
+use crate::syntax::{Error, Span};
 use std::ops::Range;
-use syn::LitStr;
 
 /// The pattern and how its text maps onto source spans.
 pub(crate) enum PatternSpans<'a> {
     /// A string literal.
     Literal {
         /// The literal.
-        lit: &'a LitStr,
+        lit: &'a Lit,
         /// The literal's value.
         text: String,
-        /// Bytes of source before the value (`"` or `r#"`), when value bytes map
-        /// one-to-one onto source bytes (no escapes).
-        offset: Option<usize>,
     },
     /// Tokens, each piece with its own span.
     Tokens(&'a TokenPattern),
@@ -34,25 +29,15 @@ impl<'a> PatternSpans<'a> {
     /// Reads the pattern's text and spans.
     pub fn new(source: &'a PatternSource) -> Self {
         match source {
-            PatternSource::Literal(lit) => Self::literal(lit),
+            PatternSource::Literal(lit) => {
+                let text = match &lit.kind {
+                    LitKind::Str { value } => value.clone(),
+                    _ => String::new(),
+                };
+                PatternSpans::Literal { lit, text }
+            }
             PatternSource::Tokens(t) => PatternSpans::Tokens(t),
         }
-    }
-
-    /// Reads a literal's value and source text.
-    fn literal(lit: &'a LitStr) -> Self {
-        let text = lit.value();
-        let source = lit.token().to_string();
-        let offset = if source.starts_with('"') && !source.contains('\\') {
-            Some(1)
-        } else if source.starts_with('r') {
-            source.find('"').map(|q| q + 1)
-        } else {
-            None
-        };
-        // The mapping holds only if the source is the value between its quotes.
-        let offset = offset.filter(|o| source.get(*o..*o + text.len()) == Some(text.as_str()));
-        PatternSpans::Literal { lit, text, offset }
     }
 
     /// The pattern text.
@@ -64,49 +49,34 @@ impl<'a> PatternSpans<'a> {
     }
 
     /// The span of `text[range]`: the axis's own span when written as tokens; in a
-    /// literal, a sub-span where the compiler supports it, else the literal's span.
+    /// literal, the literal's span.
     pub fn span(&self, range: &Range<usize>) -> Span {
         match self {
             PatternSpans::Tokens(t) => t.span(range),
-            PatternSpans::Literal { lit, offset, .. } => {
-                let whole = lit.span();
-                let Some(offset) = offset else {
-                    return whole;
-                };
-                lit.token()
-                    .subspan(range.start + offset..range.end + offset)
-                    .unwrap_or(whole)
-            }
+            PatternSpans::Literal { lit, .. } => lit.span,
         }
     }
 
     /// An error at `text[range]`: the first line is `layout!(op): message` (`layout!:`
     /// when `op` is empty: not known yet), then the pattern with carets under the range.
     /// Written as tokens, the error spans the range's first to last token.
-    pub fn error(&self, op: &str, range: &Range<usize>, message: &str) -> syn::Error {
+    pub fn error(&self, op: &str, range: &Range<usize>, message: &str) -> Error {
         let message = self.message(op, range, message);
         match self {
             PatternSpans::Tokens(t) => {
-                // `new_spanned` reports from the first token's span to the last's.
                 let (first, last) = t.span_range(range);
-                let mut a = Punct::new('<', Spacing::Alone);
-                a.set_span(first);
-                let mut b = Punct::new('>', Spacing::Alone);
-                b.set_span(last);
-                syn::Error::new_spanned(quote!(#a #b), message)
+                Error::new_range(first, last, message)
             }
-            PatternSpans::Literal { .. } => syn::Error::new(self.span(range), message),
+            PatternSpans::Literal { .. } => Error::new(self.span(range), message),
         }
     }
 
     /// The text of [`PatternSpans::error`].
     pub fn message(&self, op: &str, range: &Range<usize>, message: &str) -> String {
         let text = self.text();
-        let before = text[..range.start.min(text.len())].chars().count();
-        let width = text[range.start.min(text.len())..range.end.min(text.len())]
-            .chars()
-            .count()
-            .max(1);
+        let (start, end) = (range.start.min(text.len()), range.end.min(text.len()));
+        let before = text.get(..start).map_or(0, |s| s.chars().count());
+        let width = text.get(start..end).map_or(0, |s| s.chars().count()).max(1);
         let op = if op.is_empty() {
             String::new()
         } else {
