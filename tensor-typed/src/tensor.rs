@@ -263,7 +263,9 @@ impl<T: Element, S: StaticShape> Tensor<T, S> {
 
 impl<S: Shape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded) with run-time sizes `dims` (`Dyn` dims
-    /// included). Mirrors `torch.rand(dims)`. Errors: `dims` does not fit `S`; the
+    /// included). Mirrors `torch.rand(dims)`, with the values of
+    /// `torch.rand(dims, generator=torch.Generator().manual_seed(seed))` bit for bit
+    /// (see `tensor_core::Tensor::rand`). Errors: `dims` does not fit `S`; the
     /// runtime's size overflow or out-of-memory errors.
     pub fn rand_with(dims: &[usize], seed: u64) -> Result<Self> {
         if !S::matches(dims) {
@@ -273,7 +275,8 @@ impl<S: Shape> Tensor<f32, S> {
     }
 
     /// Standard normal samples (seeded) with run-time sizes `dims`. Mirrors
-    /// `torch.randn(dims)`. Errors as [`Tensor::rand_with`].
+    /// `torch.randn(dims)`, with its values for the same seed (as
+    /// `tensor_core::Tensor::randn`). Errors as [`Tensor::rand_with`].
     pub fn randn_with(dims: &[usize], seed: u64) -> Result<Self> {
         if !S::matches(dims) {
             return Err(shape_error("randn_with", S::describe(), dims));
@@ -283,13 +286,15 @@ impl<S: Shape> Tensor<f32, S> {
 }
 
 impl<S: StaticShape> Tensor<f32, S> {
-    /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`.
+    /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`, with its values for a
+    /// generator seeded by `torch.Generator().manual_seed(seed)`.
     pub fn rand(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
         wrap!(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
     }
 
-    /// Standard normal samples (seeded). Mirrors `torch.randn`.
+    /// Standard normal samples (seeded). Mirrors `torch.randn`, with its values for a
+    /// generator seeded by `torch.Generator().manual_seed(seed)`.
     pub fn randn(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
         wrap!(tensor_core::Tensor::randn(&dims, seed).expect("randn"))

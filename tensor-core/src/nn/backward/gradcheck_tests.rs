@@ -4,9 +4,9 @@
 //! `(⟨v, f(x + h·e_i)⟩ - ⟨v, f(x - h·e_i)⟩) / 2h` for every input element.
 
 use crate::nn::{self, GeluApproximate, Reduction};
+use crate::random::mt19937::Mt19937;
+use crate::random::uniform;
 use crate::{Layout, Storage, Tensor};
-use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
 
 /// A differentiable input: storage values and a non-overlapping strided layout.
 struct Input {
@@ -19,7 +19,7 @@ struct Input {
 impl Input {
     /// Random values in `[-2, 2)`, laid out as `sizes` permuted by reversing the dims
     /// (a transposed view) with storage offset 1 and a step of 2 in the last storage dim.
-    fn new(rng: &mut ChaCha8Rng, sizes: &[usize]) -> Input {
+    fn new(rng: &mut Mt19937, sizes: &[usize]) -> Input {
         let n = sizes.len();
         // Storage dims in reverse order; innermost storage dim stepped by 2.
         let mut strides = vec![0isize; n];
@@ -29,7 +29,7 @@ impl Input {
             s *= sizes[d].max(1) as isize;
         }
         let len = 1 + s as usize;
-        let data = (0..len).map(|_| rng.random_range(-2.0..2.0)).collect();
+        let data = (0..len).map(|_| uniform_in(rng, -2.0, 2.0)).collect();
         Input {
             data,
             sizes: sizes.to_vec(),
@@ -67,14 +67,14 @@ fn dot(a: &Tensor, v: &[f64]) -> f64 {
 
 /// Checks `f` over `inputs` against finite differences.
 fn gradcheck(name: &str, inputs: &[Input], f: &dyn Fn(&[Tensor]) -> crate::Result<Tensor>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = Mt19937::new(7);
     let leaves: Vec<Tensor> = inputs
         .iter()
         .map(|i| i.tensor().requires_grad_(true).unwrap())
         .collect();
     let y = f(&leaves).unwrap();
     let v: Vec<f64> = (0..y.numel())
-        .map(|_| rng.random_range(-1.0..1.0))
+        .map(|_| uniform_in(&mut rng, -1.0, 1.0))
         .collect();
     let g = Tensor::from_vec(v.clone(), y.sizes()).unwrap();
     y.backward_with(&g).unwrap();
@@ -116,8 +116,14 @@ fn gradcheck(name: &str, inputs: &[Input], f: &dyn Fn(&[Tensor]) -> crate::Resul
     }
 }
 
-fn rng() -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(2026)
+fn rng() -> Mt19937 {
+    Mt19937::new(2026)
+}
+
+/// A uniform `f64` in `[from, to)`, as `torch.empty(n, dtype=torch.float64).uniform_(from,
+/// to)` draws each element.
+fn uniform_in(rng: &mut Mt19937, from: f64, to: f64) -> f64 {
+    uniform::f64_from_bits(rng.next_u64()) * (to - from) + from
 }
 
 fn longs(v: &[i64], sizes: &[usize]) -> Tensor {
