@@ -4,7 +4,7 @@
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
 //!
-//! The crate depends on nothing but the compiler's `proc_macro`: [`syntax`] holds the
+//! The crate depends on nothing but the compiler's `proc_macro`: `syntax` holds the
 //! token trees, parsing and quoting the macros need (what `syn`, `quote` and
 //! `proc-macro2` gave before), so that a user's clean build does not wait for them.
 #![warn(missing_docs)]
