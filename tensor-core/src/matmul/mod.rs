@@ -222,7 +222,21 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
 /// Rows of `a` per block of a split product: a multiple of every GEMM kernel's row
 /// tile (8 for matrixmultiply's f32/f64 AVX kernels), so no block ends in a partial
 /// tile except the last.
-const ROW_BLOCK: usize = 8;
+pub(crate) const ROW_BLOCK: usize = 8;
+
+/// Into how many parts (each a run of [`ROW_BLOCK`]-row blocks) to split the rows of one
+/// `m×k` by `k×n` product over rayon's pool: 1 below [`SMALL_GEMM`] multiply-adds or
+/// inside a parallel region, else one part per thread, at most one per block. Shared by
+/// `matmul` and conv's GEMMs.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn row_split(m: usize, k: usize, n: usize) -> usize {
+    let work = m.saturating_mul(n).saturating_mul(k);
+    if work < SMALL_GEMM {
+        1
+    } else {
+        parallel::chunks_for(work, SMALL_GEMM).min(m.div_ceil(ROW_BLOCK))
+    }
+}
 
 /// `c = a · b` (`m×k` by `k×n`, `c` row-major `m×n`) with the rows of `c` split into
 /// one block per rayon thread when the product is large: each block is an independent
@@ -237,12 +251,7 @@ fn gemm_rows<T: GemmElement>(
     b: Strided<'_, T>,
     c: &mut [T],
 ) {
-    let work = m.saturating_mul(n).saturating_mul(k);
-    let blocks = if work < SMALL_GEMM {
-        1
-    } else {
-        parallel::chunks_for(work, SMALL_GEMM).min(m.div_ceil(ROW_BLOCK))
-    };
+    let blocks = row_split(m, k, n);
     if blocks <= 1 {
         return T::gemm(m, k, n, a, b, c);
     }

@@ -23,6 +23,7 @@ use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
 use crate::layout::strides_for_format;
+use crate::matmul::{row_split, ROW_BLOCK};
 use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
 
 /// The validated geometry of one call (input batchified to 4-d).
@@ -416,13 +417,6 @@ pub(super) trait Gemm: Element {
     );
 }
 
-/// Rows of C per block when one GEMM is split across threads: a multiple of
-/// matrixmultiply's f32/f64 row tile, so only the last block ends in a partial tile.
-const ROW_BLOCK: usize = 8;
-
-/// Multiply-adds below which a GEMM runs on one thread (as matmul's `SMALL_GEMM`).
-const SPLIT_WORK: usize = 64 * 64 * 64;
-
 macro_rules! gemm_impl {
     ($t:ty, $f:path) => {
         impl Gemm for $t {
@@ -440,13 +434,8 @@ macro_rules! gemm_impl {
                 // image of a batch of 1, or images run one after another) is split by
                 // rows of C into blocks on rayon's pool; inside a parallel region (images
                 // already spread over the threads) `chunks_for` answers 1.
-                let work = m.saturating_mul(n).saturating_mul(k);
                 let blocks = m.div_ceil(ROW_BLOCK);
-                let chunks = if work < SPLIT_WORK {
-                    1
-                } else {
-                    crate::parallel::chunks_for(work, SPLIT_WORK).min(blocks)
-                };
+                let chunks = row_split(m, k, n);
                 if chunks <= 1 {
                     // SAFETY: the caller's contract is the GEMM's.
                     return unsafe {
