@@ -109,12 +109,8 @@ pub(crate) fn expand(input: Vec<Tree>) -> Vec<Tree> {
 
 #[cfg(test)]
 mod tests {
-    use crate::syntax::lex::lex;
-    use crate::syntax::print::to_string;
-    use crate::syntax::Span;
-
     fn expand(text: &str) -> String {
-        to_string(&super::expand(lex(text, Span::call_site())))
+        crate::syntax::expand_text(super::expand, text)
     }
 
     #[test]

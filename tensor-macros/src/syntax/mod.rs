@@ -32,6 +32,13 @@ pub(crate) fn run(
     tree::into_compiler(expand(tree::from_compiler(input)))
 }
 
+/// Runs a macro's `expand` on `text` (lexed at the call site) and prints what it gives:
+/// how unit tests look at an expansion without the compiler.
+#[cfg(test)]
+pub(crate) fn expand_text(expand: impl FnOnce(Vec<Tree>) -> Vec<Tree>, text: &str) -> String {
+    print::to_string(&expand(lex::lex(text, Span::call_site())))
+}
+
 /// Parses all of `trees` with `parse`, as `syn::parse2`: the error of `parse`, or of
 /// tokens it left unparsed.
 pub(crate) fn parse_all<T>(
