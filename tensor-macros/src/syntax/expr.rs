@@ -220,15 +220,7 @@ fn trailer(input: &mut Input) -> Result<Expr> {
                     continue;
                 }
             }
-            let named = if input.peek(peek::ident) {
-                input.parse_ident()?;
-                true
-            } else if input.peek(peek::lit_int) {
-                index(input)?;
-                false
-            } else {
-                return Err(input.error("expected identifier or integer"));
-            };
+            let named = member(input)?;
             let turbofish = named && input.peek(punct("::"));
             if turbofish {
                 input.parse_punct("::")?;
@@ -266,6 +258,20 @@ fn index(input: &mut Input) -> Result<()> {
             digits.parse::<u32>().map(drop).map_err(|e| input.error(e))
         }
         _ => Err(input.error("expected unsuffixed integer")),
+    }
+}
+
+/// A field name after `.` or in a struct literal (syn's `Member`): an identifier
+/// (returns `true`) or a tuple index (returns `false`).
+fn member(input: &mut Input) -> Result<bool> {
+    if input.peek(peek::ident) {
+        input.parse_ident()?;
+        Ok(true)
+    } else if input.peek(peek::lit_int) {
+        index(input)?;
+        Ok(false)
+    } else {
+        Err(input.error("expected identifier or integer"))
     }
 }
 
@@ -420,15 +426,7 @@ fn struct_fields(input: &mut Input) -> Result<()> {
 /// `a: expr`, `0: expr` or `a` of a struct literal.
 fn field_value(input: &mut Input) -> Result<()> {
     ty::outer_attributes(input)?;
-    let named = if input.peek(peek::ident) {
-        input.parse_ident()?;
-        true
-    } else if input.peek(peek::lit_int) {
-        index(input)?;
-        false
-    } else {
-        return Err(input.error("expected identifier or integer"));
-    };
+    let named = member(input)?;
     if input.peek(punct(":")) || !named {
         input.parse_punct(":")?;
         expr(input)?;

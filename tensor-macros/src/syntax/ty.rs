@@ -494,16 +494,9 @@ pub(crate) fn generic_param(input: &mut Input) -> Result<()> {
         input.parse_lifetime()?;
         if input.peek(punct(":")) {
             input.parse_punct(":")?;
-            loop {
-                if input.is_empty() || input.peek(punct(",")) || input.peek(punct(">")) {
-                    break;
-                }
-                input.parse_lifetime()?;
-                if !input.peek(punct("+")) {
-                    break;
-                }
-                input.parse_punct("+")?;
-            }
+            lifetime_bounds(input, |input| {
+                input.is_empty() || input.peek(punct(",")) || input.peek(punct(">"))
+            })?;
         }
         return Ok(());
     }
@@ -618,6 +611,19 @@ pub(crate) fn where_predicates(input: &mut Input) -> Result<()> {
     Ok(())
 }
 
+/// `'a + 'b + ..` after a lifetime's `:` (possibly none, a trailing `+` allowed), up to
+/// where `end` says the bounds stop.
+fn lifetime_bounds(input: &mut Input, end: impl Fn(&Input) -> bool) -> Result<()> {
+    while !end(input) {
+        input.parse_lifetime()?;
+        if !input.peek(punct("+")) {
+            break;
+        }
+        input.parse_punct("+")?;
+    }
+    Ok(())
+}
+
 /// Where a where clause or a predicate's bounds end.
 fn predicates_end(input: &Input, colon_ends: bool) -> bool {
     input.is_empty()
@@ -632,16 +638,7 @@ fn where_predicate(input: &mut Input) -> Result<()> {
     if input.peek(peek::lifetime) && input.peek2(punct(":")) {
         input.parse_lifetime()?;
         input.parse_punct(":")?;
-        loop {
-            if predicates_end(input, true) {
-                break;
-            }
-            input.parse_lifetime()?;
-            if !input.peek(punct("+")) {
-                break;
-            }
-            input.parse_punct("+")?;
-        }
+        lifetime_bounds(input, |input| predicates_end(input, true))?;
         return Ok(());
     }
     if kw(input, "for") {
