@@ -10,7 +10,7 @@ fn dg(d: u64) -> String {
     format!("Dg{d}")
 }
 
-/// A type-level bit (`tensor_typed::typelevel::bit`).
+/// A typenum bit (`typenum::B0` / `typenum::B1`).
 fn bit(b: bool) -> &'static str {
     if b {
         "B1"

@@ -2,6 +2,7 @@
 
 use crate::DType;
 use half::{bf16, f16};
+use num_traits::AsPrimitive;
 
 /// A Rust type that is the storage type of one [`DType`].
 ///
@@ -106,7 +107,7 @@ macro_rules! int_element {
             const ONE: Self = 1;
             #[inline(always)]
             fn to_f64(self) -> f64 {
-                self as f64
+                self.as_()
             }
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
@@ -114,11 +115,11 @@ macro_rules! int_element {
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
-                self as i64
+                self.as_()
             }
             #[inline(always)]
             fn from_i64(v: i64) -> Self {
-                v as $t
+                v.as_()
             }
         }
     };

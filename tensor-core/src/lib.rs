@@ -15,7 +15,6 @@ mod display;
 mod dtype;
 mod element;
 mod error;
-mod float;
 pub mod global;
 pub mod io;
 mod iterator;
@@ -52,6 +51,9 @@ pub use layout::{
     infer_expand_geometry, infer_size, preserve_strides, strides_for_format, wrap_dim, wrap_dims,
     ContiguityFlags, Layout, MemoryFormat, StridedOffsets,
 };
+/// num-traits, whose `Float`, `Zero`, `One`, `NumCast` and `ToPrimitive` are the bounds for
+/// code generic over a float element type (`f32`, `f64`, and through half, `f16`, `bf16`).
+pub use num_traits;
 pub use random::randperm;
 pub use scalar::Scalar;
 pub use shape_ops::{repeat_decomposition, RepeatPlan};

@@ -2,10 +2,10 @@
 //! working on the first one.
 //!
 //! PyTorch's OpenMP region runs chunk 0 on the thread that called the op and hands
-//! the others to the team. A plain `rayon_core::scope` called from outside the pool parks
+//! the others to the team. A plain `rayon::scope` called from outside the pool parks
 //! the caller and wakes every chunk's worker, which for an in-cache op of tens of
 //! microseconds costs as much as the work. [`for_ranges`] keeps the caller busy
-//! (`rayon_core::in_place_scope`) so that a split into two chunks wakes one worker.
+//! (`rayon::in_place_scope`) so that a split into two chunks wakes one worker.
 //!
 //! OpenMP's threads also spin for a while after a parallel region before they sleep,
 //! and so does this module: the caller spins (bounded) until the other chunks are
@@ -34,7 +34,7 @@ static LINGERING: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// `true` while the calling thread runs its own chunk of a split (chunk 0): the
-    /// pool's threads know it from `rayon_core::current_thread_index`, the caller from this.
+    /// pool's threads know it from `rayon::current_thread_index`, the caller from this.
     static IN_REGION: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -57,7 +57,7 @@ impl Drop for RegionGuard {
 /// `at::in_parallel_region()`: `true` on a pool thread, and on the thread that called a
 /// split while it runs its own chunk.
 pub(crate) fn in_parallel_region() -> bool {
-    rayon_core::current_thread_index().is_some() || IN_REGION.with(Cell::get)
+    rayon::current_thread_index().is_some() || IN_REGION.with(Cell::get)
 }
 
 /// Spins until `cond()` holds or `limit` has passed, checking the clock and yielding
@@ -88,7 +88,7 @@ fn linger(workers: usize) {
             LINGERING.fetch_sub(1, Ordering::Relaxed);
             return;
         }
-        rayon_core::spawn(move || {
+        rayon::spawn(move || {
             spin_until(LINGER, || EPOCH.load(Ordering::Relaxed) != epoch);
             LINGERING.fetch_sub(1, Ordering::Relaxed);
         });
@@ -102,7 +102,7 @@ pub(crate) fn chunks_for(n: usize, grain: usize) -> usize {
     if in_parallel_region() {
         return 1;
     }
-    rayon_core::current_num_threads()
+    rayon::current_num_threads()
         .min(n.div_ceil(grain.max(1)))
         .max(1)
 }
@@ -132,7 +132,7 @@ fn ranges_dyn(n: usize, chunks: usize, f: &(dyn Fn(usize, usize) + Sync)) {
     EPOCH.fetch_add(1, Ordering::Relaxed);
     let (done, mut spawned) = (AtomicUsize::new(0), 0);
     let done = &done;
-    rayon_core::in_place_scope(|s| {
+    rayon::in_place_scope(|s| {
         for t in 1..chunks {
             let (begin, end) = (t * len, n.min((t + 1) * len));
             if begin < end {
@@ -242,10 +242,10 @@ mod tests {
         assert_eq!(chunks_for(100, 32768), 1);
         assert_eq!(
             chunks_for(1 << 20, 32768),
-            rayon_core::current_num_threads().min(32)
+            rayon::current_num_threads().min(32)
         );
         // Inside a pool thread: no nested split.
-        assert_eq!(rayon_core::scope(|_| chunks_for(1 << 20, 1)), 1);
+        assert_eq!(rayon::scope(|_| chunks_for(1 << 20, 1)), 1);
     }
 
     #[test]

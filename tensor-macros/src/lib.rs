@@ -4,9 +4,11 @@
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
 //!
-//! The crate depends on nothing but the compiler's `proc_macro`: `syntax` holds the
-//! token trees, parsing and quoting the macros need (what `syn`, `quote` and
-//! `proc-macro2` gave before), so that a user's clean build does not wait for them.
+//! The macros parse with `syn` (its default features) and write their expansions with
+//! `quote`, over `proc-macro2`'s token trees: the entry points here convert the compiler's
+//! `proc_macro` tokens, and every module works on `proc_macro2` ones, which unit tests can
+//! make without the compiler. An error is a `syn::Error` at the offending tokens, emitted
+//! as `compile_error!`.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -18,27 +20,26 @@ mod layout;
 mod literal;
 mod params;
 mod shape;
-mod syntax;
 
 /// `Shape![2, Dyn, 3]`: the type of a shape with static dims and run-time (`Dyn`) dims.
 #[proc_macro]
 #[allow(non_snake_case)]
 pub fn Shape(input: TokenStream) -> TokenStream {
-    syntax::run(input, shape::expand)
+    shape::expand(input.into()).into()
 }
 
 /// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).
 #[proc_macro]
 #[allow(non_snake_case)]
 pub fn Axes(input: TokenStream) -> TokenStream {
-    syntax::run(input, axes::expand)
+    axes::expand(input.into()).into()
 }
 
 /// `tensor![[1.0, 2.0], [3.0, 4.0]]`: a typed tensor literal; ragged rows are a compile
 /// error.
 #[proc_macro]
 pub fn tensor(input: TokenStream) -> TokenStream {
-    syntax::run(input, literal::expand)
+    literal::expand(input.into()).into()
 }
 
 /// `layout!(x, "b (h d) -> b h d", h = 8)`: einops patterns (rearrange, repeat, reduce)
@@ -50,7 +51,7 @@ pub fn tensor(input: TokenStream) -> TokenStream {
 /// it instead).
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
-    syntax::run(input, layout::expand)
+    layout::expand(input.into()).into()
 }
 
 /// `#[derive(Params)]`: implements `tensor_typed::Params` for a struct, visiting in
@@ -59,5 +60,5 @@ pub fn layout(input: TokenStream) -> TokenStream {
 /// `#[params(skip)]` skips one that would be visited.
 #[proc_macro_derive(Params, attributes(params))]
 pub fn derive_params(input: TokenStream) -> TokenStream {
-    syntax::run(input, params::expand)
+    params::expand(input.into()).into()
 }

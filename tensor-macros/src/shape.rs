@@ -3,12 +3,13 @@
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
-use crate::expr::{parse_list, ExprTokens};
-use crate::syntax::expr::Expr;
-use crate::syntax::quote::separated;
-use crate::syntax::{
-    parse_all, quote, quote_spanned, Delimiter, Error, Input, Literal, Result, Span, Tree,
-};
+use crate::expr::ExprTokens;
+use proc_macro2::{Delimiter, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, Token};
 
 /// The largest rank a shape type supports (tuples up to 8 dims).
 pub(crate) const MAX_RANK: usize = 8;
@@ -19,12 +20,13 @@ const NEGATIVE_DIM: &str =
 
 /// One dim as written.
 enum DimArg {
-    /// A non-negative integer literal: its value.
-    Static(usize),
+    /// A non-negative integer literal.
+    Static(syn::LitInt),
     /// The word `Dyn`.
     Dyn(Span),
-    /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>`.
-    Expr(ExprTokens),
+    /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>` (boxed: a
+    /// parsed expression is far larger than the other variants).
+    Expr(Box<ExprTokens>),
 }
 
 /// The parsed macro input.
@@ -33,40 +35,47 @@ struct ShapeInput {
     span: Span,
 }
 
-fn parse(input: &mut Input) -> Result<ShapeInput> {
-    let span = input.span();
-    let dims = parse_list(input)?
-        .into_iter()
-        .map(classify)
-        .collect::<Result<_>>()?;
-    Ok(ShapeInput { dims, span })
-}
-
-fn classify(e: ExprTokens) -> Result<DimArg> {
-    let Some(parsed) = e.parsed() else {
-        if e.is_opaque_negation() {
-            return Err(Error::new(e.span(), NEGATIVE_DIM));
-        }
-        return Ok(DimArg::Expr(e));
-    };
-    match parsed {
-        Expr::Lit(l) if l.is_int() => {
-            let n = l.base10_usize().map_err(|m| Error::new(l.span, m))?;
-            Ok(DimArg::Static(n))
-        }
-        Expr::Lit(_) => Err(Error::new(
-            e.span(),
-            "a dim is an integer literal, `Dyn` or a const expression",
-        )),
-        Expr::Unary('-', _) => Err(Error::new(e.span(), NEGATIVE_DIM)),
-        Expr::Path(p, _) if p.get_ident() == Some("Dyn") => Ok(DimArg::Dyn(e.span())),
-        _ => Ok(DimArg::Expr(e)),
+impl Parse for ShapeInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let span = input.span();
+        let exprs = Punctuated::<ExprTokens, Token![,]>::parse_terminated(input)?;
+        let dims = exprs
+            .into_iter()
+            .map(classify)
+            .collect::<syn::Result<_>>()?;
+        Ok(ShapeInput { dims, span })
     }
 }
 
-fn validate(input: &ShapeInput) -> Result<()> {
+fn classify(e: ExprTokens) -> syn::Result<DimArg> {
+    let Some(parsed) = e.parsed() else {
+        if e.is_opaque_negation() {
+            return Err(syn::Error::new(e.span(), NEGATIVE_DIM));
+        }
+        return Ok(DimArg::Expr(Box::new(e)));
+    };
+    match parsed {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => {
+                i.base10_parse::<usize>()?;
+                Ok(DimArg::Static(i.clone()))
+            }
+            _ => Err(syn::Error::new(
+                e.span(),
+                "a dim is an integer literal, `Dyn` or a const expression",
+            )),
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            Err(syn::Error::new(e.span(), NEGATIVE_DIM))
+        }
+        Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
+        _ => Ok(DimArg::Expr(Box::new(e))),
+    }
+}
+
+fn validate(input: &ShapeInput) -> syn::Result<()> {
     if input.dims.len() > MAX_RANK {
-        return Err(Error::new(
+        return Err(syn::Error::new(
             input.span,
             format!(
                 "Shape! supports at most {MAX_RANK} dims, found {}",
@@ -78,13 +87,16 @@ fn validate(input: &ShapeInput) -> Result<()> {
 }
 
 /// The type tokens of one dim.
-fn dim_tokens(d: &DimArg) -> Vec<Tree> {
+pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
     match d {
-        DimArg::Static(n) => static_dim(&quote!("::tensor_typed"), *n),
-        DimArg::Dyn(span) => quote_spanned!(*span => "::tensor_typed::Dyn"),
-        DimArg::Expr(e) => {
+        DimArgRef::Static(n, span) => {
+            let dim = static_dim(&quote!(::tensor_typed), *n);
+            quote_spanned!(*span=> #dim)
+        }
+        DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
+        DimArgRef::Expr(e) => {
             let block = e.delimited(Delimiter::Brace, e.span());
-            quote_spanned!(e.span() => "::tensor_typed::D<#block>", block)
+            quote_spanned!(e.span()=> ::tensor_typed::D<#block>)
         }
     }
 }
@@ -92,42 +104,68 @@ fn dim_tokens(d: &DimArg) -> Vec<Tree> {
 /// The type of static dim `n` under `path` (`::tensor_typed` or its `layout_support`):
 /// `D<n>` below 1000, else `K<hi, D<n % 1000>>` with `hi` the dim of `n / 1000` (three
 /// decimal digits per group, so every size has exactly one form).
-pub(crate) fn static_dim(path: &[Tree], n: usize) -> Vec<Tree> {
-    let lo = Literal::usize_unsuffixed(n % 1000);
+pub(crate) fn static_dim(path: &TokenStream, n: usize) -> TokenStream {
+    let lo = proc_macro2::Literal::usize_unsuffixed(n % 1000);
     if n < 1000 {
-        quote!("#path::D<#lo>", path, lo)
+        quote!(#path::D<#lo>)
     } else {
         let hi = static_dim(path, n / 1000);
-        quote!("#path::K<#hi, #path::D<#lo>>", path, hi, lo)
+        quote!(#path::K<#hi, #path::D<#lo>>)
     }
+}
+
+/// A borrowed dim, also built by other macros (`tensor!` knows its dims as numbers).
+pub(crate) enum DimArgRef<'a> {
+    /// A static size.
+    Static(usize, Span),
+    /// `Dyn`.
+    Dyn(Span),
+    /// A const expression.
+    Expr(&'a ExprTokens),
 }
 
 /// The tuple type of a list of dims: `()`, `(X,)`, `(X, Y)`.
-pub(crate) fn tuple_type(dims: Vec<Vec<Tree>>) -> Vec<Tree> {
-    if dims.len() == 1 {
-        let d = &dims[0];
-        return quote!("(#d,)", d);
+pub(crate) fn tuple_type(dims: &[TokenStream]) -> TokenStream {
+    match dims.len() {
+        1 => {
+            let d = &dims[0];
+            quote!((#d,))
+        }
+        _ => quote!((#(#dims),*)),
     }
-    let dims = separated(dims, ',');
-    quote!("(#dims)", dims)
 }
 
-fn try_expand(input: &[Tree]) -> Result<Vec<Tree>> {
-    let parsed = parse_all(input, parse)?;
+fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let parsed: ShapeInput = syn::parse2(input)?;
     validate(&parsed)?;
-    Ok(tuple_type(parsed.dims.iter().map(dim_tokens).collect()))
+    let dims: Vec<TokenStream> = parsed
+        .dims
+        .iter()
+        .map(|d| {
+            let r = match d {
+                DimArg::Static(i) => DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span()),
+                DimArg::Dyn(s) => DimArgRef::Dyn(*s),
+                DimArg::Expr(e) => DimArgRef::Expr(e),
+            };
+            dim_tokens(&r)
+        })
+        .collect();
+    Ok(tuple_type(&dims))
 }
 
 /// Expands `Shape![..]`; on error, a `compile_error!` at the offending dim in place of
 /// the type (so one mistake makes one error).
-pub(crate) fn expand(input: Vec<Tree>) -> Vec<Tree> {
-    try_expand(&input).unwrap_or_else(|e| e.to_compile_error())
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
+    match try_expand(input) {
+        Ok(ts) => ts,
+        Err(e) => e.to_compile_error(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    fn expand(text: &str) -> String {
-        crate::syntax::expand_text(super::expand, text)
+    fn expand(input: &str) -> String {
+        super::expand(input.parse().unwrap()).to_string()
     }
 
     #[test]
@@ -150,5 +188,56 @@ mod tests {
         assert!(expand("1.5").contains("a dim is an integer literal"));
         assert!(expand("99999999999999999999999").contains("number too large"));
         assert!(expand("1, 2, 3, 4, 5, 6, 7, 8, 9").contains("at most 8 dims, found 9"));
+    }
+
+    #[test]
+    fn an_integer_dim_is_read_by_its_value_whatever_its_base_separators_or_suffix() {
+        // syn's `base10_parse` reads the value: the suffix is not part of it, `_` is
+        // dropped and `0x`/`0o`/`0b` set the base.
+        let d = |n: &str| format!("(:: tensor_typed :: D < {n} > ,)");
+        assert_eq!(expand("3usize"), d("3"));
+        assert_eq!(expand("0x10"), d("16"));
+        assert_eq!(expand("0o17"), d("15"));
+        assert_eq!(expand("0b1_1"), d("3"));
+        assert_eq!(
+            expand("1_000"),
+            "(:: tensor_typed :: K < :: tensor_typed :: D < 1 > , :: tensor_typed :: D < 0 >> ,)"
+        );
+        // syn classifies `1f32` as the integer 1 with suffix `f32` (rustc: a float).
+        assert_eq!(expand("1f32"), d("1"));
+    }
+
+    #[test]
+    fn a_float_literal_is_no_dim() {
+        // `1e3` has no `.` but an exponent: a float to syn, as to rustc.
+        for input in ["1e3", "1.0", "2.5f32"] {
+            assert!(
+                expand(input).contains("a dim is an integer literal, `Dyn` or a const expression"),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_bare_word_dyn_is_a_run_time_dim() {
+        // `Path::is_ident`: one segment, no leading `::`, no generic arguments.
+        assert_eq!(
+            expand("tensor_typed::Dyn"),
+            "(:: tensor_typed :: D < { tensor_typed :: Dyn } > ,)"
+        );
+    }
+
+    #[test]
+    fn a_trailing_comma_ends_the_dims() {
+        assert_eq!(expand("2,"), "(:: tensor_typed :: D < 2 > ,)");
+        assert_eq!(expand("2, 3,"), expand("2, 3"));
+    }
+
+    #[test]
+    fn an_error_points_at_its_dim() {
+        let e = super::try_expand("2, -1".parse().unwrap()).err().unwrap();
+        assert_eq!(e.span().start().column, 3);
+        let e = super::try_expand("2, 1.5".parse().unwrap()).err().unwrap();
+        assert_eq!(e.span().source_text().as_deref(), Some("1.5"));
     }
 }

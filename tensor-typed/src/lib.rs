@@ -39,6 +39,32 @@ pub use autograd::{is_grad_enabled, no_grad, NoGradGuard};
 pub use params::Params;
 pub use shape::{Shape, StaticShape};
 pub use tensor::Tensor;
+/// half's `f16` and `bf16`, the element types of `DType::F16` and `DType::BF16`.
+pub use tensor_core::half;
+/// num-traits, for code generic over the element type: `Float` (with `Zero`, `One`,
+/// `NumCast`, `ToPrimitive`) holds for `f32`, `f64`, [`half::f16`](tensor_core::half::f16)
+/// and [`half::bf16`](tensor_core::half::bf16), so one bound `T: Element + Float` covers
+/// every float dtype.
+///
+/// ```
+/// use tensor_typed::num_traits::Float;
+/// use tensor_typed::prelude::*;
+/// use tensor_typed::Shape as ShapeRule;
+///
+/// /// Root mean square of the elements, computed in `T` (`torch.sqrt((x * x).mean())`).
+/// fn rms<T: Element + Float, S: ShapeRule>(x: &Tensor<T, S>) -> T {
+///     let v = x.to_vec();
+///     let n = T::from(v.len()).expect("a count is a float");
+///     (v.iter().fold(T::zero(), |acc, &e| acc + e * e) / n).sqrt()
+/// }
+///
+/// let x = Tensor::<f32, Shape![2, 2]>::from_vec(vec![1.0, -1.0, 1.0, -1.0], &[2, 2])?;
+/// assert_eq!(rms(&x), 1.0);
+/// let h = Tensor::<tensor_typed::half::f16, Shape![2]>::full(tensor_typed::half::f16::from_f32(2.0));
+/// assert_eq!(rms(&h).to_f32(), 2.0);
+/// # Ok::<(), tensor_typed::Error>(())
+/// ```
+pub use tensor_core::num_traits;
 pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};

@@ -25,6 +25,7 @@ use crate::error::{list, Error, Result};
 use crate::layout::strides_for_format;
 use crate::matmul::{row_split, ROW_BLOCK};
 use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
+use rayon::prelude::*;
 
 /// The validated geometry of one call (input batchified to 4-d).
 #[derive(Clone, Copy, Debug)]
@@ -773,26 +774,25 @@ pub(super) unsafe fn run_images<T: Element>(
     };
     let strides = strides_for_format(&sizes, format)?;
     let block = g.cout * g.oh * g.ow;
-    let threads = rayon_core::current_num_threads().min(g.n).max(1);
-    let parallel = g.n > 1 && block * k >= 1 << 16 && rayon_core::current_thread_index().is_none();
+    let threads = rayon::current_num_threads().min(g.n).max(1);
+    let parallel = g.n > 1 && block * k >= 1 << 16 && rayon::current_thread_index().is_none();
     let mut scratch = try_vec(if parallel { threads } else { 1 } * scratch_len, T::ZERO)?;
     // SAFETY: the N image blocks of C_out·P slots tile the dense output, and the
     // caller's `image` writes every slot of each.
     unsafe {
         fresh_output::<T>(&sizes, &strides, |out| {
             if parallel {
+                // Large work (at least 2^16 multiply-adds an image): independent image
+                // runs, one per thread with its own scratch, as rayon's parallel chunks.
                 let per = g.n.div_ceil(threads);
-                let image = &image;
-                rayon_core::scope(|scope| {
-                    let chunks = out.chunks_mut(per * block);
-                    for (t, (chunk, s)) in chunks.zip(scratch.chunks_mut(scratch_len)).enumerate() {
-                        scope.spawn(move |_| {
-                            for (j, img) in chunk.chunks_mut(block).enumerate() {
-                                image(t * per + j, img, s);
-                            }
-                        });
-                    }
-                });
+                out.par_chunks_mut(per * block)
+                    .zip(scratch.par_chunks_mut(scratch_len))
+                    .enumerate()
+                    .for_each(|(t, (chunk, s))| {
+                        for (j, img) in chunk.chunks_mut(block).enumerate() {
+                            image(t * per + j, img, s);
+                        }
+                    });
             } else {
                 for (nn, img) in out.chunks_mut(block).enumerate() {
                     image(nn, img, &mut scratch);

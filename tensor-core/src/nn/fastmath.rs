@@ -4,9 +4,9 @@
 //! of a libm call per element).
 
 use crate::error::{Error, Result};
-use crate::float::Float;
 use crate::{DType, Element};
 use half::{bf16, f16};
+use num_traits::Float;
 
 /// The type a kernel computes in: `f32` or `f64`.
 pub(crate) trait Acc: Float + Send + Sync + Default + std::iter::Sum + 'static {

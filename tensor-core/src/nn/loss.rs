@@ -9,8 +9,8 @@ use super::rows::{par_rows, read};
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
-use crate::float::Float;
 use crate::{wrap_dim, DType, Tensor};
+use num_traits::Float;
 
 /// PyTorch's default `ignore_index`: targets equal to it add nothing to the loss and
 /// are not counted by the mean.

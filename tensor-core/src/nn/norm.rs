@@ -9,8 +9,8 @@ use super::rows::{par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
-use crate::float::Float;
 use crate::{DType, Tensor};
+use num_traits::Float;
 
 #[cfg_attr(unoptimized, inline)]
 fn invalid(message: String) -> Error {

@@ -7,8 +7,8 @@ use super::fastmath::{dispatch_float, max_row, sum_lanes, sum_row, Acc, NnFloat}
 use super::rows::{par_rows, par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
-use crate::float::Float;
 use crate::{wrap_dim, Tensor};
+use num_traits::Float;
 
 /// Inner positions handled together by the kernel for a dim that is not the last.
 const BLOCK: usize = 16;

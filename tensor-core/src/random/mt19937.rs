@@ -1,81 +1,35 @@
-//! The 32-bit Mersenne Twister, MT19937 (Matsumoto and Nishimura, 1998), seeded and
-//! drawn as PyTorch's CPU generator does it (`at::mt19937` inside `CPUGeneratorImpl`).
+//! PyTorch's CPU generator engine (`at::mt19937` inside `CPUGeneratorImpl`): the 32-bit
+//! Mersenne Twister of the `rand_mt` crate, seeded as `torch.Generator().manual_seed`.
 //!
-//! `torch.Generator().manual_seed(seed)` keeps only the low 32 bits of `seed` and fills
-//! the 624-word state with Knuth's multiplier 1812433253 (the 2002 `init_genrand`), as
-//! `std::mt19937` does. Each 32-bit draw is a tempered state word; a 64-bit draw
-//! (`random64`) is two 32-bit draws, the first in the high half.
-
-/// Words of state.
-const N: usize = 624;
-/// The offset of the word each twist mixes in.
-const M: usize = 397;
-/// The twist matrix's last row.
-const MATRIX_A: u32 = 0x9908_b0df;
-/// The bit a twist takes from the word itself.
-const UPPER: u32 = 0x8000_0000;
-/// The bits a twist takes from the next word.
-const LOWER: u32 = 0x7fff_ffff;
+//! `manual_seed(seed)` keeps only the low 32 bits of `seed` and fills the 624-word state
+//! with the 2002 `init_genrand` (Knuth's multiplier 1812433253), which is `rand_mt::Mt`'s
+//! `new`. A 64-bit draw (`random64`) is two 32-bit draws, the first in the high half,
+//! which is `Mt::next_u64`. The tests below pin both facts, so a change in the crate
+//! cannot silently change every seeded stream.
 
 /// MT19937 with PyTorch's seeding: equal seeds give equal streams, on every platform.
-#[derive(Clone)]
-pub(crate) struct Mt19937 {
-    /// The state words.
-    state: [u32; N],
-    /// Index of the next word to temper; `N` when the state must be twisted first.
-    next: usize,
-}
+/// `next_u32` is `CPUGeneratorImpl::random`, `next_u64` is `random64`.
+pub(crate) struct Mt19937(rand_mt::Mt);
 
 impl Mt19937 {
     /// The engine of `torch.Generator().manual_seed(seed)`: only `seed`'s low 32 bits
     /// count, so `seed` and `seed + 2^32` give the same stream (as in PyTorch).
     #[cfg_attr(unoptimized, inline)]
     pub(crate) fn new(seed: u64) -> Mt19937 {
-        let mut state = [0u32; N];
-        state[0] = seed as u32;
-        for j in 1..N {
-            let prev = state[j - 1];
-            state[j] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(j as u32);
-        }
-        Mt19937 { state, next: N }
-    }
-
-    /// Regenerates all `N` words (the "twist"); the first draw after seeding does this.
-    #[cfg_attr(unoptimized, inline)]
-    fn twist(&mut self) {
-        let s = &mut self.state;
-        for i in 0..N {
-            let succ = s[(i + 1) % N];
-            let mixed = (s[i] & UPPER) | (succ & LOWER);
-            let odd = if succ & 1 != 0 { MATRIX_A } else { 0 };
-            s[i] = s[(i + M) % N] ^ (mixed >> 1) ^ odd;
-        }
-        self.next = 0;
+        Mt19937(rand_mt::Mt::new(seed as u32))
     }
 
     /// The next 32 random bits (`CPUGeneratorImpl::random`).
     #[inline]
     pub(crate) fn next_u32(&mut self) -> u32 {
-        if self.next == N {
-            self.twist();
-        }
-        let mut y = self.state[self.next];
-        self.next += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.0.next_u32()
     }
 
     /// The next 64 random bits (`CPUGeneratorImpl::random64`): the first 32-bit draw is
     /// the high half, the second the low half.
     #[inline]
     pub(crate) fn next_u64(&mut self) -> u64 {
-        let hi = self.next_u32() as u64;
-        let lo = self.next_u32() as u64;
-        (hi << 32) | lo
+        self.0.next_u64()
     }
 }
 
@@ -93,6 +47,15 @@ mod tests {
             last = g.next_u32();
         }
         assert_eq!(last, 4_123_659_995);
+    }
+
+    /// `torch.Generator().manual_seed(0)`'s first draws (`torch.randint(0, 2**32, ...)`
+    /// aside, these are the raw words `std::mt19937(0)` gives).
+    #[test]
+    fn seed_0_starts_with_std_mt19937s_words() {
+        let mut g = Mt19937::new(0);
+        let first: Vec<u32> = (0..3).map(|_| g.next_u32()).collect();
+        assert_eq!(first, [2_357_136_044, 2_546_248_239, 3_071_714_933]);
     }
 
     #[test]

@@ -4,9 +4,9 @@ use super::kernels::{arg_reduce, reduce, Reducer};
 use super::Geometry;
 use crate::autograd;
 use crate::error::{Error, Result};
-use crate::float::Float;
 use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
 use half::{bf16, f16};
+use num_traits::{Float, One, Zero};
 
 /// A float element and the type PyTorch accumulates it in on CPU (`f32` for `f16`,
 /// `bf16` and `f32`; `f64` for `f64`).
@@ -172,7 +172,7 @@ fn mean_float<T: FloatAcc>(t: &Tensor, p: &Plan, n: T::A) -> Result<Tensor> {
 
 /// [`mean_float`] over `p.count` elements.
 fn mean_of<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
-    let n = T::A::from_usize(p.count);
+    let n = num_traits::cast::<usize, T::A>(p.count).unwrap_or_else(T::A::nan);
     mean_float::<T>(t, p, n)
 }
 

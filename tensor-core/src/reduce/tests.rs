@@ -286,7 +286,7 @@ fn results_do_not_depend_on_thread_count() {
         0,
     );
     let a = t.sum(&[], false).unwrap().item::<f32>().unwrap();
-    let pool = rayon_core::ThreadPoolBuilder::new()
+    let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
@@ -295,7 +295,7 @@ fn results_do_not_depend_on_thread_count() {
 }
 
 fn one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon_core::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap()

@@ -24,17 +24,19 @@ use super::span::PatternSpans;
 use super::types::{support, Ty};
 use super::valid::{Checked, Op, Reduction};
 use crate::shape::MAX_RANK;
-use crate::syntax::quote::{separated, terminated};
-use crate::syntax::{
-    quote, quote_spanned, Delimiter, Error, Ident, Literal, Result, Span, ToTokens, Tree,
-};
+use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
 
 /// The code for a checked invocation.
-pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Result<Vec<Tree>> {
+pub(crate) fn expand(
+    inv: &Invocation,
+    c: &Checked,
+    spans: &PatternSpans,
+) -> syn::Result<TokenStream> {
     let ls = support();
     let names = axis_names(&c.pattern);
     let recipe = recipe(c, &names);
-    let given = separated(given(c, &names), ',');
+    let given = given(c, &names);
     let n_names = Literal::usize_unsuffixed(names.len());
     let impls = shape_impls(c, &names, spans)?;
     let (message, label) = rank_message(c);
@@ -43,8 +45,8 @@ pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Res
         c.op.name(),
         c.pattern.text
     );
-    // `(tensor)`, or for a tensor the grammar did not parse, its parentheses spanned
-    // where syn reported a tensor expression that ends too early.
+    // `(tensor)`, or for a tensor syn did not parse, its parentheses spanned where syn
+    // reported a tensor expression that ends too early.
     let tensor = inv
         .tensor
         .delimited(Delimiter::Parenthesis, Span::call_site());
@@ -52,21 +54,20 @@ pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Res
     // The input, named with the pattern's span: the failed static check of a call points
     // at the argument that fixed the type, so this makes it point at the pattern.
     let x = Ident::new("__x", span);
-    let call = quote_spanned!(span => "__layout(#x, &__given, 0)", x);
+    let call = quote_spanned! {span=> __layout(#x, &__given, 0) };
     // Fallible at run time: a run-time size, a max/min that may reduce an empty axis,
     // or (decided by the types) a `Dyn` input dim that the pattern checks (a split or a
     // given size); a `Dyn` dim that only moves or merges needs no check.
     let mode = if c.sizes.iter().any(|s| s.block().is_some()) || may_reduce_empty(c) {
-        quote!("#ls::MayFail", ls)
+        quote!(#ls::MayFail)
     } else {
-        quote!("<S as __LayoutShape<S>>::Mode")
+        quote!(<S as __LayoutShape<S>>::Mode)
     };
     let elem_bound = match c.op {
-        Op::Reduce(Reduction::Mean) => quote!("T: #ls::MeanElement,", ls),
-        _ => Vec::new(),
+        Op::Reduce(Reduction::Mean) => quote!(T: #ls::MeanElement,),
+        _ => quote!(),
     };
-    Ok(quote!(
-        "{
+    Ok(quote! {{
         #[allow(non_camel_case_types, dead_code)]
         #[diagnostic::on_unimplemented(message = #message, label = #label)]
         trait __LayoutShape<S> {
@@ -77,7 +78,7 @@ pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Res
         // The result's shape `O` is the pattern's output (`Self`); `O` is a parameter,
         // fixed by the caller's annotation if any, so a wrong one is this error.
         #[allow(non_camel_case_types, dead_code)]
-        #[diagnostic::on_unimplemented(message = #out_message, label = \"gives `{Self}`\")]
+        #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
         trait __LayoutOut<O> {}
         impl<__X> __LayoutOut<__X> for __X {}
         // `<I as __Later<X>>::Out` is `X`, known only once the literal `0` passed as `I`
@@ -112,7 +113,7 @@ pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Res
         let #x = &#tensor;
         // `h = {n}`: the braces are the syntax, not redundant.
         #[allow(unused_braces)]
-        let __given: [::core::option::Option<usize>; #n_names] = [#given];
+        let __given: [::core::option::Option<usize>; #n_names] = [#(#given),*];
         // The call is type-checked (with its errors) only to name its result type: it
         // stands after a `return` in a closure that never runs, so it reaches neither
         // borrowck nor codegen (each would solve the shape rules again); `run_as` runs
@@ -124,21 +125,7 @@ pub(crate) fn expand(inv: &Invocation, c: &Checked, spans: &PatternSpans) -> Res
             #ls::same_type(&__out, #call)
         };
         #ls::LayoutResult::run_as(&__out, #x, &__RECIPE, &__given)
-        }",
-        ls,
-        message,
-        label,
-        impls,
-        out_message,
-        recipe,
-        mode,
-        elem_bound,
-        x,
-        tensor,
-        n_names,
-        given,
-        call
-    ))
+    }})
 }
 
 /// Whether `reduce = max|min` may reduce an axis of size 0, which the runtime rejects
@@ -163,14 +150,17 @@ fn may_reduce_empty(c: &Checked) -> bool {
 
 /// A stub for an invocation with an error: evaluates nothing, has any type, and makes no
 /// second error.
-pub(crate) fn stub(inv: Option<&Invocation>, error: Error) -> Vec<Tree> {
+pub(crate) fn stub(inv: Option<&Invocation>, error: syn::Error) -> TokenStream {
     let error = error.to_compile_error();
     match inv {
         Some(inv) => {
             let tensor = inv
                 .tensor
                 .delimited(Delimiter::Parenthesis, Span::call_site());
-            quote!("{ let _ = || &#tensor; #error }", tensor, error)
+            quote! {{
+                let _ = || &#tensor;
+                #error
+            }}
         }
         None => error,
     }
@@ -201,11 +191,11 @@ fn index(names: &[String], name: &str) -> usize {
 }
 
 /// `Recipe { .. }` as a constant expression.
-fn recipe(c: &Checked, names: &[String]) -> Vec<Tree> {
+fn recipe(c: &Checked, names: &[String]) -> TokenStream {
     let ls = support();
     let op = match c.op {
-        Op::Rearrange => quote!("#ls::Op::Rearrange", ls),
-        Op::Repeat => quote!("#ls::Op::Repeat", ls),
+        Op::Rearrange => quote!(#ls::Op::Rearrange),
+        Op::Repeat => quote!(#ls::Op::Repeat),
         Op::Reduce(r) => {
             let r = Ident::new(
                 match r {
@@ -217,7 +207,7 @@ fn recipe(c: &Checked, names: &[String]) -> Vec<Tree> {
                 },
                 Span::call_site(),
             );
-            quote!("#ls::Op::Reduce(#ls::Reduction::#r)", ls, r)
+            quote!(#ls::Op::Reduce(#ls::Reduction::#r))
         }
     };
     let side = |dims: &[Dim]| {
@@ -225,55 +215,41 @@ fn recipe(c: &Checked, names: &[String]) -> Vec<Tree> {
             let terms = d.terms.iter().map(|t| match &t.kind {
                 TermKind::Name(n) => {
                     let i = index(names, n);
-                    quote!("#ls::Term::Axis(#i)", ls, i)
+                    quote!(#ls::Term::Axis(#i))
                 }
-                TermKind::Anon(n) => quote!("#ls::Term::Anon(#n)", ls, n),
-                TermKind::Ellipsis => quote!("#ls::Term::Ellipsis", ls),
+                TermKind::Anon(n) => quote!(#ls::Term::Anon(#n)),
+                TermKind::Ellipsis => quote!(#ls::Term::Ellipsis),
             });
-            let terms = separated(terms, ',');
             let grouped = d.grouped;
-            quote!(
-                "#ls::Group { terms: &[#terms], grouped: #grouped }",
-                ls,
-                terms,
-                grouped
-            )
+            quote!(#ls::Group { terms: &[#(#terms),*], grouped: #grouped })
         });
-        let dims = separated(dims, ',');
-        quote!("&[#dims]", dims)
+        quote!(&[#(#dims),*])
     };
     let pattern = &c.pattern.text;
-    let names = separated(names.iter().map(|n| n.to_token_vec()), ',');
     let (left, right) = (side(&c.pattern.left.dims), side(&c.pattern.right.dims));
-    quote!(
-        "#ls::Recipe {
+    quote! {
+        #ls::Recipe {
             op: #op,
             pattern: #pattern,
-            names: &[#names],
+            names: &[#(#names),*],
             left: #left,
             right: #right,
-        }",
-        ls,
-        op,
-        pattern,
-        names,
-        left,
-        right
-    )
+        }
+    }
 }
 
 /// The size given for each named axis, in the order of [`axis_names`].
-fn given(c: &Checked, names: &[String]) -> Vec<Vec<Tree>> {
+fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
     names
         .iter()
         .map(|n| match c.size(n) {
-            None => quote!("::core::option::Option::None"),
+            None => quote!(::core::option::Option::None),
             Some(s) => match (s.static_value(), s.block()) {
-                (Some(v), _) => quote!("::core::option::Option::Some(#v)", v),
+                (Some(v), _) => quote!(::core::option::Option::Some(#v)),
                 (None, Some(block)) => {
-                    quote!("::core::option::Option::Some::<usize>(#block)", block)
+                    quote!(::core::option::Option::Some::<usize>(#block))
                 }
-                (None, None) => quote!("::core::option::Option::None"),
+                (None, None) => quote!(::core::option::Option::None),
             },
         })
         .collect()
@@ -311,7 +287,7 @@ fn ranks(p: &Pattern) -> std::ops::RangeInclusive<usize> {
 }
 
 /// One `impl<__S, A0, A1, ..> __LayoutShape<(A0, A1, ..)> for __S` per accepted rank.
-fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> Result<Vec<Tree>> {
+fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> syn::Result<TokenStream> {
     let p = &c.pattern;
     if p.left.ellipsis().is_none() && p.left.dims.len() > MAX_RANK {
         let d = &p.left.dims[MAX_RANK];
@@ -343,7 +319,7 @@ fn shape_impls(c: &Checked, names: &[String], spans: &PatternSpans) -> Result<Ve
             &format!("the right side has more than {MAX_RANK} dims; typed shapes have at most {MAX_RANK}"),
         ));
     }
-    Ok(impls.concat())
+    Ok(quote!(#(#impls)*))
 }
 
 /// The impl for inputs of `rank` dims, or `None` if the output would exceed
@@ -353,7 +329,7 @@ fn shape_impl(
     names: &[String],
     spans: &PatternSpans,
     rank: usize,
-) -> Option<Vec<Tree>> {
+) -> Option<TokenStream> {
     let ls = support();
     let p = &c.pattern;
     let params: Vec<String> = (0..rank).map(|i| format!("__A{i}")).collect();
@@ -368,7 +344,7 @@ fn shape_impl(
         c.size(name)
             .map(|s| s.static_value().map_or(Ty::Dyn, Ty::Static))
     };
-    let mut bounds: Vec<Vec<Tree>> = Vec::new();
+    let mut bounds: Vec<TokenStream> = Vec::new();
     let mut ellipsis: Vec<Ty> = Vec::new();
     // The input dims whose size the pattern checks (a `Dyn` one makes the call fallible).
     let mut checked: Vec<String> = Vec::new();
@@ -419,15 +395,8 @@ fn shape_impl(
                     let t = input.tokens();
                     let op = Ident::new(op_marker(c.op), Span::call_site());
                     let i = Literal::usize_unsuffixed(input_dim);
-                    let k = crate::shape::static_dim(&ls, k);
-                    bounds.push(quote_spanned!(
-                        span => "#t: #ls::DimIs<#ls::#op, #i, #k>",
-                        t,
-                        ls,
-                        op,
-                        i,
-                        k
-                    ));
+                    let k = crate::shape::static_dim(&quote!(#ls), k);
+                    bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
                 }
             }
         }
@@ -458,34 +427,26 @@ fn shape_impl(
     if out.len() > MAX_RANK {
         return None;
     }
-    let params: Vec<Vec<Tree>> = params
+    let params: Vec<Ident> = params
         .iter()
-        .map(|p| vec![Tree::Ident(Ident::new(p, Span::call_site()))])
+        .map(|p| Ident::new(p, Span::call_site()))
         .collect();
-    let out = terminated(out.iter().map(Ty::tokens), ',');
+    let out = out.iter().map(Ty::tokens);
     let mode = checked
         .iter()
         .rev()
-        .fold(quote!("#ls::Infallible", ls), |rest, p| {
+        .fold(quote!(#ls::Infallible), |rest, p| {
             let p = Ident::new(p, Span::call_site());
-            bounds.push(quote!("#p: #ls::ModeOfDim", p, ls));
-            quote!("<#p as #ls::ModeOfDim>::Then<#rest>", p, ls, rest)
+            bounds.push(quote!(#p: #ls::ModeOfDim));
+            quote!(<#p as #ls::ModeOfDim>::Then<#rest>)
         });
-    let param_bounds = separated(params.iter().map(|p| quote!("#p: #ls::Dim", p, ls)), ',');
-    let params = terminated(params, ',');
-    let bounds = terminated(bounds, ',');
-    Some(quote!(
-        "impl<__S, #param_bounds> __LayoutShape<(#params)> for __S
+    Some(quote! {
+        impl<__S, #(#params: #ls::Dim),*> __LayoutShape<(#(#params,)*)> for __S
         where
-            #bounds
+            #(#bounds,)*
         {
-            type Out = (#out);
+            type Out = (#(#out,)*);
             type Mode = #mode;
-        }",
-        param_bounds,
-        params,
-        bounds,
-        out,
-        mode
-    ))
+        }
+    })
 }

@@ -1,16 +1,16 @@
 //! Parse: `layout!(x, "pattern", args..)` into a typed AST that keeps spans.
 //!
-//! The macro's arguments are parsed as syn parsed them (a tensor expression, `,`, the
-//! pattern, then `name = size`, `reduce = op` or an operation word); the pattern string is
-//! parsed by hand with einops' grammar: axis names, anonymous numbers, one level of
-//! parentheses, `()` and `...`, two sides joined by one `->`. Every term keeps its byte
-//! range in the string so that an error can point at the offending axis.
+//! The macro's arguments are parsed with `syn`; the pattern string is parsed by hand with
+//! einops' grammar: axis names, anonymous numbers, one level of parentheses, `()` and
+//! `...`, two sides joined by one `->`. Every term keeps its byte range in the string so
+//! that an error can point at the offending axis.
 
 use super::source::PatternSource;
 use crate::expr::ExprTokens;
-use crate::syntax::stream::peek::{self, punct};
-use crate::syntax::{Delimiter, Error, Group, Ident, Input, Tree};
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use std::ops::Range;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitInt, Token};
 
 /// `layout!(tensor, "pattern", args..)` as written.
 pub(crate) struct Invocation {
@@ -43,77 +43,88 @@ pub(crate) enum SizeValue {
     Run(Group),
 }
 
-/// Parses the whole invocation.
-pub(crate) fn invocation(input: &mut Input) -> crate::syntax::Result<Invocation> {
-    let tensor = ExprTokens::parse(input)?;
-    input.parse_punct(",")?;
-    let pattern = PatternSource::parse(input)?;
-    let mut args = Vec::new();
-    while !input.is_empty() {
-        input.parse_punct(",")?;
-        if input.is_empty() {
-            break;
+impl Parse for Invocation {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let tensor: ExprTokens = input.parse()?;
+        input.parse::<Token![,]>()?;
+        let pattern = PatternSource::parse(input)?;
+        let mut args = Vec::new();
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            args.push(input.parse()?);
         }
-        args.push(arg(input)?);
+        Ok(Invocation {
+            tensor,
+            pattern,
+            args,
+        })
     }
-    Ok(Invocation {
-        tensor,
-        pattern,
-        args,
-    })
 }
 
-fn arg(input: &mut Input) -> crate::syntax::Result<Arg> {
-    let name = input.parse_any_ident()?.clone();
-    if !input.peek(punct("=")) {
-        return Ok(Arg::Op(name));
-    }
-    input.parse_punct("=")?;
-    if name == *"reduce" {
-        let op = input.parse_any_ident()?.clone();
-        return Ok(Arg::Reduce { op });
-    }
-    if input.peek(peek::group(Delimiter::Brace)) {
-        return Ok(Arg::Size {
+impl Parse for Arg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name = input.call(Ident::parse_any_ident)?;
+        if !input.peek(Token![=]) {
+            return Ok(Arg::Op(name));
+        }
+        input.parse::<Token![=]>()?;
+        if name == "reduce" {
+            let op = input.call(Ident::parse_any_ident)?;
+            return Ok(Arg::Reduce { op });
+        }
+        if input.peek(syn::token::Brace) {
+            return Ok(Arg::Size {
+                name,
+                value: SizeValue::Run(run_block(input)?),
+            });
+        }
+        let lookahead = input.lookahead1();
+        if !lookahead.peek(LitInt) {
+            return Err(syn::Error::new(
+                input.span(),
+                format!(
+                    "layout!: the size of axis `{name}` must be an integer literal \
+                     (`{name} = 8`) or a block evaluated at run time (`{name} = {{n}}`)"
+                ),
+            ));
+        }
+        let lit: LitInt = input.parse()?;
+        let value = lit.base10_parse::<usize>()?;
+        Ok(Arg::Size {
             name,
-            value: SizeValue::Run(run_block(input)?),
-        });
+            value: SizeValue::Static { value },
+        })
     }
-    if !input.peek(peek::lit_int) {
-        return Err(Error::new(
-            input.span(),
-            format!(
-                "layout!: the size of axis `{name}` must be an integer literal \
-                 (`{name} = 8`) or a block evaluated at run time (`{name} = {{n}}`)"
-            ),
-        ));
-    }
-    let lit = input.parse_lit()?;
-    let value = lit.base10_usize().map_err(|m| Error::new(lit.span, m))?;
-    Ok(Arg::Size {
-        name,
-        value: SizeValue::Static { value },
-    })
 }
 
 /// `{expr}`: the brace group as written, or (from a `$b:block` of `macro_rules!`, inside
 /// an invisible group) its braces and tokens.
-fn run_block(input: &mut Input) -> crate::syntax::Result<Group> {
-    if let Some((Tree::Group(g), rest)) = input.cursor().token_tree() {
+fn run_block(input: ParseStream) -> syn::Result<Group> {
+    if let Some((TokenTree::Group(g), _)) = input.cursor().token_tree() {
         if g.delimiter() == Delimiter::Brace {
-            input.set_cursor(rest);
-            return Ok(g.clone());
+            return input.parse();
         }
     }
-    let (mut content, brace) = input.parse_group(Delimiter::Brace)?;
-    let mut tokens = Vec::new();
-    while !content.is_empty() {
-        tokens.push(content.parse_tree()?.clone());
-    }
-    content.finish();
-    let mut block = Group::new(Delimiter::Brace, tokens);
-    block.set_span(brace.span());
+    let content;
+    let brace = syn::braced!(content in input);
+    let mut block = Group::new(Delimiter::Brace, content.parse::<TokenStream>()?);
+    block.set_span(brace.span.join());
     Ok(block)
+}
+
+/// `Ident::parse_any` without importing the extension trait at every call site.
+trait ParseAnyIdent {
+    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident>;
+}
+
+impl ParseAnyIdent for Ident {
+    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident> {
+        use syn::ext::IdentExt;
+        Ident::parse_any(input)
+    }
 }
 
 /// A parsed pattern: `left -> right`.
@@ -331,6 +342,7 @@ fn is_identifier(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quote::{quote, ToTokens};
 
     fn names(side: &Side) -> Vec<String> {
         side.dims
@@ -386,5 +398,111 @@ mod tests {
         let e = parse_pattern("h w- -> h").unwrap_err();
         assert_eq!(e.range, 2..4);
         assert_eq!(parse_pattern("h .. -> h").unwrap_err().range, 2..4);
+    }
+
+    /// `layout!`'s arguments, parsed.
+    fn invocation(input: TokenStream) -> syn::Result<Invocation> {
+        syn::parse2(input)
+    }
+
+    /// `tokens` in an invisible group: how `macro_rules!` passes a fragment on.
+    fn invisible(tokens: TokenStream) -> TokenTree {
+        TokenTree::Group(Group::new(Delimiter::None, tokens))
+    }
+
+    /// The one size argument of `inv`.
+    fn size(inv: &Invocation) -> &SizeValue {
+        match inv.args.as_slice() {
+            [Arg::Size { value, .. }] => value,
+            _ => panic!("expected one size argument"),
+        }
+    }
+
+    #[test]
+    fn the_tensor_is_one_expression_up_to_its_comma() {
+        // (From text: rustfmt would rewrite `m.0.1` inside `quote!` as `m.0 .1`.)
+        let input = r#"m.0.1.view::<A, B>(), "h -> h""#.parse().unwrap();
+        let inv = invocation(input).unwrap();
+        assert_eq!(
+            inv.tensor.to_token_stream().to_string(),
+            "m . 0 . 1 . view :: < A , B > ()"
+        );
+        let e = invocation(quote!(x "h -> h")).err().unwrap();
+        assert_eq!(e.to_string(), "expected `,`");
+    }
+
+    #[test]
+    fn a_size_is_an_integer_literal_read_by_its_value() {
+        for (text, want) in [("8", 8), ("0x10", 16), ("1_000usize", 1000)] {
+            let input: TokenStream = format!("x, \"h -> h w\", w = {text}").parse().unwrap();
+            let inv = invocation(input).unwrap();
+            assert!(
+                matches!(size(&inv), SizeValue::Static { value } if *value == want),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_negative_size_is_a_negative_integer_literal_that_does_not_fit() {
+        // syn's integer literal takes a leading `-` (`-3` is one literal), so the error is
+        // `base10_parse::<usize>`'s, not the size message.
+        let e = invocation(quote!(x, "h -> h w", w = -3)).err().unwrap();
+        assert_eq!(e.to_string(), "invalid digit found in string");
+    }
+
+    #[test]
+    fn a_size_that_is_no_integer_literal_gets_the_size_message() {
+        for input in [quote!(x, "h -> h w", w = 1.5), quote!(x, "h -> h w", w = n)] {
+            let e = invocation(input).err().unwrap();
+            assert!(
+                e.to_string()
+                    .starts_with("layout!: the size of axis `w` must be an integer literal"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_run_time_size_is_its_brace_group_as_written() {
+        let inv = invocation(quote!(x, "h -> h w", w = { n + 1 })).unwrap();
+        let SizeValue::Run(block) = size(&inv) else {
+            panic!("expected a run-time size");
+        };
+        assert_eq!(block.to_string(), "{ n + 1 }");
+        // A `$b:block` comes in an invisible group: syn's `braced!` looks through it.
+        let b = invisible(quote!({ n + 1 }));
+        let inv = invocation(quote!(x, "h -> h w", w = #b)).unwrap();
+        let SizeValue::Run(block) = size(&inv) else {
+            panic!("expected a run-time size");
+        };
+        assert_eq!(block.delimiter(), Delimiter::Brace);
+        assert_eq!(block.to_string(), "{ n + 1 }");
+    }
+
+    #[test]
+    fn a_size_from_macro_rules_is_a_literal_through_its_invisible_group() {
+        let n = invisible(quote!(8));
+        let inv = invocation(quote!(x, "h -> h w", w = #n)).unwrap();
+        assert!(matches!(size(&inv), SizeValue::Static { value: 8 }));
+    }
+
+    #[test]
+    fn an_argument_name_may_be_a_keyword() {
+        // `Ident::parse_any`: a keyword is a name too, so `move` is an unknown argument
+        // (the macro's message) and `type = 2` a size, not syn's "expected identifier".
+        let inv = invocation(quote!(x, "type -> type", type = 2, move)).unwrap();
+        assert!(matches!(&inv.args[0], Arg::Size { name, .. } if name == "type"));
+        assert!(matches!(&inv.args[1], Arg::Op(word) if word == "move"));
+        let e = invocation(quote!(x, "h w -> w", reduce =)).err().unwrap();
+        assert_eq!(e.to_string(), "unexpected end of input, expected ident");
+    }
+
+    #[test]
+    fn the_arguments_may_end_with_a_comma() {
+        let inv = invocation(quote!(x, "h -> h w", w = 2,)).unwrap();
+        assert_eq!(inv.args.len(), 1);
+        let inv = invocation(quote!(x, "h -> h",)).unwrap();
+        assert!(inv.args.is_empty());
     }
 }

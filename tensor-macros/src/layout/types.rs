@@ -7,8 +7,8 @@
 //! are left to the type-level operators (`DimMul`, and `Split`, `DimIs` of
 //! `layout_support`, whose failures are the static checks).
 
-use crate::syntax::print::to_string;
-use crate::syntax::{quote, quote_spanned, Ident, Literal, Span, Tree};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
 
 /// The size of an axis or dim as a type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,28 +67,31 @@ impl Ty {
     }
 
     /// The type's tokens, with paths through `layout_support`.
-    pub fn tokens(&self) -> Vec<Tree> {
+    pub fn tokens(&self) -> TokenStream {
         let ls = support();
         match self {
-            Ty::Param(p) => vec![Tree::Ident(Ident::new(p, Span::call_site()))],
+            Ty::Param(p) => {
+                let p = Ident::new(p, Span::call_site());
+                quote!(#p)
+            }
             Ty::Static(n) => crate::shape::static_dim(&ls, *n),
-            Ty::Dyn => quote!("#ls::Dyn", ls),
+            Ty::Dyn => quote!(#ls::Dyn),
             Ty::Prod(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());
-                quote!("#ls::Prod<#a, #b>", ls, a, b)
+                quote!(#ls::Prod<#a, #b>)
             }
             Ty::Split { op, dim, input, by } => {
                 let op = Ident::new(op, Span::call_site());
                 let dim = Literal::usize_unsuffixed(*dim);
                 let (a, b) = (input.tokens(), by.tokens());
-                quote!("#ls::Chunks<#ls::#op, #dim, #a, #b>", ls, op, dim, a, b)
+                quote!(#ls::Chunks<#ls::#op, #dim, #a, #b>)
             }
         }
     }
 
     /// The bounds that make this type well-formed: `X: DimMul<Y>` for each product and
     /// `X: op::Split<I, Y>` for each split (the divisibility check), spanned at `span`.
-    pub fn bounds(&self, span: Span, out: &mut Vec<Vec<Tree>>) {
+    pub fn bounds(&self, span: Span, out: &mut Vec<TokenStream>) {
         let ls = support();
         let bound = match self {
             Ty::Param(_) | Ty::Static(_) | Ty::Dyn => return,
@@ -96,7 +99,7 @@ impl Ty {
                 a.bounds(span, out);
                 b.bounds(span, out);
                 let (ta, tb) = (a.tokens(), b.tokens());
-                quote_spanned!(span => "#ta: #ls::DimMul<#tb>", ta, ls, tb)
+                quote_spanned!(span=> #ta: #ls::DimMul<#tb>)
             }
             Ty::Split { op, dim, input, by } => {
                 input.bounds(span, out);
@@ -104,17 +107,16 @@ impl Ty {
                 let op = Ident::new(op, Span::call_site());
                 let dim = Literal::usize_unsuffixed(*dim);
                 let (ta, tb) = (input.tokens(), by.tokens());
-                quote_spanned!(span => "#ta: #ls::SplitDim<#ls::#op, #dim, #tb>", ta, ls, op, dim, tb)
+                quote_spanned!(span=> #ta: #ls::SplitDim<#ls::#op, #dim, #tb>)
             }
         };
-        let text = to_string(&bound);
-        if !out.iter().any(|b| to_string(b) == text) {
+        if !out.iter().any(|b| b.to_string() == bound.to_string()) {
             out.push(bound);
         }
     }
 }
 
 /// The path of the support module.
-pub(crate) fn support() -> Vec<Tree> {
-    quote!("::tensor_typed::layout_support")
+pub(crate) fn support() -> TokenStream {
+    quote!(::tensor_typed::layout_support)
 }

@@ -4,9 +4,10 @@
 
 use super::parse::{Arg, Invocation, Pattern, Side, SizeValue, TermKind};
 use super::span::PatternSpans;
-use crate::syntax::{Error, Group, Ident, Result, Span};
+use proc_macro2::{Group, Span};
 use std::collections::HashSet;
 use std::ops::Range;
+use syn::Ident;
 
 /// The operation of a pattern (einops' `rearrange`, `repeat`, `reduce`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,12 +98,12 @@ pub(crate) struct Checked {
 impl Checked {
     /// The size given for `name`, if any.
     pub fn size(&self, name: &str) -> Option<&GivenSize> {
-        self.sizes.iter().find(|s| s.name == *name)
+        self.sizes.iter().find(|s| s.name == name)
     }
 }
 
 /// Checks every rule; the first broken one is the error.
-pub(crate) fn check(inv: &Invocation, spans: &PatternSpans) -> Result<Checked> {
+pub(crate) fn check(inv: &Invocation, spans: &PatternSpans) -> syn::Result<Checked> {
     let (explicit, sizes) = arguments(inv)?;
     let pattern = super::parse::parse_pattern(spans.text()).map_err(|e| {
         let op = explicit.map_or(String::new(), Op::name);
@@ -120,14 +121,14 @@ pub(crate) fn check(inv: &Invocation, spans: &PatternSpans) -> Result<Checked> {
 }
 
 /// The explicit operation (if any) and the sizes, from the arguments after the pattern.
-fn arguments(inv: &Invocation) -> Result<(Option<Op>, Vec<GivenSize>)> {
+fn arguments(inv: &Invocation) -> syn::Result<(Option<Op>, Vec<GivenSize>)> {
     let mut op: Option<(Op, Span)> = None;
     let mut sizes: Vec<GivenSize> = Vec::new();
     for arg in &inv.args {
         let (this, span) = match arg {
             Arg::Size { name, value } => {
-                if sizes.iter().any(|s| s.name.text() == name.text()) {
-                    return Err(Error::new(
+                if sizes.iter().any(|s| s.name == *name) {
+                    return Err(syn::Error::new(
                         name.span(),
                         format!("layout!: the size of axis `{name}` is given twice"),
                     ));
@@ -139,10 +140,10 @@ fn arguments(inv: &Invocation) -> Result<(Option<Op>, Vec<GivenSize>)> {
                 continue;
             }
             Arg::Reduce { op: word, .. } => (reduction(word)?, word.span()),
-            Arg::Op(word) if *word == *"rearrange" => (Op::Rearrange, word.span()),
-            Arg::Op(word) if *word == *"repeat" => (Op::Repeat, word.span()),
+            Arg::Op(word) if word == "rearrange" => (Op::Rearrange, word.span()),
+            Arg::Op(word) if word == "repeat" => (Op::Repeat, word.span()),
             Arg::Op(word) => {
-                return Err(Error::new(
+                return Err(syn::Error::new(
                     word.span(),
                     format!(
                         "layout!: unknown argument `{word}`; expected `name = size`, \
@@ -152,7 +153,7 @@ fn arguments(inv: &Invocation) -> Result<(Option<Op>, Vec<GivenSize>)> {
             }
         };
         if let Some((first, _)) = op {
-            return Err(Error::new(
+            return Err(syn::Error::new(
                 span,
                 format!(
                     "layout!: the operation is given twice ({} and {})",
@@ -167,15 +168,15 @@ fn arguments(inv: &Invocation) -> Result<(Option<Op>, Vec<GivenSize>)> {
 }
 
 /// `reduce = word`.
-fn reduction(word: &Ident) -> Result<Op> {
-    let r = match word.text() {
+fn reduction(word: &Ident) -> syn::Result<Op> {
+    let r = match word.to_string().as_str() {
         "sum" => Reduction::Sum,
         "mean" => Reduction::Mean,
         "max" => Reduction::Max,
         "min" => Reduction::Min,
         "prod" => Reduction::Prod,
         _ => {
-            return Err(Error::new(
+            return Err(syn::Error::new(
                 word.span(),
                 format!(
                 "layout!(reduce): unknown reduction `{word}`; expected sum, mean, max, min or prod"
@@ -213,7 +214,7 @@ struct Rules<'a> {
 }
 
 impl Rules<'_> {
-    fn all(&self) -> Result<()> {
+    fn all(&self) -> syn::Result<()> {
         self.no_duplicate_axes(&self.pattern.left, "left")?;
         self.no_duplicate_axes(&self.pattern.right, "right")?;
         self.anonymous_axes_are_positive()?;
@@ -235,12 +236,12 @@ impl Rules<'_> {
         Ok(())
     }
 
-    fn fail(&self, range: &Range<usize>, message: String) -> Error {
+    fn fail(&self, range: &Range<usize>, message: String) -> syn::Error {
         self.spans.error(&self.op.name(), range, &message)
     }
 
     /// An axis (or `...`) appears at most once on each side.
-    fn no_duplicate_axes(&self, side: &Side, which: &str) -> Result<()> {
+    fn no_duplicate_axes(&self, side: &Side, which: &str) -> syn::Result<()> {
         let mut seen = HashSet::new();
         for (_, t) in side.terms() {
             let key = match &t.kind {
@@ -259,7 +260,7 @@ impl Rules<'_> {
     }
 
     /// An anonymous axis has a positive size.
-    fn anonymous_axes_are_positive(&self) -> Result<()> {
+    fn anonymous_axes_are_positive(&self) -> syn::Result<()> {
         let both = self.pattern.left.terms().chain(self.pattern.right.terms());
         for (_, t) in both {
             if t.kind == TermKind::Anon(0) {
@@ -273,7 +274,7 @@ impl Rules<'_> {
     }
 
     /// `...` on the right side stands for the dims it matched on the left side.
-    fn ellipsis_on_right_needs_ellipsis_on_left(&self) -> Result<()> {
+    fn ellipsis_on_right_needs_ellipsis_on_left(&self) -> syn::Result<()> {
         match (self.pattern.left.ellipsis(), self.pattern.right.ellipsis()) {
             (None, Some((_, t))) => Err(self.fail(
                 &t.range,
@@ -284,7 +285,7 @@ impl Rules<'_> {
     }
 
     /// `...` on the left side matches whole dims, so it cannot be inside a group.
-    fn no_ellipsis_in_parentheses_on_left(&self) -> Result<()> {
+    fn no_ellipsis_in_parentheses_on_left(&self) -> syn::Result<()> {
         match self.pattern.left.ellipsis() {
             Some((d, _)) if d.grouped => Err(self.fail(
                 &d.range,
@@ -295,7 +296,7 @@ impl Rules<'_> {
     }
 
     /// rearrange neither creates nor removes data: its only anonymous axes are `1`.
-    fn rearrange_has_only_unit_anonymous_axes(&self) -> Result<()> {
+    fn rearrange_has_only_unit_anonymous_axes(&self) -> syn::Result<()> {
         let both = self.pattern.left.terms().chain(self.pattern.right.terms());
         for (_, t) in both {
             if let TermKind::Anon(n) = t.kind {
@@ -314,7 +315,7 @@ impl Rules<'_> {
     }
 
     /// rearrange keeps every axis: each name (and `...`) is on both sides.
-    fn rearrange_axes_on_both_sides(&self) -> Result<()> {
+    fn rearrange_axes_on_both_sides(&self) -> syn::Result<()> {
         let p = self.pattern;
         // A name on each side that the other lacks: a typo on the right, most likely.
         let left_only = p.left.names().find(|(n, _)| !p.right.has_name(n));
@@ -369,7 +370,7 @@ impl Rules<'_> {
     }
 
     /// repeat keeps every axis of the input (and `...`).
-    fn repeat_keeps_every_left_axis(&self) -> Result<()> {
+    fn repeat_keeps_every_left_axis(&self) -> syn::Result<()> {
         let p = self.pattern;
         for (_, t) in p.left.terms() {
             let lost = match &t.kind {
@@ -389,10 +390,10 @@ impl Rules<'_> {
     }
 
     /// repeat's new axes (names only on the right) have sizes.
-    fn repeat_new_axes_have_sizes(&self) -> Result<()> {
+    fn repeat_new_axes_have_sizes(&self) -> syn::Result<()> {
         let p = self.pattern;
         for (name, t) in p.right.names() {
-            if !p.left.has_name(name) && !self.sizes.iter().any(|s| s.name == *name) {
+            if !p.left.has_name(name) && !self.sizes.iter().any(|s| s.name == name) {
                 return Err(self.fail(
                     &t.range,
                     format!("new axis `{name}` needs a size (`{name} = 4` or `{name} = {{n}}`)"),
@@ -404,7 +405,7 @@ impl Rules<'_> {
 
     /// reduce only removes axes: the right side has no name (or number other than 1) that
     /// the left side lacks.
-    fn reduce_creates_no_axis(&self) -> Result<()> {
+    fn reduce_creates_no_axis(&self) -> syn::Result<()> {
         let p = self.pattern;
         for (_, t) in p.right.terms() {
             let new = match &t.kind {
@@ -424,12 +425,12 @@ impl Rules<'_> {
     }
 
     /// Every size given names an axis of the pattern.
-    fn sizes_are_for_axes_of_the_pattern(&self) -> Result<()> {
+    fn sizes_are_for_axes_of_the_pattern(&self) -> syn::Result<()> {
         let p = self.pattern;
         for s in self.sizes {
-            let name = s.name.text().to_string();
+            let name = s.name.to_string();
             if !p.left.has_name(&name) && !p.right.has_name(&name) {
-                return Err(Error::new(
+                return Err(syn::Error::new(
                     s.name.span(),
                     format!(
                         "layout!({}): axis `{name}` is not used in the pattern \"{}\"",
@@ -443,13 +444,13 @@ impl Rules<'_> {
     }
 
     /// A group on the left splits one dim: all its axes but one need sizes.
-    fn left_groups_have_one_unknown_at_most(&self) -> Result<()> {
+    fn left_groups_have_one_unknown_at_most(&self) -> syn::Result<()> {
         for d in &self.pattern.left.dims {
             let unknown: Vec<&str> = d
                 .terms
                 .iter()
                 .filter_map(|t| match &t.kind {
-                    TermKind::Name(n) if !self.sizes.iter().any(|s| s.name == **n) => {
+                    TermKind::Name(n) if !self.sizes.iter().any(|s| s.name == n) => {
                         Some(n.as_str())
                     }
                     _ => None,

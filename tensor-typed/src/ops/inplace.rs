@@ -10,9 +10,9 @@
 
 use crate::shape::broadcast::{Broadcast, BroadcastShape};
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::Blame;
 use crate::typelevel::dim::{And, Bool, DimEq};
+use typenum::{B0, B1};
 
 /// The in-place ops, as they are named in messages (the `Op` of [`InplaceBroadcast`]).
 pub use crate::typelevel::op;

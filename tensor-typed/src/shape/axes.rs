@@ -10,13 +10,13 @@
 
 use crate::shape::dims::{PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use crate::typelevel::bit::B1;
 use crate::typelevel::checks::{AxisInRange, AxisUnique, DimInRange, PermuteRankOk};
 use crate::typelevel::dim::{Ax, Not, Pick, D};
 use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::{AxisPos, PEq, PLt, S as Succ, Z};
 use std::marker::PhantomData;
+use typenum::B1;
 
 /// An element of an axis list: `Ax<I>` (axis `I`) or `SDim<-I>` (the `I`-th from the
 /// end).
@@ -324,13 +324,13 @@ pub trait DropOne<H, R, Keep> {
     /// The dims.
     type Output;
 }
-impl<H, R, Keep> DropOne<H, R, Keep> for crate::typelevel::bit::B0 {
+impl<H, R, Keep> DropOne<H, R, Keep> for typenum::B0 {
     type Output = Cons<H, R>;
 }
 impl<H, R> DropOne<H, R, B1> for B1 {
     type Output = Cons<D<1>, R>;
 }
-impl<H, R> DropOne<H, R, crate::typelevel::bit::B0> for B1 {
+impl<H, R> DropOne<H, R, typenum::B0> for B1 {
     type Output = R;
 }
 
@@ -371,7 +371,7 @@ impl KeepMode for Keepdim {
     type Bit = B1;
 }
 impl KeepMode for NoKeepdim {
-    type Bit = crate::typelevel::bit::B0;
+    type Bit = typenum::B0;
 }
 
 /// `ReduceOver<A, Keep, Op>`: the shape of the reduction `Op` (a marker of

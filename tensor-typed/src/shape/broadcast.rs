@@ -8,13 +8,13 @@
 //! error.
 
 use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::BroadcastOk;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, StaticDim, D};
 use crate::typelevel::list::{LenOf, Pred};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
+use typenum::{B0, B1};
 
 /// One dim pair of a broadcast: `Self` with `Rhs`.
 pub trait BroadcastAt<Rhs> {

@@ -9,10 +9,10 @@
 //! `Ok` bit that the methods turn into `Dimension out of range` errors.
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::Blame;
 use crate::typelevel::dim::Bool;
 use crate::typelevel::peano::{S, Z};
+use typenum::{B0, B1};
 
 /// A signed dim index `D` as a type (the methods take `const D: isize`).
 pub struct SDim<const D: isize>;

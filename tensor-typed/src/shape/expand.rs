@@ -12,7 +12,6 @@
 
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::{
     ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
 };
@@ -20,6 +19,7 @@ use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
+use typenum::{B0, B1};
 
 /// The verdict of an expand whose target has fewer dims than the tensor.
 pub struct ExpandFewerDims;

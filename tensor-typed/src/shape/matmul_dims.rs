@@ -7,13 +7,13 @@
 
 use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
 use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
 use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
+use typenum::{B0, B1};
 
 /// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Never
 /// fails: two different static dims are the verdict [`InnerMismatch`].

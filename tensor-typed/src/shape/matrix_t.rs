@@ -1,7 +1,7 @@
 //! The shape of `t()`: 0-d and 1-d shapes unchanged, 2-d swapped, more dims refused.
 
 use crate::shape::Shape;
-use crate::typelevel::bit::B1;
+use typenum::B1;
 
 /// `Transpose`: the shape of `t()`: 0-d and 1-d shapes are unchanged, 2-d are swapped;
 /// for more dims `Ok` is `B0`, reported by the method's `TransposeOk` bound (so that

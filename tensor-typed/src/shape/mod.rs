@@ -29,7 +29,7 @@
 //! * [`BroadcastDim<Rhs>`](crate::typelevel::dim::BroadcastDim) (checked form used by broadcasting):
 //!   `D<N>,D<N>` → `D<N>`; `D<1>,X` → `X`; `X,D<1>` → `X`; `Dyn,D<N>` → `D<N>` for `N>1`
 //!   (the run time checks that the `Dyn` is 1 or N); `Dyn,D<1>` / `Dyn,Dyn` → `Dyn`.
-//! * [`DimEq<Rhs>`](crate::typelevel::dim::DimEq): a type-level bit, `B1` for equal static dims or
+//! * [`DimEq<Rhs>`](crate::typelevel::dim::DimEq): a typenum bit, `B1` for equal static dims or
 //!   when either is `Dyn`; [`Unify<Rhs>`](crate::typelevel::dim::Unify): the static one of two dims
 //!   that must be equal. [`IsOne`](crate::typelevel::dim::IsOne), [`CanBroadcast`](crate::typelevel::dim::CanBroadcast).
 //! * [`DimMul<Rhs>`](crate::arith::DimMul) / [`Prod`](crate::arith::Prod): product, `Dyn`
@@ -53,7 +53,7 @@
 //! message. A check stops at its first failure (broadcast from the last dim,
 //! `check_shape` on the rank before the dims), so one mistake is one error. Measured on rustc 1.95: an annotation
 //! mismatch prints ``expected `Tensor<_, (D<3>, D<2>)>`, found `Tensor<_, (D<2>, D<3>)>` ``
-//! (tests/ui/typed/fail/annotation_mismatch_is_readable.stderr); no type-level bit appears
+//! (tests/ui/typed/fail/annotation_mismatch_is_readable.stderr); no typenum bit appears
 //! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
 //! that carry the values as const generics, so `#[diagnostic::on_unimplemented]`
 //! prints them in decimal, e.g.
@@ -259,7 +259,7 @@ pub trait AllStatic {
     type Ok: crate::typelevel::dim::Bool;
 }
 impl AllStatic for Nil {
-    type Ok = crate::typelevel::bit::B1;
+    type Ok = typenum::B1;
 }
 impl<const N: usize, T: AllStatic> AllStatic for Cons<D<N>, T> {
     type Ok = T::Ok;
@@ -268,7 +268,7 @@ impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
 }
 impl<T> AllStatic for Cons<Dyn, T> {
-    type Ok = crate::typelevel::bit::B0;
+    type Ok = typenum::B0;
 }
 
 /// The check that shape `S` has no `Dyn` dim (holds on `B1`; a failure's `Self` is
@@ -280,7 +280,7 @@ impl<T> AllStatic for Cons<Dyn, T> {
 )]
 pub trait StaticList<S> {}
 #[diagnostic::do_not_recommend]
-impl<S> StaticList<S> for crate::typelevel::bit::B1 {}
+impl<S> StaticList<S> for typenum::B1 {}
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,6 @@
 use crate::shape::dims::{PosOf, Push, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::checks::{
     BatchOk, Blame, CatOk, ConvChannelsOk, NormShapeOk, PoolPadOk, SameRankFor, WindowOk,
 };
@@ -18,6 +17,7 @@ use crate::typelevel::list::{Next, Rev, ReverseAcc};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
 use std::marker::PhantomData;
+use typenum::{B0, B1};
 
 // ---- cat --------------------------------------------------------------------------
 

@@ -8,10 +8,10 @@
 //! compiler.
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::bit::{Bit, B0, B1};
 use crate::typelevel::checks::{Blame, ReshapeOk};
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
 use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim};
+use typenum::{Bit, B0, B1};
 
 /// Product of two element counts (decimal digit lists, see
 /// [`crate::typelevel::decimal`]), where `Dyn` absorbs.

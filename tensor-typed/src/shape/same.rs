@@ -5,12 +5,12 @@
 
 use crate::shape::dims::RankOf;
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::bit::B1;
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
 use crate::typelevel::list::{Len, Next};
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
+use typenum::B1;
 
 /// The verdict of a `check_shape` between shapes of different ranks.
 pub struct RanksDiffer;

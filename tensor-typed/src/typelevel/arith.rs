@@ -10,12 +10,12 @@
 //! an empty conv output), the operator also gives an `Ok` bit that the caller turns into
 //! its own readable error.
 
-use crate::typelevel::bit::{Bit, B0, B1};
 use crate::typelevel::decimal::{
     AddC, AddOf, DCons, DNil, Dg0, Dg1, Dg2, DivRemL, FromDigits, LessOf, ListEq, MulBy, MulDig,
     MulOf, SubB, Trim, XDiv, QR, XQ,
 };
 use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
+use typenum::{Bit, B0, B1};
 
 /// Implements a binary dim operator for every pair: static × static computes on digits;
 /// any `Dyn` gives `Dyn` (and `Ok = B1`).
@@ -195,7 +195,7 @@ type ConvOk<X, Kr, St, Pd, Dl> = <<LessOf<Padded<X, Pd>, Window<Kr, Dl>> as Or3<
     KrZero<Kr>,
 >>::Output as Not>::Output;
 
-/// `Self | B | C` on type-level bits.
+/// `Self | B | C` on typenum bits.
 pub trait Or3<B, C> {
     /// The bit.
     type Output: Bit;

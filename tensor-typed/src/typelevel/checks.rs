@@ -1,17 +1,17 @@
 //! The check traits behind every static shape error.
 //!
-//! Each is implemented only for [`B1`](crate::typelevel::bit::B1) (the condition holds). A bound
+//! Each is implemented only for [`B1`](typenum::B1) (typenum's true) (the condition holds). A bound
 //! `Blame<condition, W> : XOk<..>` (`W` a shape, dim or op) that fails is reported by rustc with this trait's
 //! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
 //! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
 //! shapes as tuples of them (`(D<2>, D<3>)`).
 
-use crate::typelevel::bit::B1;
 use crate::typelevel::dim::Pick;
+use typenum::B1;
 
-/// The `Self` of a check: `B1` when the condition (a type-level bit) `C` holds, else the
+/// The `Self` of a check: `B1` when the condition (a typenum bit) `C` holds, else the
 /// readable type `W` the failure is about (a shape, a dim or an op marker). rustc then
-/// says "the trait `XOk<..>` is not implemented for `W`", never for a type-level bit.
+/// says "the trait `XOk<..>` is not implemented for `W`", never for a typenum bit.
 pub type Blame<C, W> = <C as Pick>::Out<B1, W>;
 
 macro_rules! check {

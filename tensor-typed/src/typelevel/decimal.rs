@@ -19,8 +19,8 @@
 //! (they are trimmed with [`Trim`]). Division is in `div.rs`: [`DivRemL`] (quotient and
 //! remainder) and [`XDiv`] (exact quotient).
 
-use crate::typelevel::bit::{Bit, B0, B1};
 use std::marker::PhantomData;
+use typenum::{Bit, B0, B1};
 
 mod div;
 pub use div::*;

@@ -27,12 +27,12 @@
 //! `Named<Seq, D<16>>` can join later as one more implementor: [`StaticDim`] by its
 //! size, [`DimEq`] by size *and* name (so `seq` and `head` of size 16 do not unify).
 
-use crate::typelevel::bit::{Bit, B0, B1};
 use crate::typelevel::decimal::{
     DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, DigEq, LeafOf,
 };
 use std::fmt;
 use std::marker::PhantomData;
+use typenum::{Bit, B0, B1};
 
 /// A static dim of size `N` (elements) for `N` in `0..=999`; written `N` inside
 /// `Shape![..]`. Larger sizes are [`K`]s of these.
@@ -165,7 +165,7 @@ pub type DigitsOf<X> = <X as StaticDim>::Digits;
 
 // ---- type-level booleans ----------------------------------------------------------
 
-/// `If<C, T, F>`: `T` when the type-level bit `C` is `B1`, else `F`.
+/// `If<C, T, F>`: `T` when the typenum bit `C` is `B1`, else `F`.
 pub trait Select<T, F> {
     /// The chosen type.
     type Output;
@@ -192,12 +192,12 @@ impl Pick for B1 {
 impl Pick for B0 {
     type Out<T, F> = F;
 }
-/// A type-level bit that can [`Pick`]: the bits the rules compute.
+/// A typenum bit that can [`Pick`]: the bits the rules compute.
 pub trait Bool: Bit + Pick {}
 impl<X: Bit + Pick> Bool for X {}
 
-/// Boolean or of two type-level bits: the std `BitOr`, with the `Output: Bit` bound
-/// the rules rely on (the std operator traits do not state it, so using them directly
+/// Boolean or of two typenum bits: typenum's `BitOr`, with the `Output: Bit` bound
+/// the rules rely on (typenum's operator traits do not state it, so using them directly
 /// would add a where-clause to every rule).
 pub trait Or<Rhs> {
     /// `Self | Rhs`.
@@ -206,7 +206,7 @@ pub trait Or<Rhs> {
 impl<L: std::ops::BitOr<R, Output: Bool>, R> Or<R> for L {
     type Output = <L as std::ops::BitOr<R>>::Output;
 }
-/// Boolean and of two type-level bits: the std `BitAnd` with `Output: Bit` (as [`Or`]).
+/// Boolean and of two typenum bits: typenum's `BitAnd` with `Output: Bit` (as [`Or`]).
 pub trait And<Rhs> {
     /// `Self & Rhs`.
     type Output: Bool;
@@ -214,7 +214,7 @@ pub trait And<Rhs> {
 impl<L: std::ops::BitAnd<R, Output: Bool>, R> And<R> for L {
     type Output = <L as std::ops::BitAnd<R>>::Output;
 }
-/// Boolean not of a type-level bit: the std `Not` with `Output: Bit` (as [`Or`]).
+/// Boolean not of a typenum bit: typenum's `Not` with `Output: Bit` (as [`Or`]).
 pub trait Not {
     /// `!Self`.
     type Output: Bool;
@@ -278,7 +278,7 @@ where
         <A2 as DigEq<B2_>>::Output,
     >>::Output;
 }
-/// `Self & B & C` on type-level bits, as one table lookup.
+/// `Self & B & C` on typenum bits, as one table lookup.
 pub trait All3<B, C> {
     /// `B1` or `B0`.
     type Output: Bit;

@@ -5,9 +5,9 @@
 //! needs them.
 
 use crate::shape::{Cons, Nil};
-use crate::typelevel::bit::B0;
 use crate::typelevel::dim::{Ax, Bool, Or};
 use crate::typelevel::peano::{AxisPos, PEq, S, Z};
+use typenum::B0;
 
 /// Reverses a list onto the accumulator `Acc`.
 pub trait ReverseAcc<Acc> {

@@ -8,7 +8,6 @@
 //! root re-exports its modules (hidden too) so that errors print its types by bare name.
 
 pub mod arith;
-pub mod bit;
 pub mod checks;
 pub mod decimal;
 pub mod dim;

@@ -5,16 +5,16 @@
 //! impl selections, much cheaper for the compiler than typenum's binary arithmetic. Where a message
 //! needs the number in decimal it is mapped to `D<n>` by [`ToDim`].
 
-use crate::typelevel::bit::{B0, B1};
 use crate::typelevel::dim::{Ax, Bool, D};
 use std::marker::PhantomData;
+use typenum::{B0, B1};
 
 /// Zero.
 pub struct Z;
 /// The successor: `S<X>` is `X + 1`.
 pub struct S<X>(PhantomData<X>);
 
-/// `Self < Rhs` as a type-level bit.
+/// `Self < Rhs` as a typenum bit.
 pub trait PLt<Rhs> {
     /// `B1` or `B0`.
     type Output: Bool;
@@ -29,7 +29,7 @@ impl<X: PLt<Y>, Y> PLt<S<Y>> for S<X> {
     type Output = X::Output;
 }
 
-/// `Self == Rhs` as a type-level bit.
+/// `Self == Rhs` as a typenum bit.
 pub trait PEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bool;
@@ -159,8 +159,8 @@ impl FromDim for D<8> {
 #[cfg(test)]
 mod tests {
     use super::{AxisPos, FromDim, PEq, PLt, PMax, ToDim, S, Z};
-    use crate::typelevel::bit::Bit;
     use crate::typelevel::dim::{Ax, Dim, D};
+    use typenum::Bit;
 
     type P2 = S<S<Z>>;
     type P3 = S<P2>;

@@ -15,6 +15,7 @@ use super::super::conv_small::{kept_at, Kept};
 use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
 use crate::{parallel, Tensor};
+use rayon::prelude::*;
 
 /// Which gradients of a conv2d are wanted: input, weight, bias.
 pub(crate) type ConvMask = [bool; 3];
@@ -209,21 +210,28 @@ fn run<A: Real + Gemm>(
                 .map(|_| (vec![A::zero(); dw_len], None))
                 .collect(),
         };
-        parallel::for_chunks_mut(&mut jobs, 1, |c, job| {
-            for (part, dxc) in job.iter_mut() {
-                let first = c * per;
-                images(
-                    &d,
-                    g,
-                    &cols,
-                    batch,
-                    first,
-                    per.min(g.n - first),
-                    dxc.as_deref_mut(),
-                    part,
-                );
-            }
-        });
+        // Each job is a whole run of images with its own weight-gradient partial: one
+        // job runs on the calling thread, several are rayon's parallel iterator.
+        let run = |c: usize, (part, dxc): &mut (Vec<A>, Option<&mut [A]>)| {
+            let first = c * per;
+            images(
+                &d,
+                g,
+                &cols,
+                batch,
+                first,
+                per.min(g.n - first),
+                dxc.as_deref_mut(),
+                part,
+            );
+        };
+        if let [job] = jobs.as_mut_slice() {
+            run(0, job);
+        } else {
+            jobs.par_iter_mut()
+                .enumerate()
+                .for_each(|(c, job)| run(c, job));
+        }
         if let Some(dw) = dw.as_mut() {
             for (part, _) in &jobs {
                 for (a, &b) in dw.iter_mut().zip(part) {

@@ -5,8 +5,8 @@ use super::{
     ConsTrim, DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, HInv, MulDig, SubB,
     Trim,
 };
-use crate::typelevel::bit::{Bit, B0, B1};
 use std::marker::PhantomData;
+use typenum::{Bit, B0, B1};
 
 // ---- quotient and remainder -------------------------------------------------------
 
