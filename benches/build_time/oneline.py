@@ -5,7 +5,11 @@ that depends on tensor-typed only (by path), deletes its target dir, runs
 the units on the way to the binary.
 
 Usage (from the workspace root):
-    python3 benches/build_time/oneline.py [--out DIR] [--reps N] [--release]
+    python3 benches/build_time/oneline.py [--out DIR] [--reps N] [--release] [--dfdx]
+
+With --dfdx the same program written with dfdx 0.13 (from crates.io, its default
+features) is built from scratch too, alternating with ours in every rep, and the ratio
+of the best wall times is printed (issue 27's bar: ours / dfdx < 1.0).
 
 The crate goes to DIR (default target/build_time/oneline, its own target dir inside it,
 so the workspace's build cache is not used). With --reps N the clean build runs N times
@@ -34,6 +38,27 @@ fn main() {
     println!("{:?}", x.sum::<Axes![1]>());
 }
 """
+
+
+DFDX_MAIN = """use dfdx::prelude::*;
+fn main() {
+    let dev: Cpu = Default::default();
+    let x: Tensor<Rank2<2, 3>, f32, _> = dev.zeros();
+    println!("{:?}", x.sum::<Rank1<2>, _>().array());
+}
+"""
+
+
+def write_dfdx(out):
+    """The one-line program with dfdx 0.13 instead of tensor-typed."""
+    os.makedirs(os.path.join(out, "src"), exist_ok=True)
+    with open(os.path.join(out, "Cargo.toml"), "w") as f:
+        f.write(
+            '[package]\nname = "oneline_dfdx"\nversion = "0.1.0"\nedition = "2021"\n\n'
+            '[dependencies]\ndfdx = "0.13"\n\n[workspace]\n'
+        )
+    with open(os.path.join(out, "src", "main.rs"), "w") as f:
+        f.write(DFDX_MAIN)
 
 
 def write(out):
@@ -71,9 +96,24 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "build_time", "oneline"))
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--release", action="store_true")
+    ap.add_argument("--dfdx", action="store_true", help="also build the dfdx 0.13 program")
     args = ap.parse_args()
     write(args.out)
-    runs = [build(args.out, args.release) for _ in range(args.reps)]
+    other = args.out + "_dfdx"
+    if args.dfdx:
+        write_dfdx(other)
+        # Fetch once before timing, so no rep pays for the download.
+        subprocess.run(["cargo", "fetch", "--quiet"], cwd=other, check=True)
+    runs, dfdx_runs = [], []
+    for _ in range(args.reps):
+        runs.append(build(args.out, args.release))
+        if args.dfdx:
+            dfdx_runs.append(build(other, args.release))
+    if args.dfdx:
+        ours, theirs = min(w for w, _ in runs), min(w for w, _ in dfdx_runs)
+        print(f"dfdx 0.13: best wall {theirs:.1f} s (all: "
+              f"{', '.join(f'{w:.1f}' for w, _ in dfdx_runs)}); "
+              f"ours / dfdx = {ours / theirs:.2f}")
     walls = [w for w, _ in runs]
     wall, us = min(runs, key=lambda r: r[0])
     print(f"clean {'release' if args.release else 'debug'} build: best wall {wall:.1f} s "

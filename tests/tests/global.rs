@@ -14,7 +14,7 @@ use std::time::Duration;
 use tensor_core::global::{
     mpi_comm, physical_shape, run_ranks_with_timeout, Comm, GlobalTensor, Placement, Sbp,
 };
-use tensor_core::{DType, Error, Tensor};
+use tensor_core::{DType, Error, Tensor, UnaryOp};
 
 type Check = Result<(), String>;
 
@@ -264,23 +264,14 @@ fn random_case(c: &Comm, seed: u64) -> Check {
     let what = format!("case {seed}: {sizes:?} {dtype} {sbp}");
     match kind {
         0 => {
-            let u = rng.random_range(0..9);
-            let names = [
-                "neg", "abs", "relu", "exp", "log", "sqrt", "sigmoid", "tanh", "to",
-            ];
+            // One of the op table's unary ops, or a cast.
+            let u = rng.random_range(0..=UnaryOp::ALL.len());
             let to = pick(&mut rng, &DTYPES);
-            let (g, l) = match u {
-                0 => (x.neg(), lx.neg()),
-                1 => (x.abs(), lx.abs()),
-                2 => (x.relu(), lx.relu()),
-                3 => (x.exp(), lx.exp()),
-                4 => (x.log(), lx.log()),
-                5 => (x.sqrt(), lx.sqrt()),
-                6 => (x.sigmoid(), lx.sigmoid()),
-                7 => (x.tanh(), lx.tanh()),
-                _ => (x.to_dtype(to), lx.to_dtype(to)),
+            let (name, g, l) = match UnaryOp::ALL.get(u) {
+                Some(&op) => (op.name(), x.unary(op), lx.unary(op)),
+                None => ("to", x.to_dtype(to), lx.to_dtype(to)),
             };
-            check_op(&format!("{what} {}", names[u]), g, l)
+            check_op(&format!("{what} {name}"), g, l)
         }
         1 => {
             let other = broadcastable(&mut rng, &sizes);

@@ -7,14 +7,17 @@ use super::global_tensor::GlobalTensor;
 use super::infer::{infer_expand, physical_shape};
 use super::ops::{
     binary_partial, elementwise_signature, expand_signature, matmul_signature, permute_signature,
-    reduce_signature, reshape_signature, unary_signature, BinaryKind, ReduceKind, UnaryKind,
+    reduce_signature, reshape_signature, unary_signature, ReduceKind,
 };
 use super::sbp::Sbp;
 use crate::error::{Error, Result};
 use crate::layout::{
     broadcast_shapes, contiguous_strides, infer_expand_geometry, infer_size, wrap_dims,
 };
-use crate::{repeat_decomposition, result_type, DType, Operand, Scalar, Tensor};
+use crate::BinaryOp;
+use crate::{
+    repeat_decomposition, result_type, DType, Operand, PartialRule, Scalar, Tensor, UnaryOp,
+};
 
 #[cfg_attr(unoptimized, inline)]
 fn as_i64(v: &[usize]) -> Vec<i64> {
@@ -34,87 +37,29 @@ impl GlobalTensor {
         self.to_sbp(sbp)
     }
 
-    fn unary(
+    /// A unary op on every shard, with the signature its [`PartialRule`] gives.
+    fn unary_with(
         &self,
-        kind: UnaryKind,
+        rule: PartialRule,
         f: impl Fn(&Tensor) -> Result<Tensor>,
     ) -> Result<GlobalTensor> {
-        let sig = unary_signature(kind, self.sbp(), self.dtype().is_floating());
+        let sig = unary_signature(rule, self.sbp(), self.dtype().is_floating());
         let x = self.boxed(sig.inputs[0])?;
         let local = f(x.local())?;
         self.with_local(local, self.sizes(), sig.output)
     }
 
-    /// `torch.neg` on every shard (`P(sum)` stays; for floats `P(max)` ↔ `P(min)`).
+    /// The unary op `op` ([`Tensor::unary`]) on every shard: split and broadcast pass
+    /// through; a partial input stays partial where the op's
+    /// [`UnaryOp::partial_rule`] allows (`neg`: `P(sum)` stays, for floats `P(max)` ↔
+    /// `P(min)`; `relu`: `P(max)`/`P(min)` stay), else it is broadcast first. Every op of
+    /// the table also has its own method (`GlobalTensor::exp`, ...).
     ///
     /// # Errors
-    /// The local op's (bool is rejected); a collective's.
+    /// The local op's (bool where refused); a collective's.
     #[cfg_attr(unoptimized, inline)]
-    pub fn neg(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Neg, Tensor::neg)
-    }
-
-    /// `torch.abs` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn abs(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Abs, Tensor::abs)
-    }
-
-    /// `torch.relu` on every shard (`P(max)`/`P(min)` stay).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn relu(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Relu, Tensor::relu)
-    }
-
-    /// `torch.exp` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn exp(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Exp, Tensor::exp)
-    }
-
-    /// `torch.log` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn log(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Log, Tensor::log)
-    }
-
-    /// `torch.sqrt` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn sqrt(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Sqrt, Tensor::sqrt)
-    }
-
-    /// `torch.sigmoid` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn sigmoid(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Sigmoid, Tensor::sigmoid)
-    }
-
-    /// `torch.tanh` on every shard (a partial input is broadcast first).
-    ///
-    /// # Errors
-    /// The local op's; a collective's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn tanh(&self) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Tanh, Tensor::tanh)
+    pub fn unary(&self, op: UnaryOp) -> Result<GlobalTensor> {
+        self.unary_with(op.partial_rule(), |t| t.unary(op))
     }
 
     /// `Tensor.to(dtype)` on every shard (a partial input is broadcast first).
@@ -123,31 +68,22 @@ impl GlobalTensor {
     /// The local op's; a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn to_dtype(&self, dtype: DType) -> Result<GlobalTensor> {
-        self.unary(UnaryKind::Cast, |t| t.to_dtype(dtype))
+        self.unary_with(PartialRule::Broadcasts, |t| t.to_dtype(dtype))
     }
 
     fn binary(
         &self,
         other: &GlobalTensor,
-        kind: BinaryKind,
+        kind: BinaryOp,
         f: impl Fn(&Tensor, &Tensor) -> Result<Tensor>,
     ) -> Result<GlobalTensor> {
-        let name = match kind {
-            BinaryKind::Add => "add",
-            BinaryKind::Sub => "sub",
-            BinaryKind::Mul => "mul",
-            BinaryKind::Div => "div",
-            BinaryKind::Maximum => "maximum",
-            BinaryKind::Minimum => "minimum",
-            BinaryKind::Pow => "pow",
-        };
-        self.check_same_placement(other, name)?;
+        self.check_same_placement(other, kind.name())?;
         let out = broadcast_shapes(self.sizes(), other.sizes())?;
         let mut out_dtype = result_type(&[
             Operand::Tensor(self.local()),
             Operand::Tensor(other.local()),
         ]);
-        if kind == BinaryKind::Div && !out_dtype.is_floating() {
+        if kind == BinaryOp::Div && !out_dtype.is_floating() {
             out_dtype = DType::F32;
         }
         let partial = binary_partial(
@@ -173,7 +109,7 @@ impl GlobalTensor {
     /// Different placements; [`Error::Broadcast`] on the logical sizes; the local op's.
     #[cfg_attr(unoptimized, inline)]
     pub fn add(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Add, Tensor::add)
+        self.binary(other, BinaryOp::Add, Tensor::add)
     }
 
     /// `torch.sub(self, other)` with broadcasting (`P(sum) - P(sum)` stays partial).
@@ -182,7 +118,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn sub(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Sub, Tensor::sub)
+        self.binary(other, BinaryOp::Sub, Tensor::sub)
     }
 
     /// `torch.mul(self, other)` with broadcasting (`P(sum) * B` stays partial).
@@ -191,7 +127,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn mul(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Mul, Tensor::mul)
+        self.binary(other, BinaryOp::Mul, Tensor::mul)
     }
 
     /// `torch.div(self, other)` with broadcasting (partial inputs are broadcast first).
@@ -200,7 +136,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn div(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Div, Tensor::div)
+        self.binary(other, BinaryOp::Div, Tensor::div)
     }
 
     /// `torch.maximum(self, other)` with broadcasting (`P(max)` with `P(max)` or `B`
@@ -210,7 +146,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn maximum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Maximum, Tensor::maximum)
+        self.binary(other, BinaryOp::Maximum, Tensor::maximum)
     }
 
     /// `torch.minimum(self, other)` with broadcasting (`P(min)` with `P(min)` or `B`
@@ -220,7 +156,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn minimum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Minimum, Tensor::minimum)
+        self.binary(other, BinaryOp::Minimum, Tensor::minimum)
     }
 
     /// `torch.pow(self, other)` with broadcasting (partial inputs are broadcast first).
@@ -229,7 +165,7 @@ impl GlobalTensor {
     /// As [`GlobalTensor::add`].
     #[cfg_attr(unoptimized, inline)]
     pub fn pow(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryKind::Pow, Tensor::pow)
+        self.binary(other, BinaryOp::Pow, Tensor::pow)
     }
 
     fn reduce(
@@ -442,3 +378,24 @@ impl GlobalTensor {
         self.with_local(local, out.sizes(), sig.output)
     }
 }
+
+/// One `GlobalTensor` method per row of the unary op table (`ops/unary/defs.rs`).
+macro_rules! global_unary_methods {
+    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+        $kind:ident $kernel:tt $typed:ident $bool_error:tt $node:tt
+        $domain:ident $partial:ident ; )*) => {
+        impl GlobalTensor {
+            $(
+                #[doc = concat!("`torch.", $torch, "` (", $what, ") on every shard: [`GlobalTensor::unary`].")]
+                ///
+                /// # Errors
+                /// The local op's; a collective's.
+                #[cfg_attr(unoptimized, inline)]
+                pub fn $name(&self) -> Result<GlobalTensor> {
+                    self.unary(UnaryOp::$V)
+                }
+            )*
+        }
+    };
+}
+crate::__unary_ops!(global_unary_methods);

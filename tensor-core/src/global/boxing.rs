@@ -2,11 +2,11 @@
 //! each pair needs (OneFlow's boxing). Which collective runs depends only on the logical
 //! metadata, so every rank picks the same one.
 
-use super::global_tensor::{identity, local_from_broadcast, GlobalTensor};
+use super::collective::{shard, Group};
 use super::infer::split_range;
 use super::sbp::{ReduceOp, Sbp};
 use crate::error::Result;
-use crate::Tensor;
+use crate::{DType, Scalar, Tensor};
 
 /// The collective that takes `from` to `to` (for docs, logs and tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,26 +42,28 @@ pub fn boxing_kind(from: Sbp, to: Sbp) -> BoxingKind {
     }
 }
 
-/// This rank's shard of `t` re-distributed to `to` (checked by the caller).
+/// This rank's shard `local` of a global tensor of logical `sizes` under `from`,
+/// re-distributed to `to` (checked by the caller) among the ranks of `g`.
 #[cfg_attr(unoptimized, inline)]
-pub(crate) fn boxing(t: &GlobalTensor, to: Sbp) -> Result<Tensor> {
-    let from = t.sbp();
-    let g = t.group();
-    let (parts, index) = (t.placement().len(), t.parallel_index());
-    let local = t.local();
+pub(crate) fn boxing(
+    g: &Group<'_>,
+    local: &Tensor,
+    sizes: &[usize],
+    from: Sbp,
+    to: Sbp,
+) -> Result<Tensor> {
+    let (parts, index) = (g.ranks.len(), g.index);
     match (boxing_kind(from, to), from, to) {
         (BoxingKind::Identity, ..) => Ok(local.alias()),
-        (BoxingKind::AllGather, Sbp::Split(d), _) => g.all_gather(local, d, t.sizes()),
-        (BoxingKind::AllToAll, Sbp::Split(i), Sbp::Split(j)) => {
-            g.all_to_all(local, i, j, t.sizes())
-        }
+        (BoxingKind::AllGather, Sbp::Split(d), _) => g.all_gather(local, d, sizes),
+        (BoxingKind::AllToAll, Sbp::Split(i), Sbp::Split(j)) => g.all_to_all(local, i, j, sizes),
         (BoxingKind::Local, Sbp::Broadcast, _) => local_from_broadcast(local, to, parts, index),
         (BoxingKind::Local, Sbp::Split(d), partial) => {
             // S → P: the shard at its place in a tensor of the logical sizes, the
             // reduction's identity everywhere else.
             let op = partial.partial_op().unwrap_or(ReduceOp::Sum);
-            let out = Tensor::full(t.sizes(), identity(op, t.dtype()), t.dtype())?;
-            let r = split_range(t.sizes()[d], parts, index)?;
+            let out = Tensor::full(sizes, identity(op, local.dtype()), local.dtype())?;
+            let r = split_range(sizes[d], parts, index)?;
             out.narrow(d as i64, r.start as i64, r.len())?
                 .copy_(local)?;
             Ok(out)
@@ -75,6 +77,54 @@ pub(crate) fn boxing(t: &GlobalTensor, to: Sbp) -> Result<Tensor> {
         (_, p, _) => {
             let whole = g.all_reduce(local, p.partial_op().unwrap_or(ReduceOp::Sum))?;
             local_from_broadcast(&whole, to, parts, index)
+        }
+    }
+}
+
+/// The identity element of `op` for `dtype`: 0 for sum, the lowest value for max
+/// (`-inf`, `i64::MIN`, `false`), the highest for min.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn identity(op: ReduceOp, dtype: DType) -> Scalar {
+    let high = match op {
+        ReduceOp::Sum => return Scalar::Int(0),
+        ReduceOp::Max => false,
+        ReduceOp::Min => true,
+    };
+    let int = |lo: i64, hi: i64| Scalar::Int(if high { hi } else { lo });
+    match dtype {
+        DType::Bool => Scalar::Bool(high),
+        DType::U8 => int(0, u8::MAX.into()),
+        DType::I8 => int(i8::MIN.into(), i8::MAX.into()),
+        DType::I16 => int(i16::MIN.into(), i16::MAX.into()),
+        DType::I32 => int(i32::MIN.into(), i32::MAX.into()),
+        DType::I64 => int(i64::MIN, i64::MAX),
+        _ => Scalar::Float(if high {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        }),
+    }
+}
+
+/// This rank's shard of a whole tensor `t` under `sbp` (B → `sbp` without
+/// communication): a slice, the whole, or `t` on index 0 and the identity elsewhere.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn local_from_broadcast(
+    t: &Tensor,
+    sbp: Sbp,
+    parts: usize,
+    index: usize,
+) -> Result<Tensor> {
+    match sbp {
+        Sbp::Broadcast => Ok(t.alias()),
+        Sbp::Split(d) => shard(t, d, parts, index)?.contiguous(),
+        partial => {
+            let op = partial.partial_op().unwrap_or(ReduceOp::Sum);
+            if index == 0 {
+                Ok(t.alias())
+            } else {
+                Tensor::full(t.sizes(), identity(op, t.dtype()), t.dtype())
+            }
         }
     }
 }

@@ -2,13 +2,13 @@
 //! its shard as an ordinary runtime [`Tensor`] (OneFlow's global, formerly
 //! "consistent", tensor).
 
-use super::boxing::boxing;
-use super::collective::{shard, Comm, Group};
+use super::boxing::{boxing, local_from_broadcast};
+use super::collective::{Comm, Group};
 use super::infer::{logical_shape, physical_shape};
 use super::placement::Placement;
-use super::sbp::{ReduceOp, Sbp};
+use super::sbp::Sbp;
 use crate::error::{Error, Result};
-use crate::{DType, Scalar, Tensor};
+use crate::{DType, Tensor};
 use std::fmt;
 
 /// A logical tensor (sizes, dtype) placed on the ranks of a [`Placement`] with an
@@ -52,31 +52,6 @@ impl fmt::Debug for GlobalTensor {
             .field("rank", &self.comm.rank())
             .field("local_sizes", &self.local.sizes())
             .finish()
-    }
-}
-
-/// The identity element of `op` for `dtype`: 0 for sum, the lowest value for max
-/// (`-inf`, `i64::MIN`, `false`), the highest for min.
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn identity(op: ReduceOp, dtype: DType) -> Scalar {
-    let high = match op {
-        ReduceOp::Sum => return Scalar::Int(0),
-        ReduceOp::Max => false,
-        ReduceOp::Min => true,
-    };
-    let int = |lo: i64, hi: i64| Scalar::Int(if high { hi } else { lo });
-    match dtype {
-        DType::Bool => Scalar::Bool(high),
-        DType::U8 => int(0, u8::MAX.into()),
-        DType::I8 => int(i8::MIN.into(), i8::MAX.into()),
-        DType::I16 => int(i16::MIN.into(), i16::MAX.into()),
-        DType::I32 => int(i32::MIN.into(), i32::MAX.into()),
-        DType::I64 => int(i64::MIN, i64::MAX),
-        _ => Scalar::Float(if high {
-            f64::INFINITY
-        } else {
-            f64::NEG_INFINITY
-        }),
     }
 }
 
@@ -255,7 +230,7 @@ impl GlobalTensor {
     #[cfg_attr(unoptimized, inline)]
     pub fn to_sbp(&self, sbp: Sbp) -> Result<GlobalTensor> {
         sbp.check(self.dim())?;
-        let local = boxing(self, sbp)?;
+        let local = boxing(&self.group(), &self.local, &self.sizes, self.sbp, sbp)?;
         self.with_local(local, &self.sizes, sbp)
     }
 
@@ -293,28 +268,5 @@ impl GlobalTensor {
             });
         }
         Ok(())
-    }
-}
-
-/// This rank's shard of a whole tensor `t` under `sbp` (B → `sbp` without
-/// communication): a slice, the whole, or `t` on index 0 and the identity elsewhere.
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn local_from_broadcast(
-    t: &Tensor,
-    sbp: Sbp,
-    parts: usize,
-    index: usize,
-) -> Result<Tensor> {
-    match sbp {
-        Sbp::Broadcast => Ok(t.alias()),
-        Sbp::Split(d) => shard(t, d, parts, index)?.contiguous(),
-        partial => {
-            let op = partial.partial_op().unwrap_or(ReduceOp::Sum);
-            if index == 0 {
-                Ok(t.alias())
-            } else {
-                Tensor::full(t.sizes(), identity(op, t.dtype()), t.dtype())
-            }
-        }
     }
 }

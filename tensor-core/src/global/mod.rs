@@ -32,8 +32,7 @@ pub use infer::{
 };
 pub use ops::{
     binary_partial, elementwise_signature, expand_signature, has_empty_shard, matmul_signature,
-    permute_signature, reduce_signature, reshape_signature, unary_signature, BinaryKind,
-    ReduceKind, Signature, UnaryKind,
+    permute_signature, reduce_signature, reshape_signature, unary_signature, ReduceKind, Signature,
 };
 pub use placement::Placement;
 pub use sbp::{ReduceOp, Sbp};

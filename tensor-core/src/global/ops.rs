@@ -7,7 +7,8 @@ use super::infer::{
     broadcast_split_dim, permute_sbp, reduce_split_dim, reshape_split_dim, split_range,
 };
 use super::sbp::{ReduceOp, Sbp};
-use crate::DType;
+use crate::BinaryOp;
+use crate::{DType, PartialRule};
 
 /// The SBPs an op's inputs are boxed to, and its output's SBP.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,48 +17,6 @@ pub struct Signature {
     pub inputs: Vec<Sbp>,
     /// The output's SBP.
     pub output: Sbp,
-}
-
-/// The global elementwise unary ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnaryKind {
-    /// `neg`: linear and order-reversing.
-    Neg,
-    /// `abs`.
-    Abs,
-    /// `relu`: non-decreasing.
-    Relu,
-    /// `exp`.
-    Exp,
-    /// `log`.
-    Log,
-    /// `sqrt`.
-    Sqrt,
-    /// `sigmoid`.
-    Sigmoid,
-    /// `tanh`.
-    Tanh,
-    /// `to_dtype`.
-    Cast,
-}
-
-/// The global elementwise binary ops (broadcasting, PyTorch's promotion).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinaryKind {
-    /// `add`.
-    Add,
-    /// `sub`.
-    Sub,
-    /// `mul`.
-    Mul,
-    /// `div`.
-    Div,
-    /// `maximum`.
-    Maximum,
-    /// `minimum`.
-    Minimum,
-    /// `pow`.
-    Pow,
 }
 
 /// The global reductions.
@@ -91,18 +50,19 @@ fn all_broadcast(n: usize) -> Signature {
 }
 
 /// Unary: split and broadcast pass through; a partial input stays partial only when the
-/// op commutes with its reduction: `neg` of a sum is the sum of the negations (integers
-/// wrap alike), and for floats `neg` swaps max and min (for integers it does not:
-/// `-i64::MIN` wraps, `-1u8` is 255); `relu` is non-decreasing, so it keeps max and min.
-/// Otherwise the input is broadcast first. `floating` is the input dtype's kind.
+/// op commutes with its reduction (the op's [`PartialRule`], from its row of the op
+/// table): `neg` of a sum is the sum of the negations (integers wrap alike), and for
+/// floats `neg` swaps max and min (for integers it does not: `-i64::MIN` wraps, `-1u8`
+/// is 255); `relu` is non-decreasing, so it keeps max and min. Otherwise the input is
+/// broadcast first. `floating` is the input dtype's kind.
 #[cfg_attr(unoptimized, inline)]
-pub fn unary_signature(kind: UnaryKind, input: Sbp, floating: bool) -> Signature {
-    let output = match (kind, input.partial_op()) {
+pub fn unary_signature(rule: PartialRule, input: Sbp, floating: bool) -> Signature {
+    let output = match (rule, input.partial_op()) {
         (_, None) => input,
-        (UnaryKind::Neg, Some(ReduceOp::Sum)) => Sbp::PartialSum,
-        (UnaryKind::Neg, Some(ReduceOp::Max)) if floating => Sbp::PartialMin,
-        (UnaryKind::Neg, Some(ReduceOp::Min)) if floating => Sbp::PartialMax,
-        (UnaryKind::Relu, Some(ReduceOp::Max | ReduceOp::Min)) => input,
+        (PartialRule::Negates, Some(ReduceOp::Sum)) => Sbp::PartialSum,
+        (PartialRule::Negates, Some(ReduceOp::Max)) if floating => Sbp::PartialMin,
+        (PartialRule::Negates, Some(ReduceOp::Min)) if floating => Sbp::PartialMax,
+        (PartialRule::Monotone, Some(ReduceOp::Max | ReduceOp::Min)) => input,
         _ => return all_broadcast(1),
     };
     Signature {
@@ -170,22 +130,17 @@ pub fn elementwise_signature(
 /// dtype to be the result's, so that the per-rank arithmetic is the logical one
 /// (integers wrap the same way; nothing is promoted in between).
 #[cfg_attr(unoptimized, inline)]
-pub fn binary_partial(
-    kind: BinaryKind,
-    a: (Sbp, DType),
-    b: (Sbp, DType),
-    out: DType,
-) -> Option<Sbp> {
+pub fn binary_partial(kind: BinaryOp, a: (Sbp, DType), b: (Sbp, DType), out: DType) -> Option<Sbp> {
     use Sbp::{Broadcast as B, PartialMax as PMax, PartialMin as PMin, PartialSum as PSum};
     let keeps = |s: Sbp, d: DType| s.partial_op().is_none() || d == out;
     if !keeps(a.0, a.1) || !keeps(b.0, b.1) {
         return None;
     }
     match (kind, a.0, b.0) {
-        (BinaryKind::Add | BinaryKind::Sub, PSum, PSum) => Some(PSum),
-        (BinaryKind::Mul, PSum, B) | (BinaryKind::Mul, B, PSum) => Some(PSum),
-        (BinaryKind::Maximum, PMax, PMax | B) | (BinaryKind::Maximum, B, PMax) => Some(PMax),
-        (BinaryKind::Minimum, PMin, PMin | B) | (BinaryKind::Minimum, B, PMin) => Some(PMin),
+        (BinaryOp::Add | BinaryOp::Sub, PSum, PSum) => Some(PSum),
+        (BinaryOp::Mul, PSum, B) | (BinaryOp::Mul, B, PSum) => Some(PSum),
+        (BinaryOp::Maximum, PMax, PMax | B) | (BinaryOp::Maximum, B, PMax) => Some(PMax),
+        (BinaryOp::Minimum, PMin, PMin | B) | (BinaryOp::Minimum, B, PMin) => Some(PMin),
         _ => None,
     }
 }
@@ -346,44 +301,44 @@ mod tests {
     #[test]
     fn binary_partial_rules() {
         let f = DType::F32;
-        let div = binary_partial(BinaryKind::Div, (PartialSum, f), (Broadcast, f), f);
+        let div = binary_partial(BinaryOp::Div, (PartialSum, f), (Broadcast, f), f);
         assert_eq!(div, None);
         assert_eq!(
-            binary_partial(BinaryKind::Add, (PartialSum, f), (PartialSum, f), f),
+            binary_partial(BinaryOp::Add, (PartialSum, f), (PartialSum, f), f),
             Some(PartialSum)
         );
         assert_eq!(
-            binary_partial(BinaryKind::Add, (PartialSum, f), (Broadcast, f), f),
+            binary_partial(BinaryOp::Add, (PartialSum, f), (Broadcast, f), f),
             None
         );
         assert_eq!(
-            binary_partial(BinaryKind::Mul, (Broadcast, f), (PartialSum, f), f),
+            binary_partial(BinaryOp::Mul, (Broadcast, f), (PartialSum, f), f),
             Some(PartialSum)
         );
         assert_eq!(
-            binary_partial(BinaryKind::Mul, (PartialSum, DType::I8), (Broadcast, f), f),
+            binary_partial(BinaryOp::Mul, (PartialSum, DType::I8), (Broadcast, f), f),
             None
         );
         assert_eq!(
-            binary_partial(BinaryKind::Maximum, (PartialMax, f), (Broadcast, f), f),
+            binary_partial(BinaryOp::Maximum, (PartialMax, f), (Broadcast, f), f),
             Some(PartialMax)
         );
     }
 
     #[test]
     fn unary_partial_rules() {
-        let neg_max = unary_signature(UnaryKind::Neg, PartialMax, true);
+        let neg_max = unary_signature(PartialRule::Negates, PartialMax, true);
         assert_eq!(neg_max.output, PartialMin);
-        let neg_int_max = unary_signature(UnaryKind::Neg, PartialMax, false);
+        let neg_int_max = unary_signature(PartialRule::Negates, PartialMax, false);
         assert_eq!(neg_int_max.inputs, vec![Broadcast]);
-        let neg_int_sum = unary_signature(UnaryKind::Neg, PartialSum, false);
+        let neg_int_sum = unary_signature(PartialRule::Negates, PartialSum, false);
         assert_eq!(neg_int_sum.output, PartialSum);
-        let exp_sum = unary_signature(UnaryKind::Exp, PartialSum, true);
+        let exp_sum = unary_signature(PartialRule::Broadcasts, PartialSum, true);
         assert_eq!(exp_sum.inputs, vec![Broadcast]);
-        let relu_min = unary_signature(UnaryKind::Relu, PartialMin, false);
+        let relu_min = unary_signature(PartialRule::Monotone, PartialMin, false);
         assert_eq!(relu_min.output, PartialMin);
         assert_eq!(
-            unary_signature(UnaryKind::Exp, Split(2), true).output,
+            unary_signature(PartialRule::Broadcasts, Split(2), true).output,
             Split(2)
         );
     }

@@ -27,6 +27,11 @@ pub(crate) trait Arith: Element {
     fn pow(a: Self, b: Self) -> Self;
     /// `self + value * t1 * t2` (addcmul), `value` already converted.
     fn addcmul(s: Self, t1: Self, t2: Self, value: Self) -> Self;
+    /// `max(a, 0)` (`clamp_min(a, 0)`): NaN stays NaN.
+    #[inline(always)]
+    fn relu(a: Self) -> Self {
+        Self::clamp(a, Some(Self::ZERO), None)
+    }
     /// `std::min(std::max(a, lo), hi)`: NaN stays NaN; `lo > hi` gives `hi`.
     #[inline(always)]
     fn clamp(a: Self, lo: Option<Self>, hi: Option<Self>) -> Self {
@@ -45,18 +50,15 @@ pub(crate) trait Arith: Element {
     }
 }
 
-/// Transcendental functions for the floating types.
+/// The floating types' math: each element is computed in `Self::Math` (`f32` for `f16`,
+/// `bf16` and `f32`, `f64` for `f64`: PyTorch's `opmath_type`) and rounded back once, so a
+/// unary float op is one closure over num-traits' `Float` (`|x| x.exp()`), written once
+/// for every float dtype (the table in `ops/unary/defs.rs`).
 pub(crate) trait FloatMath: Arith {
-    /// `e^a`.
-    fn exp(a: Self) -> Self;
-    /// Natural log.
-    fn ln(a: Self) -> Self;
-    /// Square root.
-    fn sqrt(a: Self) -> Self;
-    /// `1 / (1 + e^-a)`.
-    fn sigmoid(a: Self) -> Self;
-    /// Hyperbolic tangent.
-    fn tanh(a: Self) -> Self;
+    /// The type the math is done in.
+    type Math: num_traits::Float;
+    /// `f` applied to `a` widened to [`FloatMath::Math`], rounded back to `Self`.
+    fn map(a: Self, f: impl Fn(Self::Math) -> Self::Math) -> Self;
 }
 
 impl Arith for bool {
@@ -247,25 +249,10 @@ macro_rules! float_arith {
         }
 
         impl FloatMath for $t {
+            type Math = $t;
             #[inline(always)]
-            fn exp(a: Self) -> Self {
-                a.exp()
-            }
-            #[inline(always)]
-            fn ln(a: Self) -> Self {
-                a.ln()
-            }
-            #[inline(always)]
-            fn sqrt(a: Self) -> Self {
-                a.sqrt()
-            }
-            #[inline(always)]
-            fn sigmoid(a: Self) -> Self {
-                1.0 / (1.0 + (-a).exp())
-            }
-            #[inline(always)]
-            fn tanh(a: Self) -> Self {
-                a.tanh()
+            fn map(a: Self, f: impl Fn($t) -> $t) -> Self {
+                f(a)
             }
         }
     };
@@ -319,25 +306,10 @@ macro_rules! half_arith {
         }
 
         impl FloatMath for $t {
+            type Math = f32;
             #[inline(always)]
-            fn exp(a: Self) -> Self {
-                <$t>::from_f32(a.to_f32().exp())
-            }
-            #[inline(always)]
-            fn ln(a: Self) -> Self {
-                <$t>::from_f32(a.to_f32().ln())
-            }
-            #[inline(always)]
-            fn sqrt(a: Self) -> Self {
-                <$t>::from_f32(a.to_f32().sqrt())
-            }
-            #[inline(always)]
-            fn sigmoid(a: Self) -> Self {
-                <$t>::from_f32(1.0 / (1.0 + (-a.to_f32()).exp()))
-            }
-            #[inline(always)]
-            fn tanh(a: Self) -> Self {
-                <$t>::from_f32(a.to_f32().tanh())
+            fn map(a: Self, f: impl Fn(f32) -> f32) -> Self {
+                <$t>::from_f32(f(a.to_f32()))
             }
         }
     };

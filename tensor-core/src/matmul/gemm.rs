@@ -2,25 +2,9 @@
 //! `i`-`p`-`j` loop for integers (wrapping `i64` arithmetic) and for `f16`/`bf16`
 //! (accumulating in `f32`).
 
+use super::strided::Strided;
 use crate::Element;
 use half::{bf16, f16};
-
-/// A strided matrix inside a storage slice: element `(i, p)` is
-/// `data[offset + i * rs + p * cs]`. Constructed only after [`in_bounds`] succeeded.
-#[derive(Clone, Copy)]
-pub(super) struct Strided<'a, T> {
-    pub(super) data: &'a [T],
-    pub(super) offset: isize,
-    pub(super) rs: isize,
-    pub(super) cs: isize,
-}
-
-impl<T: Copy> Strided<'_, T> {
-    #[inline(always)]
-    fn at(&self, i: usize, p: usize) -> T {
-        self.data[(self.offset + i as isize * self.rs + p as isize * self.cs) as usize]
-    }
-}
 
 /// An element type with a matrix-product kernel.
 pub(super) trait GemmElement: Element {

@@ -15,6 +15,7 @@
 mod gemm;
 mod plan;
 mod small;
+mod strided;
 
 #[cfg(test)]
 mod tests;
@@ -24,8 +25,9 @@ use crate::layout::checked_numel;
 use crate::nn::rows::write_new;
 use crate::parallel;
 use crate::{dispatch_dtype, DType, Tensor};
-use gemm::{GemmElement, Strided};
+use gemm::GemmElement;
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
+use strided::Strided;
 
 /// Below this many multiply-adds per matrix, a batch is split across rayon threads
 /// (whole matrices per thread); from it on, each product's rows are (`gemm_rows`).

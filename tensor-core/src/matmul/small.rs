@@ -10,7 +10,7 @@
 //! kernels). Rows are split across threads (`at::parallel_for`) when the product is
 //! large enough and the caller is not already inside a parallel region.
 
-use super::gemm::Strided;
+use super::strided::Strided;
 use crate::parallel;
 
 /// The largest `k` and `n` the kernel takes.

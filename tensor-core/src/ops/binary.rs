@@ -36,16 +36,40 @@ impl Arg<'_> {
     }
 }
 
-/// The binary arithmetic ops.
+/// The binary arithmetic ops (broadcasting, PyTorch's type promotion), the ones
+/// `GlobalTensor` also runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinaryOp {
+pub enum BinaryOp {
+    /// `torch.add`.
     Add,
+    /// `torch.sub`.
     Sub,
+    /// `torch.mul`.
     Mul,
+    /// `torch.div` (true division: integers compute in float32).
     Div,
+    /// `torch.maximum` (NaN propagates).
     Maximum,
+    /// `torch.minimum` (NaN propagates).
     Minimum,
+    /// `torch.pow`.
     Pow,
+}
+
+impl BinaryOp {
+    /// PyTorch's name of the op (`"add"`).
+    #[cfg_attr(unoptimized, inline)]
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::Maximum => "maximum",
+            BinaryOp::Minimum => "minimum",
+            BinaryOp::Pow => "pow",
+        }
+    }
 }
 
 #[cfg_attr(unoptimized, inline)]

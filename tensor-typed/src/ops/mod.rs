@@ -12,6 +12,7 @@ use tensor_core::Result;
 
 /// The value of `r`, or a panic with its error's message: the plain (non-`try_`) form
 /// of an op whose `Dyn` dims failed PyTorch's run-time check.
+#[track_caller]
 pub(crate) fn or_panic<X>(r: Result<X>) -> X {
     match r {
         Ok(x) => x,
@@ -22,6 +23,7 @@ pub(crate) fn or_panic<X>(r: Result<X>) -> X {
 /// The panic of [`or_panic`], outside the generic code.
 #[cold]
 #[inline(never)]
+#[track_caller]
 fn fail(e: tensor_core::Error) -> ! {
     panic!("{e}")
 }

@@ -1,7 +1,9 @@
-//! Typed unary ops. `neg`, `abs`, `relu` keep the element type; `exp`, `log`, `sqrt`,
-//! `sigmoid`, `tanh` give a float (`FloatOf<T>`: integers become `f32`, as in PyTorch).
-//! In-place variants (`exp_`) exist where the result type is `T` itself. `neg` and `relu`
-//! of a bool tensor do not compile (PyTorch refuses them).
+//! Typed unary ops, one per row of tensor-core's op table (`ops/unary/defs.rs`):
+//! `all` rows (`neg`, `abs`, `relu`) keep the element type, bounded by the row's element
+//! rule (`neg` and `relu` of a bool tensor do not compile: PyTorch refuses them);
+//! `float` rows (`exp`, `log`, `sqrt`, `sigmoid`, `tanh`, `sin`, `cos`) give a float
+//! (`FloatOf<T>`: integers become `f32`, as in PyTorch), and have an in-place variant
+//! (`exp_`) where the result type is `T` itself.
 
 use crate::ops::or_panic;
 use crate::shape::promote::FloatOf;
@@ -10,53 +12,67 @@ use crate::tensor::Tensor;
 use crate::typelevel::dtype_rules::{Negate, Relu};
 use tensor_core::Element;
 
-macro_rules! same_type_unary {
-    ($($name:ident $inplace:ident $bound:path;)*) => {
-        impl<T: Element, S: Shape> Tensor<T, S> {$(
-            #[doc = concat!("Elementwise `", stringify!($name), "`, same element type and shape. Mirrors `torch.", stringify!($name), "`.")]
+/// The typed methods of one row: `all` rows keep `T` (bounded by the row's rule),
+/// `float` rows give `FloatOf<T>`.
+macro_rules! typed_unary {
+    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+        $kind:ident $kernel:tt $rule:ident $bool_error:tt $node:tt
+        $domain:ident $partial:ident ; )*) => {
+        $( typed_unary!(@$kind $name $inplace $torch $what $rule); )*
+    };
+    (@all $name:ident $inplace:ident $torch:literal $what:literal $rule:ident) => {
+        impl<T: Element, S: Shape> Tensor<T, S> {
+            #[doc = concat!("Elementwise `", $torch, "` (", $what, "), same element type and shape. Mirrors `torch.", $torch, "`.")]
+            ///
+            /// # Panics
+            /// Never for an element type the bound admits.
+            #[track_caller]
             pub fn $name(&self) -> Tensor<T, S>
             where
-                T: $bound,
+                T: $rule,
             {
                 wrap!(or_panic(self.inner.$name()))
             }
 
-            #[doc = concat!("In-place `", stringify!($name), "`. Mirrors `Tensor.", stringify!($inplace), "`.")]
+            #[doc = concat!("In-place `", $torch, "`. Mirrors `Tensor.", $torch, "_`.")]
+            ///
+            /// # Panics
+            /// When `self` has overlapping elements (an expanded view), with PyTorch's
+            /// message.
+            #[track_caller]
             pub fn $inplace(&self) -> &Self
             where
-                T: $bound,
+                T: $rule,
             {
                 or_panic(self.inner.$inplace());
                 self
             }
-        )*}
+        }
     };
-}
-same_type_unary! {
-    neg neg_ Negate; abs abs_ Element; relu relu_ Relu;
-}
-
-macro_rules! float_unary {
-    ($($name:ident $inplace:ident;)*) => {
-        impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {$(
-            #[doc = concat!("Elementwise `", stringify!($name), "`; integer inputs give `f32`. Mirrors `torch.", stringify!($name), "`.")]
+    (@float $name:ident $inplace:ident $torch:literal $what:literal $rule:ident) => {
+        impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {
+            #[doc = concat!("Elementwise `", $torch, "` (", $what, "); integer inputs give `f32`. Mirrors `torch.", $torch, "`.")]
+            #[track_caller]
             pub fn $name(&self) -> Tensor<<T as FloatOf>::Output, S> {
                 wrap!(or_panic(self.inner.$name()))
             }
-        )*}
+        }
 
-        impl<T: Element + FloatOf<Output = T>, S: Shape> Tensor<T, S> {$(
-            #[doc = concat!("In-place `", stringify!($name), "` (float tensors only). Mirrors `Tensor.", stringify!($inplace), "`.")]
+        impl<T: Element + FloatOf<Output = T>, S: Shape> Tensor<T, S> {
+            #[doc = concat!("In-place `", $torch, "` (float tensors only). Mirrors `Tensor.", $torch, "_`.")]
+            ///
+            /// # Panics
+            /// When `self` has overlapping elements (an expanded view), with PyTorch's
+            /// message.
+            #[track_caller]
             pub fn $inplace(&self) -> &Self {
                 or_panic(self.inner.$inplace());
                 self
             }
-        )*}
+        }
     };
 }
-float_unary! {
-    exp exp_; log log_; sqrt sqrt_; sigmoid sigmoid_; tanh tanh_;
-}
+tensor_core::__unary_ops!(typed_unary);
 
 impl<T: Negate, S: Shape> std::ops::Neg for &Tensor<T, S> {
     type Output = Tensor<T, S>;

@@ -15,7 +15,7 @@ use super::{check_outcome, check_values, dtype, ints, usizes, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tensor_core::nn;
-use tensor_core::{DType, Scalar, Tensor};
+use tensor_core::{DType, Scalar, Tensor, UnaryOp};
 
 /// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
 /// each op gets its backward.
@@ -44,6 +44,10 @@ fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Te
             v => scalar(v).map(Some),
         }
     };
+    // Every op of tensor-core's unary table, by its PyTorch name.
+    if let Some(u) = UnaryOp::from_name(op) {
+        return Ok(x.unary(u));
+    }
     Ok(match op {
         "embedding" => nn::embedding(&explicit(&case["index"]), x),
         "index_select" => x.index_select(int(args, "dim")?, &explicit(&case["index"])),
@@ -94,14 +98,6 @@ fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Te
         "repeat" => x.repeat(&ints(&args["repeats"])),
         "where" => Tensor::where_(x, two()?, t.get(2).ok_or("where needs three inputs")?),
         "clamp" => x.clamp(opt("min")?, opt("max")?),
-        "relu" => x.relu(),
-        "exp" => x.exp(),
-        "log" => x.log(),
-        "sqrt" => x.sqrt(),
-        "sigmoid" => x.sigmoid(),
-        "tanh" => x.tanh(),
-        "abs" => x.abs(),
-        "neg" => x.neg(),
         // The model ops of nn.json (softmax ... transpose): the nn judge runs them.
         _ => return super::nn::apply(case, op, t),
     })
@@ -199,16 +195,11 @@ fn judge_grad_case(case: &Value, op: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The unary op `torch.<name>(x)` of a scenario.
+/// The unary op `torch.<name>(x)` of a scenario (any op of tensor-core's unary table).
 fn unary(name: &str, x: &Tensor) -> tensor_core::Result<Tensor> {
-    match name {
-        "sqrt" => x.sqrt(),
-        "sigmoid" => x.sigmoid(),
-        "tanh" => x.tanh(),
-        "exp" => x.exp(),
-        "log" => x.log(),
-        "relu" => x.relu(),
-        other => panic!("scenario with unknown op {other}"),
+    match UnaryOp::from_name(name) {
+        Some(op) => x.unary(op),
+        None => panic!("scenario with unknown op {name}"),
     }
 }
 

@@ -6,7 +6,7 @@ use super::operand::{check, operand, show, Opnd, CAP, UNALLOCATABLE};
 use super::runner::Ctx;
 use super::{adapt, compute, misc};
 use crate::naive::{broadcast, numel, ravel_broadcast, unravel};
-use tensor_core::{DType, Tensor};
+use tensor_core::{DType, Tensor, UnaryOp};
 
 /// One case: pick a family of calls and make them.
 pub fn run_case(g: &mut Gen, c: &mut Ctx) {
@@ -435,71 +435,35 @@ pub(super) fn out_for(g: &mut Gen, c: &mut Ctx, a: &Opnd) -> Option<Tensor> {
 fn unary(g: &mut Gen, c: &mut Ctx) {
     let Some(a) = operand(g, c) else { return };
     let t = &a.t;
-    let k = g.below(8);
+    let op = UnaryOp::ALL[g.below(UnaryOp::ALL.len())];
     let form = g.below(3);
     if (form > 0 && !small(t)) || !allowed(numel(t.sizes())) {
         return;
     }
-    let names = [
-        "neg", "abs", "relu", "exp", "log", "sqrt", "sigmoid", "tanh",
-    ];
-    let f: fn(&Tensor) -> tensor_core::Result<Tensor> = [
-        Tensor::neg,
-        Tensor::abs,
-        Tensor::relu,
-        Tensor::exp,
-        Tensor::log,
-        Tensor::sqrt,
-        Tensor::sigmoid,
-        Tensor::tanh,
-    ][k];
-    let fi: fn(&Tensor) -> tensor_core::Result<()> = [
-        Tensor::neg_,
-        Tensor::abs_,
-        Tensor::relu_,
-        Tensor::exp_,
-        Tensor::log_,
-        Tensor::sqrt_,
-        Tensor::sigmoid_,
-        Tensor::tanh_,
-    ][k];
-    let fo: fn(&Tensor, &Tensor) -> tensor_core::Result<Tensor> = [
-        Tensor::neg_out,
-        Tensor::abs_out,
-        Tensor::relu_out,
-        Tensor::exp_out,
-        Tensor::log_out,
-        Tensor::sqrt_out,
-        Tensor::sigmoid_out,
-        Tensor::tanh_out,
-    ][k];
-    let name = names[k];
+    let name = op.name();
     // Expected values where exact: neg/abs/relu of floats and small signed ints.
     let exact = matches!(t.dtype(), DType::I8 | DType::I16 | DType::I32 | DType::I64)
         || t.dtype().is_floating();
-    let want: Option<Vec<f64>> = a.values.as_ref().filter(|_| exact && k < 3).map(|v| {
-        v.iter()
-            .map(|&x| match k {
-                0 => -x,
-                1 => x.abs(),
-                _ => {
-                    if x.is_nan() {
-                        x
-                    } else {
-                        x.max(0.0)
-                    }
-                }
-            })
-            .collect()
-    });
+    let reference: Option<fn(f64) -> f64> = match op {
+        UnaryOp::Neg => Some(|x| -x),
+        UnaryOp::Abs => Some(f64::abs),
+        UnaryOp::Relu => Some(|x| if x.is_nan() { x } else { x.max(0.0) }),
+        _ => None,
+    };
+    let want: Option<Vec<f64>> = a
+        .values
+        .as_ref()
+        .filter(|_| exact)
+        .zip(reference)
+        .map(|(v, r)| v.iter().map(|&x| r(x)).collect());
     match form {
         0 => {
-            if let Some(r) = c.call(|| format!("{name}({})", show(t)), || f(t)) {
+            if let Some(r) = c.call(|| format!("{name}({})", show(t)), || t.unary(op)) {
                 check(c, &r, want.as_deref(), 0.0);
             }
         }
         1 => {
-            if c.call(|| format!("{name}_({})", show(t)), || fi(t))
+            if c.call(|| format!("{name}_({})", show(t)), || t.unary_(op))
                 .is_some()
             {
                 check(c, t, want.as_deref(), 0.0);
@@ -509,7 +473,7 @@ fn unary(g: &mut Gen, c: &mut Ctx) {
             let Some(out) = out_for(g, c, &a) else { return };
             if let Some(r) = c.call(
                 || format!("{name}_out({}, out={})", show(t), show(&out)),
-                || fo(t, &out),
+                || t.unary_out(op, &out),
             ) {
                 check(c, &r, None, 0.0);
             }

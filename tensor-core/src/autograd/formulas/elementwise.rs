@@ -1,10 +1,10 @@
-//! Elementwise ops: add, sub, mul, div, pow, maximum, minimum, the unary ops, clamp,
-//! where, and dtype casts.
+//! Elementwise ops: add, sub, mul, div, pow, maximum, minimum, clamp, where, and dtype
+//! casts (the unary ops' gradients are in their table, `ops/unary/defs.rs`).
 
 use super::{first, zero_of};
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
-use crate::{DType, Scalar, Tensor};
+use crate::{Scalar, Tensor};
 
 /// `a + alpha * b` / `a - alpha * b` (AddBackward0/SubBackward0): `(g, ±alpha g)`.
 pub(crate) struct AddBackward {
@@ -237,131 +237,6 @@ impl Node for ExtremumBackward {
     fn release(&self) {
         self.a.release();
         self.b.release();
-    }
-}
-
-/// The unary ops and what their gradient needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum UnaryGrad {
-    /// `-g`.
-    Neg,
-    /// `g sgn(x)`.
-    Abs,
-    /// `g` where the result is positive.
-    Relu,
-    /// `g e^x` (the result).
-    Exp,
-    /// `g / x`.
-    Log,
-    /// `g / (2 sqrt(x))` (the result).
-    Sqrt,
-    /// `g y (1 - y)` (the result).
-    Sigmoid,
-    /// `g (1 - y²)` (the result).
-    Tanh,
-}
-
-/// PyTorch's `threshold_backward(grad, result, 0)`: `grad` where the relu's result is
-/// above 0, else 0 (a NaN result lets the gradient through, as PyTorch). One pass for
-/// `float32`/`float64` of the same dtype; other dtypes through `where`.
-#[cfg_attr(unoptimized, inline)]
-fn relu_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
-    use crate::iterator::{TensorIterator, TensorIteratorConfig};
-    if g.dtype() != result.dtype() || !matches!(g.dtype(), DType::F32 | DType::F64) {
-        let kill = result.le_scalar(0)?;
-        return Tensor::where_(&kill, &zero_of(g)?, g);
-    }
-    let out = Tensor::empty(&[0], g.dtype())?;
-    let config = TensorIteratorConfig::new()
-        .add_output(&out)
-        .add_const_input(g)
-        .add_const_input(result);
-    // SAFETY: the binary kernel below writes every output element before the output
-    // is handed out.
-    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    match g.dtype() {
-        DType::F32 => {
-            crate::kernels::binary::<f32, f32, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g })
-        }
-        _ => crate::kernels::binary::<f64, f64, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g }),
-    }
-    Ok(iter.final_output(0).alias())
-}
-
-/// The backward of a unary op, saving the input or the result as the formula needs.
-pub(crate) struct UnaryBackward {
-    op: UnaryGrad,
-    saved: Option<SavedTensor>,
-}
-
-impl UnaryBackward {
-    #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn new(op: UnaryGrad, input: &Tensor, result: &Tensor) -> UnaryBackward {
-        let name = UnaryBackward { op, saved: None }.name_of();
-        let saved = match op {
-            UnaryGrad::Neg => None,
-            UnaryGrad::Abs | UnaryGrad::Log => Some(SavedTensor::input(input)),
-            _ => Some(SavedTensor::output(result, name, 0)),
-        };
-        UnaryBackward { op, saved }
-    }
-
-    #[cfg_attr(unoptimized, inline)]
-    fn name_of(&self) -> &'static str {
-        match self.op {
-            UnaryGrad::Neg => "NegBackward0",
-            UnaryGrad::Abs => "AbsBackward0",
-            UnaryGrad::Relu => "ReluBackward0",
-            UnaryGrad::Exp => "ExpBackward0",
-            UnaryGrad::Log => "LogBackward0",
-            UnaryGrad::Sqrt => "SqrtBackward0",
-            UnaryGrad::Sigmoid => "SigmoidBackward0",
-            UnaryGrad::Tanh => "TanhBackward0",
-        }
-    }
-}
-
-impl Node for UnaryBackward {
-    #[cfg_attr(unoptimized, inline)]
-    fn name(&self) -> &'static str {
-        self.name_of()
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
-        let g = first(grads)?;
-        let s = match &self.saved {
-            Some(s) => Some(s.unpack()?),
-            None => None,
-        };
-        let s = || s.as_ref().expect("saved for this op");
-        let gi = match self.op {
-            UnaryGrad::Neg => g.neg()?,
-            UnaryGrad::Abs => {
-                let x = s();
-                let sign = x
-                    .gt_scalar(0)?
-                    .to_dtype(x.dtype())?
-                    .sub(&x.lt_scalar(0)?.to_dtype(x.dtype())?)?;
-                g.mul(&sign)?
-            }
-            UnaryGrad::Relu => relu_backward(g, s())?,
-            UnaryGrad::Exp => g.mul(s())?,
-            UnaryGrad::Log => g.div(s())?,
-            UnaryGrad::Sqrt => g.div(&s().mul_scalar(2)?)?,
-            UnaryGrad::Sigmoid => {
-                let y = s();
-                g.mul(&y.neg()?.add_scalar(1)?)?.mul(y)?
-            }
-            UnaryGrad::Tanh => {
-                let y = s();
-                g.mul(&y.mul(y)?.neg()?.add_scalar(1)?)?
-            }
-        };
-        Ok(vec![Some(gi)])
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn release(&self) {
-        self.saved.iter().for_each(SavedTensor::release);
     }
 }
 
