@@ -298,7 +298,7 @@ impl Tensor {
     pub fn full(sizes: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Tensor> {
         let value = value.into();
         dispatch_dtype!(dtype, T, {
-            let v = crate::ops::checked_scalar::<T>(value, "full")?;
+            let v = crate::scalar::cast::checked_scalar::<T>(value, "full")?;
             let t = Tensor::zeros(sizes, dtype)?;
             t.storage.write().as_mut_slice::<T>().fill(v);
             Ok(t)

@@ -8,7 +8,7 @@
 
 use crate::layout::Layout;
 use crate::layout::{channels_last_strides_2d, channels_last_strides_3d};
-use crate::{MemoryFormat, Tensor};
+use crate::MemoryFormat;
 
 /// Dim orders (outermost stride last) walked by the channels-last predicates.
 const CL_2D_ORDER: [usize; 4] = [1, 3, 2, 0];
@@ -223,30 +223,6 @@ impl Layout {
             return MemoryFormat::ChannelsLast3d;
         }
         MemoryFormat::Contiguous
-    }
-}
-
-impl Tensor {
-    /// `Tensor.is_contiguous()`: row-major contiguity (true for zero elements).
-    pub fn is_contiguous(&self) -> bool {
-        self.layout().is_contiguous()
-    }
-
-    /// `Tensor.is_contiguous(memory_format=format)`; see [`Layout::is_contiguous_format`].
-    pub fn is_contiguous_format(&self, format: MemoryFormat) -> bool {
-        self.layout().is_contiguous_format(format)
-    }
-
-    /// `Tensor.is_non_overlapping_and_dense()`: the elements fill a block of memory
-    /// exactly once, in some dim order.
-    pub fn is_non_overlapping_and_dense(&self) -> bool {
-        self.layout().is_non_overlapping_and_dense()
-    }
-
-    /// `TensorBase::suggest_memory_format(exact_match)`; see
-    /// [`Layout::suggest_memory_format`].
-    pub fn suggest_memory_format(&self, exact_match: bool) -> MemoryFormat {
-        self.layout().suggest_memory_format(exact_match)
     }
 }
 

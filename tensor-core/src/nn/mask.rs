@@ -5,7 +5,7 @@
 use super::backward::{self, node::node};
 use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
-use crate::ops::checked_scalar;
+use crate::scalar::cast::checked_scalar;
 use crate::{
     broadcast_shapes, dispatch_dtype, get_overlap_status, DType, MemOverlapStatus, MemoryFormat,
     Scalar, Tensor,

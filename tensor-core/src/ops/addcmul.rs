@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
 use crate::kernels::ternary;
-use crate::ops::scalar_cast::checked_scalar;
+use crate::scalar::cast::checked_scalar;
 use crate::{DType, Scalar, Tensor};
 use half::{bf16, f16};
 

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
 use crate::kernels::{binary, binary_fma};
-use crate::ops::scalar_cast::checked_scalar;
+use crate::scalar::cast::checked_scalar;
 use crate::{dispatch_dtype, DType, Scalar, Tensor};
 
 /// An operand of a binary op: a tensor or a wrapped number.

@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::iterator::{is_same, TensorIterator, TensorIteratorConfig};
 use crate::kernels::{copy_kernel, nullary_fill};
-use crate::ops::scalar_cast::checked_scalar;
+use crate::scalar::cast::checked_scalar;
 use crate::{dispatch_dtype, DType, Scalar, Tensor};
 
 impl Tensor {

@@ -7,10 +7,9 @@ mod clamp;
 mod compare;
 mod copy;
 mod operators;
-mod scalar_cast;
 mod unary;
 mod where_op;
 
 pub use binary::BinaryOp;
-pub(crate) use scalar_cast::checked_scalar;
+
 pub use unary::{Domain, PartialRule, UnaryOp};

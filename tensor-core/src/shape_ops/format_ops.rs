@@ -6,6 +6,30 @@ use crate::layout::{preserve_strides, strides_for_format};
 use crate::{MemoryFormat, Tensor};
 
 impl Tensor {
+    /// `Tensor.is_contiguous()`: row-major contiguity (true for zero elements).
+    pub fn is_contiguous(&self) -> bool {
+        self.layout().is_contiguous()
+    }
+
+    /// `Tensor.is_contiguous(memory_format=format)`; see [`Layout::is_contiguous_format`](crate::Layout::is_contiguous_format).
+    pub fn is_contiguous_format(&self, format: MemoryFormat) -> bool {
+        self.layout().is_contiguous_format(format)
+    }
+
+    /// `Tensor.is_non_overlapping_and_dense()`: the elements fill a block of memory
+    /// exactly once, in some dim order.
+    pub fn is_non_overlapping_and_dense(&self) -> bool {
+        self.layout().is_non_overlapping_and_dense()
+    }
+
+    /// `TensorBase::suggest_memory_format(exact_match)`; see
+    /// [`Layout::suggest_memory_format`](crate::Layout::suggest_memory_format).
+    pub fn suggest_memory_format(&self, exact_match: bool) -> MemoryFormat {
+        self.layout().suggest_memory_format(exact_match)
+    }
+}
+
+impl Tensor {
     /// `torch.empty_like(self, memory_format=format)`: a fresh tensor of the same sizes and
     /// dtype (zero-filled). `Preserve` keeps the strides of a non-overlapping-and-dense
     /// tensor and otherwise infers dense strides in the same dim order

@@ -1,7 +1,7 @@
 //! Elementwise ops: add, sub, mul, div, pow, maximum, minimum, clamp, where, and dtype
 //! casts (the unary ops' gradients are in their table, `ops/unary/defs.rs`).
 
-use super::{first, zero_of};
+use super::common::{first, zero_of};
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
 use crate::{Scalar, Tensor};

@@ -2,7 +2,7 @@
 //! a column for the right one), the gradients are matrix products, summed over the
 //! broadcast batch dims and shaped back.
 
-use super::first;
+use super::common::first;
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
 use crate::Tensor;

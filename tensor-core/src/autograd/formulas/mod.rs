@@ -2,11 +2,13 @@
 //! from ordinary tensor ops (grad mode is off in backward), so it serves every dtype
 //! and layout; the formulas are PyTorch's (`derivatives.yaml`).
 
+mod common;
 mod elementwise;
 mod matmul;
 mod reduce;
 mod views;
 
+pub(crate) use common::{first, zero_of};
 pub(crate) use elementwise::*;
 #[allow(unused_imports)]
 pub(crate) use matmul::*;
@@ -14,25 +16,3 @@ pub(crate) use matmul::*;
 pub(crate) use reduce::*;
 #[allow(unused_imports)]
 pub(crate) use views::*;
-
-use crate::error::Result;
-use crate::Tensor;
-
-/// The gradient of output 0 (the engine calls a node only when some gradient
-/// reached it; a single-output node always gets it).
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn first(grads: &[Option<Tensor>]) -> Result<&Tensor> {
-    grads
-        .first()
-        .and_then(Option::as_ref)
-        .ok_or(crate::Error::InvalidArgument {
-            op: "backward",
-            message: "a node was run without the gradient of its output".into(),
-        })
-}
-
-/// A 0-d zero of `t`'s dtype (broadcasts in `where`).
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn zero_of(t: &Tensor) -> Result<Tensor> {
-    Tensor::zeros(&[], t.dtype())
-}

@@ -1,6 +1,6 @@
 //! Reductions: sum, mean, prod, amax, amin.
 
-use super::first;
+use super::common::first;
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
 use crate::layout::wrap_dims;

@@ -1,7 +1,7 @@
 //! View ops and the copies that stand for them: view/reshape/flatten/squeeze/
 //! unsqueeze, permute, transpose, expand, slice/narrow, select, repeat, as_strided.
 
-use super::first;
+use super::common::first;
 use crate::autograd::Node;
 use crate::error::{Error, Result};
 use crate::Tensor;

@@ -1,4 +1,7 @@
-//! Rust scalars used as operands: PyTorch's "wrapped numbers".
+//! Rust scalars used as operands: PyTorch's "wrapped numbers", and their checked
+//! conversion to a kernel's element type (`cast.rs`).
+
+pub(crate) mod cast;
 
 use crate::DType;
 
