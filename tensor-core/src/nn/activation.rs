@@ -8,11 +8,11 @@
 
 use super::backward::{self, node::node};
 use super::erf::erf;
-use super::fastmath::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
-use super::rows::par_flat;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::kernels::acc::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
+use crate::kernels::rows::par_flat;
 use crate::kernels::unary;
 use crate::Tensor;
 

@@ -18,12 +18,12 @@ use super::conv_int;
 use super::conv_panel;
 use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
 use super::conv_winograd;
-use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
 use crate::layout::strides_for_format;
 use crate::matmul::{row_split, ROW_BLOCK};
+use crate::shape_ops::slices::fresh_output;
 use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
 use rayon::prelude::*;
 

@@ -2,9 +2,9 @@
 //! PyTorch's `slow_conv2d` (no GEMM serves them).
 
 use super::conv::{in_coord, Geo, Src};
-use super::index::fresh_output;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::shape_ops::slices::fresh_output;
 use crate::{Element, MemoryFormat, Tensor};
 
 /// Direct convolution for integer dtypes: wrapping `i64` sums, cast back.

@@ -9,10 +9,10 @@ use super::conv::Gemm;
 use std::cell::Cell;
 
 use super::conv_cols::{im2col, pad_images, Cols, Images};
-use super::index::fresh_output;
 use crate::alloc::try_vec;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::shape_ops::slices::fresh_output;
 use crate::{MemoryFormat, Tensor};
 
 /// Per-image `C_out · P · K` below which a convolution takes this path (the per-image

@@ -11,40 +11,8 @@ use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{checked_numel, contiguous_strides, wrap_dim, Layout};
 use crate::parallel::{chunks_for, for_chunks_mut};
+use crate::shape_ops::slices::fresh_output;
 use crate::{dispatch_dtype, DType, Element, Tensor, GRAIN_SIZE};
-
-/// A fresh tensor of `sizes` and `strides` (elements, offset 0; non-overlapping and
-/// dense) whose storage `fill` initialises: `fill` receives every storage element, in
-/// storage order, as uninitialised slots.
-///
-/// # Safety
-/// `fill` must write every slot it receives, or return an error (the tensor is then
-/// dropped unread).
-///
-/// # Errors
-/// Those of `Tensor::empty_strided` (size overflow, [`Error::OutOfMemory`]) and of
-/// `fill`.
-pub(super) unsafe fn fresh_output<T: Element>(
-    sizes: &[usize],
-    strides: &[isize],
-    fill: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<()>,
-) -> Result<Tensor> {
-    // SAFETY: the caller's `fill` writes every storage element (a dense layout's
-    // storage holds exactly its elements) before the tensor is returned.
-    let out = unsafe { Tensor::empty_strided_uninit(sizes, strides, T::DTYPE)? };
-    {
-        let mut buf = out.storage().write();
-        let n = buf.nbytes() / std::mem::size_of::<T>();
-        // SAFETY: the buffer is 8-byte aligned (≥ align_of::<T>()) and holds `n`
-        // elements of `T`'s size (it was made for `T::DTYPE`); `MaybeUninit<T>` accepts
-        // any bytes, initialised or not; the write guard makes the access exclusive for
-        // the slice's lifetime.
-        let slots =
-            unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<MaybeUninit<T>>(), n) };
-        fill(slots)?;
-    }
-    Ok(out)
-}
 
 /// Storage offsets of the elements of the sub-layout `sizes`/`strides` starting at
 /// `base`, in row-major order (`[base]` for no dims).

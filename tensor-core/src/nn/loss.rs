@@ -4,11 +4,12 @@
 //! input's shape are class probabilities.
 
 use super::backward::{self, node::node};
-use super::fastmath::{check_float, dispatch_float, max_row, sum_row, Acc, NnFloat};
-use super::rows::{par_rows, read};
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
+use crate::kernels::acc::{check_float, dispatch_float, Acc, NnFloat};
+use crate::kernels::rows::{max_row, par_rows, sum_row};
+use crate::shape_ops::slices::read;
 use crate::{wrap_dim, DType, Tensor};
 use num_traits::Float;
 

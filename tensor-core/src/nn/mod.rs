@@ -23,14 +23,12 @@ mod conv_panel;
 mod conv_small;
 mod conv_winograd;
 mod erf;
-mod fastmath;
 mod index;
 mod loss;
 mod mask;
 mod moments;
 mod norm;
 pub(crate) mod pool;
-pub(crate) mod rows;
 mod softmax;
 mod triangle;
 

@@ -4,11 +4,12 @@
 //! `y = (x * rstd - mean * rstd) * weight + bias`, one fused pass per row.
 
 use super::backward::{self, node::node};
-use super::fastmath::{dispatch_float, sum_row, Acc, NnFloat};
-use super::rows::{par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
+use crate::kernels::acc::{dispatch_float, Acc, NnFloat};
+use crate::kernels::rows::{par_rows_grain, sum_row, ROW_GRAIN};
+use crate::shape_ops::slices::{read, write_new};
 use crate::{DType, Tensor};
 use num_traits::Float;
 
@@ -221,7 +222,7 @@ fn layer_norm_forward(
     check_dtypes(input, weight, bias)?;
     let n: usize = normalized_shape.iter().product();
     if input.numel() == 0 {
-        super::fastmath::check_float(input.dtype(), "LayerNormKernelImpl")?;
+        crate::kernels::acc::check_float(input.dtype(), "LayerNormKernelImpl")?;
         return Tensor::empty(input.sizes(), input.dtype());
     }
     let x = input.contiguous()?;

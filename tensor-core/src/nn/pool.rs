@@ -12,11 +12,11 @@ use std::hint::select_unpredictable;
 use std::mem::MaybeUninit;
 
 use super::backward::{self, node::node};
-use super::index::fresh_output;
 use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
 use crate::parallel::{chunks_for, for_chunks_mut};
+use crate::shape_ops::slices::fresh_output;
 use crate::{dispatch_dtype, DType, Element, MemoryFormat, Tensor, GRAIN_SIZE};
 
 /// The geometry of one pooling call, validated.

@@ -3,10 +3,11 @@
 //! the last: the same three passes over blocks of the inner positions).
 
 use super::backward::{self, node::node};
-use super::fastmath::{dispatch_float, max_row, sum_lanes, sum_row, Acc, NnFloat};
-use super::rows::{par_rows, par_rows_grain, read, write_new, ROW_GRAIN};
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, NnFloat};
+use crate::kernels::rows::{max_row, par_rows, par_rows_grain, sum_lanes, sum_row, ROW_GRAIN};
+use crate::shape_ops::slices::{read, write_new};
 use crate::{wrap_dim, Tensor};
 use num_traits::Float;
 

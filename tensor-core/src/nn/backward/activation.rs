@@ -12,8 +12,8 @@
 
 use super::common::{dispatch_acc, load, store, Real};
 use crate::error::Result;
+use crate::kernels::acc::Acc;
 use crate::nn::erf::erf;
-use crate::nn::fastmath::Acc;
 use crate::nn::GeluApproximate;
 use crate::Tensor;
 

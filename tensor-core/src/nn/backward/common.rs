@@ -1,8 +1,8 @@
 //! What the backward kernels share: values read in the accumulation type, results
 //! written back in a tensor's dtype, and the `[outer, size, inner]` split of a dim.
 
-use super::super::fastmath::{not_implemented, Acc};
 use crate::error::Result;
+use crate::kernels::acc::{not_implemented, Acc};
 use crate::{DType, Element, Tensor};
 
 /// The accumulation type of a backward kernel: `f32` or `f64`.
@@ -16,7 +16,7 @@ pub(crate) fn load<A: Real>(t: &Tensor) -> Result<Vec<A>> {
     if t.dtype() == A::DTYPE {
         if t.is_contiguous() {
             // One copy of the elements' span.
-            return super::super::rows::read::<A, _>(t, |s| {
+            return crate::shape_ops::slices::read::<A, _>(t, |s| {
                 let mut v = crate::alloc::try_with_capacity(s.len())?;
                 v.extend_from_slice(s);
                 Ok(v)

@@ -76,7 +76,7 @@ fn run<A: Real>(
     let nf = A::c(n as f64);
     let mut xhat = vec![A::zero(); n];
     let mut gh = vec![A::zero(); n];
-    crate::nn::rows::widest(
+    crate::kernels::rows::widest(
         #[inline(always)]
         || {
             for r in 0..rows {

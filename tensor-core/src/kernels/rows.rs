@@ -1,14 +1,12 @@
-//! Row access for the fused nn kernels: a contiguous tensor's elements as a slice, a
-//! fresh output written as a slice, and a loop over rows split across threads (the
-//! `at::parallel_for` over rows of PyTorch's softmax and layer_norm kernels).
-//!
-//! Everything here is safe code: the slices come from the storages' locks, an input's
-//! read lock and a fresh output's write lock (two different storages).
+//! The row loops of the fused kernels: a loop over rows split across threads (the
+//! `at::parallel_for` over rows of PyTorch's softmax and layer_norm kernels), each part
+//! compiled for the widest vectors the CPU has, and the maximum and sum of a row in
+//! vector lanes. They work on slices; the slices of a tensor are in
+//! `shape_ops::slices`.
 
-use crate::error::Result;
-use crate::iterator::GRAIN_SIZE;
-use crate::parallel::{chunks_for, for_chunks_mut};
-use crate::{Element, Tensor};
+use super::acc::{Acc, NnFloat};
+use crate::parallel::{chunks_for, for_chunks_mut, GRAIN_SIZE};
+use num_traits::Float;
 
 /// Runs `f` compiled for the widest vectors the CPU has: AVX-512 (as PyTorch's
 /// `AVX512` CPU capability), else AVX2 and FMA ([`crate::simd`]'s rule), else the
@@ -36,40 +34,6 @@ pub(crate) fn widest<R>(f: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
 unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
     f()
-}
-
-/// Runs `f` on the elements of `t`, which must be contiguous, as a slice in row-major
-/// order.
-pub(crate) fn read<T: Element, R>(t: &Tensor, f: impl FnOnce(&[T]) -> R) -> R {
-    debug_assert!(t.is_contiguous());
-    if t.numel() == 0 {
-        // The offset of an empty tensor may lie past its storage.
-        return f(&[]);
-    }
-    let buf = t.storage().read();
-    let off = t.storage_offset();
-    f(&buf.as_slice::<T>()[off..off + t.numel()])
-}
-
-/// A fresh contiguous tensor of `sizes` and `T`'s dtype whose elements `f` writes,
-/// given them as one slice in row-major order. `f` must write every element (the
-/// storage is not zero-filled, as PyTorch's `at::empty`); when it returns an error the
-/// tensor is dropped unread.
-pub(crate) fn write_new<T: Element>(
-    sizes: &[usize],
-    f: impl FnOnce(&mut [T]) -> Result<()>,
-) -> Result<Tensor> {
-    let strides = crate::contiguous_strides(sizes);
-    // SAFETY: the layout is contiguous (non-overlapping and dense); every caller's `f`
-    // writes each element of the slice (the whole tensor) before the tensor is
-    // returned, and nothing else can reach the tensor before then.
-    let out = unsafe { Tensor::empty_strided_uninit(sizes, &strides, T::DTYPE)? };
-    {
-        let mut buf = out.storage().write();
-        let n = out.numel();
-        f(&mut buf.as_mut_slice::<T>()[..n])?;
-    }
-    Ok(out)
 }
 
 /// Elements per thread below which the row kernels of softmax over the last dim and
@@ -149,6 +113,70 @@ where
     });
 }
 
+/// The maximum of a row in lanes (so the loop vectorises); a NaN is not propagated
+/// (callers propagate it through `x - max`).
+#[inline(always)]
+pub(crate) fn max_row<T: NnFloat>(x: &[T]) -> T::A {
+    const L: usize = 16;
+    let mut acc = [T::A::neg_infinity(); L];
+    let mut chunks = x.chunks_exact(L);
+    for c in &mut chunks {
+        for k in 0..L {
+            let v = c[k].up();
+            acc[k] = if v > acc[k] { v } else { acc[k] };
+        }
+    }
+    // The lanes as a tree (four vector steps, not sixteen dependent scalar ones: rows of
+    // 16, as in attention over 16 positions, are mostly this reduction).
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = if acc[k + w] > acc[k] {
+                acc[k + w]
+            } else {
+                acc[k]
+            };
+        }
+    }
+    let mut m = acc[0];
+    for v in chunks.remainder().iter().map(|v| v.up()) {
+        m = if v > m { v } else { m };
+    }
+    m
+}
+
+/// The sum of `L` accumulator lanes, pairwise (a tree of vector adds).
+#[inline(always)]
+pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = acc[k] + acc[k + w];
+        }
+    }
+    acc[0]
+}
+
+/// `Σ f(x_i)` of a row in lanes (so the loop vectorises).
+#[inline(always)]
+pub(crate) fn sum_row<T: NnFloat>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
+    const L: usize = 16;
+    let mut acc = [T::A::c(0.0); L];
+    let mut chunks = x.chunks_exact(L);
+    for c in &mut chunks {
+        for k in 0..L {
+            acc[k] = acc[k] + f(c[k].up());
+        }
+    }
+    let mut s = T::A::c(0.0);
+    for v in chunks.remainder() {
+        s = s + f(v.up());
+    }
+    sum_lanes(acc) + s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +204,14 @@ mod tests {
         });
         let want: Vec<f32> = (0..64).map(|r| (16 * r + 15) as f32).collect();
         assert_eq!(out, want);
+    }
+
+    #[test]
+    fn sum_and_max_rows_match_sequential() {
+        let v: Vec<f32> = (0..37).map(|i| (i as f32 * 0.37).sin()).collect();
+        let s: f32 = v.iter().sum();
+        assert!((sum_row(&v, |x| x) - s).abs() < 1e-5);
+        let m = v.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(max_row(&v), m);
     }
 }

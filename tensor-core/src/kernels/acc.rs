@@ -1,7 +1,7 @@
-//! The float arithmetic of the nn kernels: the accumulation type of each float dtype
-//! (PyTorch's `opmath_type`: `f32` for `f16`, `bf16` and `f32`; `f64` for `f64`), and an
-//! `exp` for `f32` that LLVM vectorises (a polynomial, as Sleef's or Cephes', instead
-//! of a libm call per element).
+//! The float arithmetic of the kernels: the accumulation type of each float dtype
+//! (PyTorch's `opmath_type`: `f32` for `f16`, `bf16` and `f32`; `f64` for `f64`), the
+//! dispatch over the float dtypes, and an `exp` for `f32` that LLVM vectorises (a
+//! polynomial, as Sleef's or Cephes', instead of a libm call per element).
 
 use crate::error::{Error, Result};
 use crate::{DType, Element};
@@ -101,7 +101,7 @@ macro_rules! dispatch_float {
                 type $T = half::bf16;
                 $body
             }
-            other => Err($crate::nn::fastmath::not_implemented($kernel, other)),
+            other => Err($crate::kernels::acc::not_implemented($kernel, other)),
         }
     };
 }
@@ -160,70 +160,6 @@ pub(crate) fn sigmoid<A: Acc>(x: A) -> A {
     A::one() / (A::one() + (-x).exp_fast())
 }
 
-/// The maximum of a row in lanes (so the loop vectorises); a NaN is not propagated
-/// (callers propagate it through `x - max`).
-#[inline(always)]
-pub(crate) fn max_row<T: NnFloat>(x: &[T]) -> T::A {
-    const L: usize = 16;
-    let mut acc = [T::A::neg_infinity(); L];
-    let mut chunks = x.chunks_exact(L);
-    for c in &mut chunks {
-        for k in 0..L {
-            let v = c[k].up();
-            acc[k] = if v > acc[k] { v } else { acc[k] };
-        }
-    }
-    // The lanes as a tree (four vector steps, not sixteen dependent scalar ones: rows of
-    // 16, as in attention over 16 positions, are mostly this reduction).
-    let mut w = L;
-    while w > 1 {
-        w /= 2;
-        for k in 0..w {
-            acc[k] = if acc[k + w] > acc[k] {
-                acc[k + w]
-            } else {
-                acc[k]
-            };
-        }
-    }
-    let mut m = acc[0];
-    for v in chunks.remainder().iter().map(|v| v.up()) {
-        m = if v > m { v } else { m };
-    }
-    m
-}
-
-/// The sum of `L` accumulator lanes, pairwise (a tree of vector adds).
-#[inline(always)]
-pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
-    let mut w = L;
-    while w > 1 {
-        w /= 2;
-        for k in 0..w {
-            acc[k] = acc[k] + acc[k + w];
-        }
-    }
-    acc[0]
-}
-
-/// `Σ f(x_i)` of a row in lanes (so the loop vectorises).
-#[inline(always)]
-pub(crate) fn sum_row<T: NnFloat>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
-    const L: usize = 16;
-    let mut acc = [T::A::c(0.0); L];
-    let mut chunks = x.chunks_exact(L);
-    for c in &mut chunks {
-        for k in 0..L {
-            acc[k] = acc[k] + f(c[k].up());
-        }
-    }
-    let mut s = T::A::c(0.0);
-    for v in chunks.remainder() {
-        s = s + f(v.up());
-    }
-    sum_lanes(acc) + s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,14 +189,5 @@ mod tests {
         assert_eq!(exp_f32(89.0), f32::INFINITY);
         assert!(exp_f32(f32::NAN).is_nan());
         assert!(exp_f32(-100.0) > 0.0);
-    }
-
-    #[test]
-    fn sum_and_max_rows_match_sequential() {
-        let v: Vec<f32> = (0..37).map(|i| (i as f32 * 0.37).sin()).collect();
-        let s: f32 = v.iter().sum();
-        assert!((sum_row(&v, |x| x) - s).abs() < 1e-5);
-        let m = v.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
-        assert_eq!(max_row(&v), m);
     }
 }
