@@ -1,15 +1,20 @@
 //! The float arithmetic of the kernels: the accumulation type of each float dtype
 //! (PyTorch's `opmath_type`: `f32` for `f16`, `bf16` and `f32`; `f64` for `f64`), the
-//! dispatch over the float dtypes, and an `exp` for `f32` that LLVM vectorises (a
-//! polynomial, as Sleef's or Cephes', instead of a libm call per element).
+//! one trait that maps an element to it ([`FloatAcc`], used by the nn kernels, their
+//! backward and the float reductions), the one dispatch over the float dtypes
+//! ([`dispatch_float`]), and an `exp` for `f32` that LLVM vectorises (a polynomial, as
+//! Sleef's or Cephes', instead of a libm call per element).
 
 use crate::error::{Error, Result};
 use crate::{DType, Element};
 use half::{bf16, f16};
 use num_traits::Float;
 
-/// The type a kernel computes in: `f32` or `f64`.
-pub(crate) trait Acc: Float + Send + Sync + Default + std::iter::Sum + 'static {
+/// The type a kernel computes in: `f32` or `f64` (an element type itself, so a kernel
+/// can load its values into it and store them from it).
+pub(crate) trait Acc:
+    Float + Element + Send + Sync + Default + std::iter::Sum + 'static
+{
     /// `e^x`, accurate to about an ulp.
     fn exp_fast(self) -> Self;
     /// Conversion from an `f64` constant.
@@ -38,8 +43,9 @@ impl Acc for f64 {
     }
 }
 
-/// A float element and its accumulation type.
-pub(crate) trait NnFloat: Element {
+/// A float element and the type PyTorch accumulates it in on CPU (`f32` for `f16`,
+/// `bf16` and `f32`; `f64` for `f64`).
+pub(crate) trait FloatAcc: Element {
     /// The accumulation type (`at::opmath_type`).
     type A: Acc;
     /// Widens to the accumulation type (exact).
@@ -48,9 +54,9 @@ pub(crate) trait NnFloat: Element {
     fn down(a: Self::A) -> Self;
 }
 
-macro_rules! nn_float {
+macro_rules! float_acc {
     ($t:ty, $a:ty, $up:expr, $down:expr) => {
-        impl NnFloat for $t {
+        impl FloatAcc for $t {
             type A = $a;
             #[inline(always)]
             fn up(self) -> $a {
@@ -63,10 +69,10 @@ macro_rules! nn_float {
         }
     };
 }
-nn_float!(f32, f32, |x| x, |a| a);
-nn_float!(f64, f64, |x| x, |a| a);
-nn_float!(f16, f32, f16::to_f32, f16::from_f32);
-nn_float!(bf16, f32, bf16::to_f32, bf16::from_f32);
+float_acc!(f32, f32, |x| x, |a| a);
+float_acc!(f64, f64, |x| x, |a| a);
+float_acc!(f16, f32, f16::to_f32, f16::from_f32);
+float_acc!(bf16, f32, bf16::to_f32, bf16::from_f32);
 
 /// PyTorch's `AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16, ...)` failure:
 /// `"{kernel}" not implemented for 'Long'`.
@@ -81,7 +87,8 @@ pub(crate) fn not_implemented(kernel: &str, dtype: DType) -> Error {
 }
 
 /// Runs `$body` with `$T` bound to the element type of a float `$dtype`; any other
-/// dtype is PyTorch's `"{$kernel}" not implemented for '...'` error.
+/// dtype is PyTorch's `"{$kernel}" not implemented for '...'` error. A kernel that
+/// computes in the accumulation type only names it `<T as FloatAcc>::A`.
 macro_rules! dispatch_float {
     ($dtype:expr, $kernel:expr, $T:ident, $body:expr) => {
         match $dtype {

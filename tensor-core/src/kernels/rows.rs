@@ -4,7 +4,7 @@
 //! vector lanes. They work on slices; the slices of a tensor are in
 //! `shape_ops::slices`.
 
-use super::acc::{Acc, NnFloat};
+use super::acc::{Acc, FloatAcc};
 use crate::parallel::{chunks_for, for_chunks_mut, GRAIN_SIZE};
 use num_traits::Float;
 
@@ -116,7 +116,7 @@ where
 /// The maximum of a row in lanes (so the loop vectorises); a NaN is not propagated
 /// (callers propagate it through `x - max`).
 #[inline(always)]
-pub(crate) fn max_row<T: NnFloat>(x: &[T]) -> T::A {
+pub(crate) fn max_row<T: FloatAcc>(x: &[T]) -> T::A {
     const L: usize = 16;
     let mut acc = [T::A::neg_infinity(); L];
     let mut chunks = x.chunks_exact(L);
@@ -161,7 +161,7 @@ pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
 
 /// `Σ f(x_i)` of a row in lanes (so the loop vectorises).
 #[inline(always)]
-pub(crate) fn sum_row<T: NnFloat>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
+pub(crate) fn sum_row<T: FloatAcc>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
     const L: usize = 16;
     let mut acc = [T::A::c(0.0); L];
     let mut chunks = x.chunks_exact(L);

@@ -11,7 +11,7 @@ use super::erf::erf;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
-use crate::kernels::acc::{check_float, dispatch_float, sigmoid, Acc, NnFloat};
+use crate::kernels::acc::{check_float, dispatch_float, sigmoid, Acc, FloatAcc};
 use crate::kernels::rows::par_flat;
 use crate::kernels::unary;
 use crate::Tensor;
@@ -66,14 +66,14 @@ impl Activation {
 
 /// `x Φ(x)`, through [`erf`] in `f64`.
 #[inline(always)]
-fn gelu_exact<T: NnFloat>(x: T) -> T {
+fn gelu_exact<T: FloatAcc>(x: T) -> T {
     let v = x.to_f64();
     T::from_f64(v * 0.5 * (1.0 + erf(v * std::f64::consts::FRAC_1_SQRT_2)))
 }
 
 /// `x σ(x)` in the accumulation type.
 #[inline(always)]
-fn silu_of<T: NnFloat>(x: T) -> T {
+fn silu_of<T: FloatAcc>(x: T) -> T {
     let v = x.up();
     T::down(v * sigmoid(v))
 }
@@ -88,7 +88,7 @@ fn gelu_tanh<A: Acc>(x: A) -> A {
 }
 
 /// `f` applied to every element of `input`, laid out as PyTorch's unary ops.
-fn map<T: NnFloat>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<Tensor> {
+fn map<T: FloatAcc>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<Tensor> {
     if input.numel() == 0 {
         return Tensor::empty(input.sizes(), input.dtype());
     }
@@ -134,7 +134,7 @@ fn map<T: NnFloat>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<T
     Ok(iter.output(0).alias())
 }
 
-fn run<T: NnFloat>(input: &Tensor, act: Activation) -> Result<Tensor> {
+fn run<T: FloatAcc>(input: &Tensor, act: Activation) -> Result<Tensor> {
     match act {
         Activation::GeluExact => map::<T>(input, gelu_exact::<T>),
         Activation::GeluTanh => map::<T>(

@@ -7,7 +7,7 @@ use super::backward::{self, node::node};
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
-use crate::kernels::acc::{check_float, dispatch_float, Acc, NnFloat};
+use crate::kernels::acc::{check_float, dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{max_row, par_rows, sum_row};
 use crate::shape_ops::slices::read;
 use crate::{wrap_dim, DType, Tensor};
@@ -144,7 +144,7 @@ fn targets(target: &Tensor, classes: usize) -> Result<Vec<i64>> {
 
 /// Per-row losses `-log_softmax(x)[t]` (rounded to `T`, as PyTorch's intermediate
 /// `log_softmax` tensor is), 0 for an ignored target, reduced.
-fn run<T: NnFloat>(x: &Tensor, t: &[i64], c: usize, reduction: Reduction) -> Result<Tensor> {
+fn run<T: FloatAcc>(x: &Tensor, t: &[i64], c: usize, reduction: Reduction) -> Result<Tensor> {
     let rows = t.len();
     let mut losses = try_vec(rows, T::A::c(0.0))?;
     read::<T, _>(x, |xs| {

@@ -7,7 +7,7 @@ use super::backward::{self, node::node};
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
-use crate::kernels::acc::{dispatch_float, Acc, NnFloat};
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{par_rows_grain, sum_row, ROW_GRAIN};
 use crate::shape_ops::slices::{read, write_new};
 use crate::{DType, Tensor};
@@ -101,7 +101,7 @@ fn param<A: Acc>(p: Option<&Tensor>) -> Result<Option<Vec<A>>> {
 
 /// One row: `y = (x * rstd + (-mean * rstd)) * gamma + beta`.
 #[inline(always)]
-fn row<T: NnFloat>(x: &[T], y: &mut [T], g: Option<&[T::A]>, b: Option<&[T::A]>, eps: T::A) {
+fn row<T: FloatAcc>(x: &[T], y: &mut [T], g: Option<&[T::A]>, b: Option<&[T::A]>, eps: T::A) {
     let n = T::A::c(x.len() as f64);
     let mean = sum_row(x, |v| v) / n;
     let var = sum_row(x, |v| (v - mean) * (v - mean)) / n;
@@ -132,7 +132,7 @@ fn row<T: NnFloat>(x: &[T], y: &mut [T], g: Option<&[T::A]>, b: Option<&[T::A]>,
     }
 }
 
-fn run<T: NnFloat>(
+fn run<T: FloatAcc>(
     x: &Tensor,
     n: usize,
     weight: Option<&Tensor>,

@@ -5,7 +5,7 @@
 use super::backward::{self, node::node};
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
-use crate::kernels::acc::{dispatch_float, Acc, NnFloat};
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{max_row, par_rows, par_rows_grain, sum_lanes, sum_row, ROW_GRAIN};
 use crate::shape_ops::slices::{read, write_new};
 use crate::{wrap_dim, Tensor};
@@ -16,7 +16,7 @@ const BLOCK: usize = 16;
 
 /// `softmax` or `log_softmax` of one contiguous row.
 #[inline(always)]
-fn row_lastdim<T: NnFloat>(x: &[T], y: &mut [T], log: bool) {
+fn row_lastdim<T: FloatAcc>(x: &[T], y: &mut [T], log: bool) {
     let m = max_row(x);
     if log {
         let s = sum_row(x, |v| (v - m).exp_fast());
@@ -59,13 +59,13 @@ fn row_lastdim<T: NnFloat>(x: &[T], y: &mut [T], log: bool) {
 
 /// `true` when `T` is its own accumulation type (f32, f64).
 #[inline(always)]
-fn exact_store<T: NnFloat>() -> bool {
+fn exact_store<T: FloatAcc>() -> bool {
     std::mem::size_of::<T>() == std::mem::size_of::<T::A>()
 }
 
 /// `softmax` or `log_softmax` of one outer slice `[d, inner]` along `d`.
 #[inline(always)]
-fn slab<T: NnFloat>(x: &[T], y: &mut [T], d: usize, inner: usize, log: bool) {
+fn slab<T: FloatAcc>(x: &[T], y: &mut [T], d: usize, inner: usize, log: bool) {
     let mut i0 = 0;
     while i0 < inner {
         let w = BLOCK.min(inner - i0);
@@ -100,7 +100,7 @@ fn slab<T: NnFloat>(x: &[T], y: &mut [T], d: usize, inner: usize, log: bool) {
     }
 }
 
-fn run<T: NnFloat>(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+fn run<T: FloatAcc>(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let sizes = x.sizes();
     let d = sizes.get(dim).copied().unwrap_or(1);
     let inner: usize = sizes.get(dim + 1..).map_or(1, |s| s.iter().product());

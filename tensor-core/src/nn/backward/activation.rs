@@ -10,9 +10,9 @@
 //! accumulation type (`f32` for `f16`/`bf16`/`f32`, as PyTorch's vectorised kernels),
 //! each rounded once to the input's dtype.
 
-use super::common::{dispatch_acc, load, store, Real};
+use super::common::{load, store};
 use crate::error::Result;
-use crate::kernels::acc::Acc;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::erf::erf;
 use crate::nn::GeluApproximate;
 use crate::Tensor;
@@ -61,7 +61,7 @@ fn silu<A: Acc>(x: A) -> A {
 }
 
 /// `dx = dy · f'(x)` computed in `f64` (the exact GELU, through `erf`).
-fn map<A: Real>(grad: &Tensor, input: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
+fn map<A: Acc>(grad: &Tensor, input: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
     let g = load::<A>(grad)?;
     let x = load::<A>(input)?;
     let dx: Vec<A> = g
@@ -74,7 +74,7 @@ fn map<A: Real>(grad: &Tensor, input: &Tensor, f: fn(f64) -> f64) -> Result<Tens
 
 /// `dx = dy · f'(x)` computed in the accumulation type `A` (PyTorch's opmath), with a
 /// derivative `f` the compiler vectorises.
-fn map_acc<A: Real>(grad: &Tensor, input: &Tensor, f: impl Fn(A) -> A) -> Result<Tensor> {
+fn map_acc<A: Acc>(grad: &Tensor, input: &Tensor, f: impl Fn(A) -> A) -> Result<Tensor> {
     let g = load::<A>(grad)?;
     let mut x = load::<A>(input)?;
     for (x, &g) in x.iter_mut().zip(&g) {
@@ -94,15 +94,13 @@ pub(crate) fn gelu_backward(
     input: &Tensor,
     approximate: GeluApproximate,
 ) -> Result<Tensor> {
-    dispatch_acc!(
-        input.dtype(),
-        "GeluBackwardKernelImpl",
-        A,
+    dispatch_float!(input.dtype(), "GeluBackwardKernelImpl", T, {
+        type A = <T as FloatAcc>::A;
         match approximate {
             GeluApproximate::None => map::<A>(grad, input, gelu_exact),
             GeluApproximate::Tanh => map_acc::<A>(grad, input, gelu_tanh::<A>),
         }
-    )
+    })
 }
 
 /// The gradient of `F.silu(input)` with respect to `input`; as [`gelu_backward`].
@@ -111,10 +109,8 @@ pub(crate) fn gelu_backward(
 /// As [`gelu_backward`].
 #[cfg_attr(unoptimized, inline)]
 pub(crate) fn silu_backward(grad: &Tensor, input: &Tensor) -> Result<Tensor> {
-    dispatch_acc!(
-        input.dtype(),
-        "silu_backward_cpu",
-        A,
+    dispatch_float!(input.dtype(), "silu_backward_cpu", T, {
+        type A = <T as FloatAcc>::A;
         map_acc::<A>(grad, input, silu::<A>)
-    )
+    })
 }

@@ -12,8 +12,9 @@
 use super::super::conv::Gemm;
 use super::super::conv_cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
 use super::super::conv_small::{kept_at, Kept};
-use super::common::{dispatch_acc, load, store, Real};
+use super::common::{load, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::{parallel, Tensor};
 use rayon::prelude::*;
 
@@ -61,7 +62,7 @@ const GRAIN: usize = 256 * 1024;
 /// their weight gradient into `dw` (when not empty) and writes their input gradient
 /// into `dx` (when given: their `[count, C_in, H, W]` values).
 #[allow(clippy::too_many_arguments)]
-fn images<A: Real + Gemm>(
+fn images<A: Acc + Gemm>(
     d: &Data<'_, A>,
     g: &Geo,
     cols: &Cols,
@@ -148,7 +149,7 @@ fn images<A: Real + Gemm>(
     }
 }
 
-fn run<A: Real + Gemm>(
+fn run<A: Acc + Gemm>(
     grad: &Tensor,
     input: &Tensor,
     weight: &Tensor,
@@ -317,11 +318,11 @@ pub(crate) fn conv2d_backward_cols(
         d: dilation,
         groups,
     };
-    let (dx, dw, db) = dispatch_acc!(
+    let (dx, dw, db) = dispatch_float!(
         input.dtype(),
         "convolution_backward",
-        A,
-        run::<A>(&g4, &x4, weight, &geo, mask, kept).and_then(|(dx, dw, db)| {
+        T,
+        run::<<T as FloatAcc>::A>(&g4, &x4, weight, &geo, mask, kept).and_then(|(dx, dw, db)| {
             Ok((
                 dx.map(|v| store(v, input.sizes(), input.dtype()))
                     .transpose()?,

@@ -3,11 +3,12 @@
 //! zeros) and `gather` (`scatter_add` into zeros). Duplicate indices accumulate.
 
 use super::super::index::index_values;
-use super::common::{dispatch_acc, load, split_at, store, Real};
+use super::common::{load, split_at, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::{wrap_dim, Tensor};
 
-fn embedding_run<A: Real>(grad: &Tensor, indices: &Tensor, num_weights: usize) -> Result<Tensor> {
+fn embedding_run<A: Acc>(grad: &Tensor, indices: &Tensor, num_weights: usize) -> Result<Tensor> {
     let idx = index_values(indices)?;
     let g = load::<A>(grad)?;
     let e = grad.sizes().last().copied().unwrap_or(1);
@@ -34,15 +35,15 @@ pub(crate) fn embedding_backward(
     indices: &Tensor,
     num_weights: usize,
 ) -> Result<Tensor> {
-    dispatch_acc!(
+    dispatch_float!(
         grad.dtype(),
         "embedding_dense_backward",
-        A,
-        embedding_run::<A>(grad, indices, num_weights)
+        T,
+        embedding_run::<<T as FloatAcc>::A>(grad, indices, num_weights)
     )
 }
 
-fn index_select_run<A: Real>(
+fn index_select_run<A: Acc>(
     grad: &Tensor,
     input_sizes: &[usize],
     dim: usize,
@@ -85,15 +86,15 @@ pub(crate) fn index_select_backward(
     index: &Tensor,
 ) -> Result<Tensor> {
     let d = wrap_dim(dim, input_sizes.len())?;
-    dispatch_acc!(
+    dispatch_float!(
         grad.dtype(),
         "index_add_cpu_",
-        A,
-        index_select_run::<A>(grad, input_sizes, d, index)
+        T,
+        index_select_run::<<T as FloatAcc>::A>(grad, input_sizes, d, index)
     )
 }
 
-fn gather_run<A: Real>(
+fn gather_run<A: Acc>(
     grad: &Tensor,
     input_sizes: &[usize],
     dim: usize,
@@ -150,10 +151,10 @@ pub(crate) fn gather_backward(
     index: &Tensor,
 ) -> Result<Tensor> {
     let d = wrap_dim(dim, input_sizes.len())?;
-    dispatch_acc!(
+    dispatch_float!(
         grad.dtype(),
         "scatter_add_",
-        A,
-        gather_run::<A>(grad, input_sizes, d, index)
+        T,
+        gather_run::<<T as FloatAcc>::A>(grad, input_sizes, d, index)
     )
 }

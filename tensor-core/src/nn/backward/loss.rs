@@ -7,12 +7,13 @@
 //! - class indices: `dx = w · (p - onehot(target))`, zero on ignored targets;
 //! - class probabilities: `dx = w · (p · Σ_c target - target)`.
 
-use super::common::{dispatch_acc, load, store, Real};
+use super::common::{load, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::{Reduction, IGNORE_INDEX};
 use crate::Tensor;
 
-fn run<A: Real>(
+fn run<A: Acc>(
     grad: &Tensor,
     input: &Tensor,
     target: &Tensor,
@@ -94,10 +95,10 @@ pub(crate) fn cross_entropy_backward(
     target: &Tensor,
     reduction: Reduction,
 ) -> Result<Tensor> {
-    dispatch_acc!(
+    dispatch_float!(
         input.dtype(),
         "nll_loss_backward",
-        A,
-        run::<A>(grad, input, target, reduction)
+        T,
+        run::<<T as FloatAcc>::A>(grad, input, target, reduction)
     )
 }

@@ -3,8 +3,9 @@
 //! population variance, recomputed from the input) and `ĝ = dy·w`:
 //! `dx = rstd · (ĝ - mean(ĝ) - x̂ · mean(ĝ·x̂))`, `dw = Σ_rows dy·x̂`, `db = Σ_rows dy`.
 
-use super::common::{dispatch_acc, load, store, Real};
+use super::common::{load, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::Tensor;
 
 /// Lanes of partial sums (so the loop vectorises), added as a tree at the end.
@@ -12,7 +13,7 @@ const LANES: usize = 8;
 
 /// `Σ f(v)` over `v`, in [`LANES`] interleaved partial sums.
 #[inline(always)]
-fn lane_sum<A: Real>(v: &[A], f: impl Fn(A) -> A) -> A {
+fn lane_sum<A: Acc>(v: &[A], f: impl Fn(A) -> A) -> A {
     let mut acc = [A::zero(); LANES];
     let mut chunks = v.chunks_exact(LANES);
     for c in &mut chunks {
@@ -28,7 +29,7 @@ fn lane_sum<A: Real>(v: &[A], f: impl Fn(A) -> A) -> A {
 
 /// `Σ a·b` over two rows, as [`lane_sum`].
 #[inline(always)]
-fn lane_sum2<A: Real>(a: &[A], b: &[A]) -> A {
+fn lane_sum2<A: Acc>(a: &[A], b: &[A]) -> A {
     let mut acc = [A::zero(); LANES];
     let (mut ca, mut cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     for (x, y) in (&mut ca).zip(&mut cb) {
@@ -44,7 +45,7 @@ fn lane_sum2<A: Real>(a: &[A], b: &[A]) -> A {
 
 /// The sum of the lanes, pairwise.
 #[inline(always)]
-fn tree<A: Real>(mut acc: [A; LANES]) -> A {
+fn tree<A: Acc>(mut acc: [A; LANES]) -> A {
     let mut w = LANES;
     while w > 1 {
         w /= 2;
@@ -58,7 +59,7 @@ fn tree<A: Real>(mut acc: [A; LANES]) -> A {
 /// The gradients of a layer_norm: input, weight (when given), bias (when given).
 pub(crate) type LayerNormGrads = (Tensor, Option<Tensor>, Option<Tensor>);
 
-fn run<A: Real>(
+fn run<A: Acc>(
     grad: &Tensor,
     input: &Tensor,
     n: usize,
@@ -133,10 +134,10 @@ pub(crate) fn layer_norm_backward(
     eps: f64,
 ) -> Result<LayerNormGrads> {
     let n: usize = normalized_shape.iter().product();
-    dispatch_acc!(
+    dispatch_float!(
         input.dtype(),
         "LayerNormBackwardKernelImpl",
-        A,
-        run::<A>(grad, input, n, weight, bias, eps)
+        T,
+        run::<<T as FloatAcc>::A>(grad, input, n, weight, bias, eps)
     )
 }

@@ -3,8 +3,9 @@
 //! gradient spread evenly over its window, divided by the window's size counting the
 //! padding: `count_include_pad=True`, floor mode).
 
-use super::common::{dispatch_acc, load, store, Real};
+use super::common::{load, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::Tensor;
 
 /// `(planes, h, w)` of an input of `[N, C, H, W]` or `[C, H, W]`.
@@ -15,7 +16,7 @@ fn planes(input_sizes: &[usize]) -> (usize, usize, usize) {
     (input_sizes[..nd - 2].iter().product(), h, w)
 }
 
-fn max_run<A: Real>(grad: &Tensor, input_sizes: &[usize], indices: &[usize]) -> Result<Tensor> {
+fn max_run<A: Acc>(grad: &Tensor, input_sizes: &[usize], indices: &[usize]) -> Result<Tensor> {
     let g = load::<A>(grad)?;
     let (np, h, w) = planes(input_sizes);
     let plane_out = g.len().checked_div(np).unwrap_or(0);
@@ -46,11 +47,11 @@ pub(crate) fn max_pool2d_backward(
     input_sizes: &[usize],
     indices: &[usize],
 ) -> Result<Tensor> {
-    dispatch_acc!(
+    dispatch_float!(
         grad.dtype(),
         "max_pool2d_with_indices_backward",
-        A,
-        max_run::<A>(grad, input_sizes, indices)
+        T,
+        max_run::<<T as FloatAcc>::A>(grad, input_sizes, indices)
     )
 }
 
@@ -68,7 +69,7 @@ fn window(o: usize, k: usize, s: usize, p: usize, size: usize) -> (usize, usize,
     )
 }
 
-fn avg_run<A: Real>(
+fn avg_run<A: Acc>(
     grad: &Tensor,
     input_sizes: &[usize],
     k: [usize; 2],
@@ -112,10 +113,10 @@ pub(crate) fn avg_pool2d_backward(
     stride: [usize; 2],
     padding: [usize; 2],
 ) -> Result<Tensor> {
-    dispatch_acc!(
+    dispatch_float!(
         grad.dtype(),
         "avg_pool2d_backward_out_frame",
-        A,
-        avg_run::<A>(grad, input_sizes, kernel_size, stride, padding)
+        T,
+        avg_run::<<T as FloatAcc>::A>(grad, input_sizes, kernel_size, stride, padding)
     )
 }

@@ -3,11 +3,12 @@
 //! softmax `dx = y · (dy - Σ dy·y)`, log_softmax `dx = dy - e^y · Σ dy`, sums along
 //! `dim`.
 
-use super::common::{dispatch_acc, load, split_at, store, Real};
+use super::common::{load, split_at, store};
 use crate::error::Result;
+use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::{wrap_dim, Tensor};
 
-fn run<A: Real>(grad: &Tensor, output: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
+fn run<A: Acc>(grad: &Tensor, output: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let sizes = output.sizes();
     let (outer, n, inner) = if sizes.is_empty() {
         (1, 1, 1)
@@ -45,7 +46,12 @@ fn backward(grad: &Tensor, output: &Tensor, dim: i64, log: bool) -> Result<Tenso
     } else {
         "softmax_backward"
     };
-    dispatch_acc!(output.dtype(), kernel, A, run::<A>(grad, output, d, log))
+    dispatch_float!(
+        output.dtype(),
+        kernel,
+        T,
+        run::<<T as FloatAcc>::A>(grad, output, d, log)
+    )
 }
 
 /// The gradient of `softmax(x, dim)` with respect to `x`, given the gradient `grad` of
