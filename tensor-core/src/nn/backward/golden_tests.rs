@@ -204,7 +204,7 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let groups = args["groups"].as_u64().unwrap() as usize;
             let y = nn::conv2d(x, &t[1], t.get(2), s, p, d, groups).unwrap();
             let g = grad_of(&y);
-            let (dx, dw, db) = super::conv::conv2d_backward(
+            let (dx, dw, db) = crate::nn::conv::backward::conv2d_backward(
                 &g,
                 x,
                 &t[1],

@@ -6,7 +6,6 @@
 pub(crate) mod activation;
 pub(crate) mod cat;
 pub(crate) mod common;
-pub(crate) mod conv;
 pub(crate) mod index;
 pub(crate) mod loss;
 pub(crate) mod mask;

@@ -79,7 +79,7 @@ impl Cols {
 
 /// Images read in place: storage slice, storage offset, element strides
 /// `[n, c, y, x]` (the input reader of `conv.rs`).
-pub(super) type Images<'a, T> = super::conv::Src<'a, T>;
+pub(super) type Images<'a, T> = super::Src<'a, T>;
 
 /// Copies images `[n0, n0 + b)`, channels `[c0, c0 + C_g)` of `src` into `pad`
 /// (`b` padded images, zero borders). `pad` holds `b · g.padded_len()` elements.

@@ -19,8 +19,8 @@
 
 use std::mem::MaybeUninit;
 
-use super::conv::{cols_geo, run_images, strides4, Geo, Src};
-use super::conv_cols::pad_images;
+use super::cols::pad_images;
+use super::{cols_geo, run_images, strides4, Geo, Src};
 use crate::Tensor;
 
 /// Output channels per register tile.

@@ -5,10 +5,10 @@
 //! `[32, 1, 8, 8]` and `[32, 8, 4, 4]` stages) one GEMM per image spends more on its
 //! call, packing and border tests than on the products.
 
-use super::conv::Gemm;
+use super::Gemm;
 use std::cell::Cell;
 
-use super::conv_cols::{im2col, pad_images, Cols, Images};
+use super::cols::{im2col, pad_images, Cols, Images};
 use crate::alloc::try_vec;
 use crate::error::Result;
 use crate::layout::strides_for_format;

@@ -30,9 +30,9 @@
 
 use std::mem::MaybeUninit;
 
-use super::conv::{run_images, strides4, Geo, Src};
-use super::conv_cols::gather;
-use super::conv_panel::{kernel, MR, NR};
+use super::cols::gather;
+use super::panel::{kernel, MR, NR};
+use super::{run_images, strides4, Geo, Src};
 use crate::Tensor;
 
 /// Points of the transformed 4×4 domain.

@@ -9,12 +9,12 @@
 //!
 //! `f16`/`bf16` compute in `f32` and round once.
 
-use super::super::conv::Gemm;
-use super::super::conv_cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
-use super::super::conv_small::{kept_at, Kept};
-use super::common::{load, store};
+use super::cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
+use super::small::{kept_at, Kept};
+use super::Gemm;
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, store};
 use crate::{parallel, Tensor};
 use rayon::prelude::*;
 

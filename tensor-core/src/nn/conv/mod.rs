@@ -12,12 +12,14 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
-use super::backward::{self, node::node};
-use super::conv_cols::{gather, Cols};
-use super::conv_int;
-use super::conv_panel;
-use super::conv_small::{conv_small, Kept, Small, SMALL_MACS};
-use super::conv_winograd;
+pub(super) mod backward;
+mod cols;
+mod int;
+mod panel;
+mod small;
+mod winograd;
+
+use super::backward::node::node;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
@@ -25,7 +27,9 @@ use crate::layout::strides_for_format;
 use crate::matmul::{row_split, ROW_BLOCK};
 use crate::shape_ops::slices::fresh_output;
 use crate::{dispatch_dtype, promote_types, DType, Element, MemoryFormat, Tensor};
+use cols::{gather, Cols};
 use rayon::prelude::*;
+use small::{conv_small, Kept, Small, SMALL_MACS};
 
 /// The validated geometry of one call (input batchified to 4-d).
 #[derive(Clone, Copy, Debug)]
@@ -116,7 +120,7 @@ pub fn conv2d(
             let saved = vec![SavedTensor::input(input), SavedTensor::input(weight)];
             let cols = cols.take();
             node("ConvolutionBackward0", saved, n_inputs, move |g, s| {
-                let (dx, dw, db) = backward::conv::conv2d_backward_cols(
+                let (dx, dw, db) = backward::conv2d_backward_cols(
                     g,
                     &s[0],
                     &s[1],
@@ -340,11 +344,9 @@ fn conv2d_batched(
         }),
         DType::F32 if !cl && small(&g) => conv_small::<f32>(x, weight, bias, &small_geo(&g), cols),
         DType::F64 if !cl && small(&g) => conv_small::<f64>(x, weight, bias, &small_geo(&g), cols),
-        DType::F32 if !cl && conv_winograd::serves(&g) => {
-            conv_winograd::conv2d_f32(x, weight, bias, &g)
-        }
-        DType::F32 if !cl && !reads_in_place(x, &g) && conv_panel::serves(&g) => {
-            conv_panel::conv2d_f32(x, weight, bias, &g)
+        DType::F32 if !cl && winograd::serves(&g) => winograd::conv2d_f32(x, weight, bias, &g),
+        DType::F32 if !cl && !reads_in_place(x, &g) && panel::serves(&g) => {
+            panel::conv2d_f32(x, weight, bias, &g)
         }
         DType::F32 => conv_gemm::<f32>(x, weight, bias, &g, cl),
         DType::F64 => conv_gemm::<f64>(x, weight, bias, &g, cl),
@@ -354,11 +356,7 @@ fn conv2d_batched(
             let (xf, wf) = (x.to_dtype(f)?, weight.to_dtype(f)?);
             conv_gemm::<f32>(&xf, &wf, b.as_ref(), &g, cl)?.to_dtype(x.dtype())
         }
-        other => dispatch_dtype!(
-            other,
-            T,
-            conv_int::conv_direct::<T>(x, weight, bias, &g, cl)
-        ),
+        other => dispatch_dtype!(other, T, int::conv_direct::<T>(x, weight, bias, &g, cl)),
     }
 }
 
@@ -372,7 +370,7 @@ fn small(g: &Geo) -> bool {
 
 /// One group's image geometry as `conv_cols.rs` takes it.
 #[cfg_attr(unoptimized, inline)]
-pub(super) fn cols_geo(g: &Geo) -> Cols {
+fn cols_geo(g: &Geo) -> Cols {
     Cols {
         cing: g.cin / g.groups,
         h: g.h,
@@ -804,5 +802,4 @@ pub(super) unsafe fn run_images<T: Element>(
 }
 
 #[cfg(test)]
-#[path = "conv_tests.rs"]
 mod tests;
