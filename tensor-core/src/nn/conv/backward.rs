@@ -1,6 +1,6 @@
 //! Backward of `F.conv2d` (PyTorch's `convolution_backward`), batch of images by batch
 //! of images and group by group, with the forward's im2col layout (`K = (c, ki, kj)`,
-//! columns `(image, oy, ox)`: `conv_cols.rs`) and `matrixmultiply`'s GEMM:
+//! columns `(image, oy, ox)`: `cols.rs`) and `matrixmultiply`'s GEMM:
 //!
 //! - `d col[K, b·P] = W_gᵀ[K, C_out_g] · dy[C_out_g, b·P]`, then col2im adds each
 //!   column entry into the (padded) input position it was read from;
@@ -9,9 +9,8 @@
 //!
 //! `f16`/`bf16` compute in `f32` and round once.
 
-use super::cols::{col2im, im2col, pad_images, unpad_images, Cols, Images};
-use super::small::{kept_at, Kept};
-use super::Gemm;
+use super::cols::{col2im, im2col, kept_at, pad_images, unpad_images, Images, Kept};
+use super::geometry::{Cols, Gemm};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
@@ -45,7 +44,7 @@ struct Geo {
 }
 
 /// The values a run reads: the output's gradient, the input, the weight (row-major),
-/// and the forward's column matrices when it kept them (`conv_small.rs`).
+/// and the forward's column matrices when it kept them (`small.rs`).
 struct Data<'a, A> {
     dy: Vec<A>,
     x: Vec<A>,
@@ -280,7 +279,7 @@ pub(crate) fn conv2d_backward(
 }
 
 /// [`conv2d_backward`] (stride, padding, dilation as `spd`) given the column matrices
-/// the forward of a small convolution kept (`conv_small.rs`), which the weight's
+/// the forward of a small convolution kept (`small.rs`), which the weight's
 /// gradient then reads instead of computing them again.
 ///
 /// # Errors

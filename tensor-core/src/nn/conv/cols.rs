@@ -7,79 +7,21 @@
 //! padding test per element) and col2im plain adds, into a padded gradient whose
 //! interior is then the input's gradient. The column matrix is `col[K, b·P]` row-major
 //! with `K = (c, ki, kj)` and columns `(image, oy, ox)`, as the per-image layout of
-//! `conv.rs` laid side by side.
+//! `gemm.rs` laid side by side. A recorded small convolution keeps its column matrices
+//! ([`Kept`], laid out as [`kept_at`] says) for the backward's weight gradient.
 
 use std::ops::Add;
 
+use super::geometry::{gather, Cols};
 use crate::Element;
 
-/// The geometry the column matrix needs: one group's channels, padded image, kernel,
-/// stride, dilation, output.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Cols {
-    /// Channels of one group.
-    pub cing: usize,
-    /// Input height and width (unpadded), and padding.
-    pub h: usize,
-    pub w: usize,
-    pub p: [usize; 2],
-    /// Kernel, stride, dilation.
-    pub k: [usize; 2],
-    pub s: [usize; 2],
-    pub d: [usize; 2],
-    /// Output height and width.
-    pub oh: usize,
-    pub ow: usize,
-}
-
-impl Cols {
-    /// Padded height and width.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn padded(&self) -> (usize, usize) {
-        (self.h + 2 * self.p[0], self.w + 2 * self.p[1])
-    }
-
-    /// Elements of one padded image (all of the group's channels).
-    #[cfg_attr(unoptimized, inline)]
-    pub fn padded_len(&self) -> usize {
-        let (hp, wp) = self.padded();
-        self.cing * hp * wp
-    }
-
-    /// Rows of the column matrix: `C_g · kH · kW`.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn rows(&self) -> usize {
-        self.cing * self.k[0] * self.k[1]
-    }
-
-    /// Output positions of one image.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn positions(&self) -> usize {
-        self.oh * self.ow
-    }
-
-    /// Images per GEMM for `cout_g` output channels: as many as keep every GEMM of a
-    /// batch (`[C_out_g, K]·[K, b·P]`, `[K, C_out_g]·[C_out_g, b·P]`, `[C_out_g,
-    /// b·P]·[b·P, K]`) below `matrixmultiply`'s threading threshold (`m·k + k·n` of
-    /// 2^15: above it, it hands half of the product to a thread of its own, which for
-    /// products of tens of microseconds costs more than it saves and, inside our own
-    /// split across threads, oversubscribes the cores), at least one; the `n` images
-    /// are cut into batches of equal size.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn batch(&self, cout_g: usize, n: usize) -> usize {
-        let (kk, p) = (self.rows(), self.positions());
-        let room = (1usize << 15)
-            .saturating_sub(1)
-            .saturating_sub(cout_g.saturating_mul(kk));
-        let most = (room / (kk + cout_g).saturating_mul(p).max(1)).clamp(1, n.max(1));
-        let batches = n.max(1).div_ceil(most);
-        n.max(1).div_ceil(batches)
-    }
-}
-
 /// Images read in place: storage slice, storage offset, element strides
-/// `[n, c, y, x]` (the input reader of `conv.rs`).
-pub(super) type Images<'a, T> = super::Src<'a, T>;
+/// `[n, c, y, x]` (`geometry.rs`'s input reader).
+pub(super) type Images<'a, T> = super::geometry::Src<'a, T>;
+
+/// The column matrices a small convolution keeps for its backward: a `Vec` of its
+/// dtype's elements (`f32` or `f64`), moved, not copied, into the graph node.
+pub(crate) type Kept = Box<dyn std::any::Any + Send + Sync>;
 
 /// Copies images `[n0, n0 + b)`, channels `[c0, c0 + C_g)` of `src` into `pad`
 /// (`b` padded images, zero borders). `pad` holds `b · g.padded_len()` elements.
@@ -114,28 +56,6 @@ pub(super) fn pad_images<T: Element>(
                     *v = src.data[(first as isize + x as isize * src.st[3]) as usize];
                 }
             }
-        }
-    }
-}
-
-/// `dst[t] = src[t · step]` for every `t < dst.len()`; unit-step rows in blocks of
-/// four as arrays (one vector move each: a slice copy of a length known only at run
-/// time would call `memcpy` for every short row).
-#[inline(always)]
-pub(super) fn gather<T: Copy>(dst: &mut [T], src: &[T], step: usize) {
-    if step == 1 {
-        let src = &src[..dst.len()];
-        let (d4, dr) = dst.as_chunks_mut::<4>();
-        let (s4, sr) = src.as_chunks::<4>();
-        for (d, s) in d4.iter_mut().zip(s4) {
-            *d = *s;
-        }
-        for (v, &x) in dr.iter_mut().zip(sr) {
-            *v = x;
-        }
-    } else {
-        for (t, v) in dst.iter_mut().enumerate() {
-            *v = src[t * step];
         }
     }
 }
@@ -233,6 +153,13 @@ pub(super) fn unpad_images<T: Copy>(
             }
         }
     }
+}
+
+/// Where the kept column matrix of the batch of `b` images from image `n0`, group
+/// `gi` (of `groups`), starts: `kp` = `K · P` elements per image and group.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn kept_at(n0: usize, b: usize, gi: usize, groups: usize, kp: usize) -> usize {
+    (n0 * groups + gi * b) * kp
 }
 
 #[cfg(test)]

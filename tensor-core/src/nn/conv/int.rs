@@ -1,7 +1,7 @@
 //! `conv2d` for the integer dtypes: a direct loop with wrapping `i64` sums, as
 //! PyTorch's `slow_conv2d` (no GEMM serves them).
 
-use super::{in_coord, Geo, Src};
+use super::geometry::{in_coord, Geo, Src};
 use crate::error::Result;
 use crate::layout::strides_for_format;
 use crate::shape_ops::slices::fresh_output;

@@ -20,13 +20,9 @@
 use std::mem::MaybeUninit;
 
 use super::cols::pad_images;
-use super::{cols_geo, run_images, strides4, Geo, Src};
+use super::geometry::{cols_geo, kernel, run_images, strides4, Geo, Src, MR, NR};
 use crate::Tensor;
 
-/// Output channels per register tile.
-pub(super) const MR: usize = 6;
-/// Output pixels per register tile.
-pub(super) const NR: usize = 16;
 /// Most taps per block of the reduction (blocks are equal, so 576 taps run as two of
 /// 288): a block's panel (`≤ KC × NR` values, 18 KiB for 288) and weight tile stay in
 /// the L1 cache while the tiles run (256 gave 12.5 ms on conv2d_3x3, 512 12.3 ms).
@@ -141,7 +137,7 @@ pub(super) fn conv2d_f32(
         image(&src, g, n, &w, bias.as_deref(), img, out);
     };
     let k = g.cin / g.groups * g.kh * g.kw;
-    // SAFETY: `conv_panel::image` writes every slot of the image's block (each group's
+    // SAFETY: `panel::image` writes every slot of the image's block (each group's
     // C_out_g rows of oh·ow pixels, tile by tile).
     unsafe { run_images(g, false, w.scratch_len(g)?, k, image) }
 }
@@ -295,18 +291,4 @@ impl Run {
             }
         }
     }
-}
-
-/// `acc[r][j] += Σ_k a[k][r] · b[k][j]`, `k` in order.
-#[inline(always)]
-pub(super) fn kernel<const FMA: bool>(a: &[[f32; MR]], b: &[[f32; NR]], acc: &mut [[f32; NR]; MR]) {
-    let mut s = *acc;
-    for (av, bv) in a.iter().zip(b) {
-        for (row, &x) in s.iter_mut().zip(av) {
-            for (v, &y) in row.iter_mut().zip(bv) {
-                *v = if FMA { x.mul_add(y, *v) } else { *v + x * y };
-            }
-        }
-    }
-    *acc = s;
 }

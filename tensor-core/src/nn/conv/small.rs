@@ -1,14 +1,14 @@
 //! The forward of a small `f32`/`f64` convolution with a contiguous output: images
-//! taken together, one im2col over the batch (`conv_cols.rs`) and one GEMM per batch
+//! taken together, one im2col over the batch (`cols.rs`) and one GEMM per batch
 //! and group, `out[C_out_g, b·P] = W_g[C_out_g, K] · col[K, b·P]`, whose rows are then
 //! copied to their images. For a few thousand multiply-adds per image (the digits CNN's
 //! `[32, 1, 8, 8]` and `[32, 8, 4, 4]` stages) one GEMM per image spends more on its
 //! call, packing and border tests than on the products.
 
-use super::Gemm;
 use std::cell::Cell;
 
-use super::cols::{im2col, pad_images, Cols, Images};
+use super::cols::{im2col, kept_at, pad_images, Images, Kept};
+use super::geometry::{Cols, Gemm};
 use crate::alloc::try_vec;
 use crate::error::Result;
 use crate::layout::strides_for_format;
@@ -19,15 +19,11 @@ use crate::{MemoryFormat, Tensor};
 /// path splits images across threads from there).
 pub(super) const SMALL_MACS: usize = 1 << 16;
 
-/// The column matrices a small convolution keeps for its backward: a `Vec` of its
-/// dtype's elements (`f32` or `f64`), moved, not copied, into the graph node.
-pub(crate) type Kept = Box<dyn std::any::Any + Send + Sync>;
-
 /// Elements of the column matrices a recorded small convolution keeps for its
 /// backward at most (16 MiB of `f32`); above, the backward computes them again.
 pub(super) const KEEP_LIMIT: usize = 1 << 22;
 
-/// The geometry of a call, as `conv.rs` validated it.
+/// The geometry of a call, as `mod.rs` validated it.
 pub(super) struct Small {
     pub n: usize,
     pub cin: usize,
@@ -135,11 +131,4 @@ pub(super) fn conv_small<T: Gemm>(
         keep.set(Some(Box::new(col)));
     }
     Ok(out)
-}
-
-/// Where the kept column matrix of the batch of `b` images from image `n0`, group
-/// `gi` (of `groups`), starts: `kp` = `K · P` elements per image and group.
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn kept_at(n0: usize, b: usize, gi: usize, groups: usize, kp: usize) -> usize {
-    (n0 * groups + gi * b) * kp
 }

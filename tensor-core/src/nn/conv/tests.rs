@@ -171,9 +171,10 @@ fn valid_range_is_exactly_the_columns_in_coord_finds_inside() {
                 for size in 1..7 {
                     for k in 0..4 {
                         for out in 0..9 {
-                            let (lo, hi) = super::valid_range(k, s, p, d, size, out);
+                            let (lo, hi) = super::gemm::valid_range(k, s, p, d, size, out);
                             for o in 0..out {
-                                let inside = super::in_coord(o, k, s, p, d, size).is_some();
+                                let inside =
+                                    super::geometry::in_coord(o, k, s, p, d, size).is_some();
                                 assert_eq!(
                                     inside,
                                     (lo..hi).contains(&o),
@@ -208,7 +209,7 @@ fn small_ints(sizes: &[usize], seed: u64, dtype: DType) -> Tensor {
 
 #[test]
 fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
-    // The f32 stride-1 implicit GEMM (conv_panel.rs) against the integer dtypes' direct
+    // The f32 stride-1 implicit GEMM (panel.rs) against the integer dtypes' direct
     // loop on small integers (every sum exact in f32): images narrower than a run of
     // 16 pixels, exactly 16, wider (runs crossing a row end), one output row; output
     // channels not a multiple of the 6-row tile; reductions over 256 taps (blocked);
@@ -236,7 +237,7 @@ fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
             wi.to_dtype(DType::F32).unwrap(),
             bi.to_dtype(DType::F32).unwrap(),
         );
-        // The panel kernel itself (conv2d sends small products to conv_small.rs).
+        // The panel kernel itself (conv2d sends small products to small.rs).
         let g = check(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
         assert!(super::panel::serves(&g));
         let got = super::panel::conv2d_f32(&xf, &wf, Some(&bf), &g).unwrap();
@@ -265,7 +266,7 @@ fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
 
 #[test]
 fn conv2d_f32_winograd_equals_the_integer_loop_exactly() {
-    // F(2×2, 3×3) (conv_winograd.rs) on small integers: every transformed weight is a
+    // F(2×2, 3×3) (winograd.rs) on small integers: every transformed weight is a
     // multiple of 1/4 and every sum stays far below 2^20, so the f32 result is exact.
     // Odd and even output sizes (tiles past the edge), one output pixel, tiles not a
     // multiple of the 16-lane block, output channels not a multiple of 6, padding 0-2,

@@ -17,7 +17,7 @@
 //! output and input channel; computed once per call, in `f64`, then rounded) and
 //! `V_c = Bᵀ d_c B`. For each of the 16 points `ξ` of the 4×4 domain the channel sum
 //! is a matrix product `M_ξ[C_out, tiles] = U_ξ[C_out, C_in] · V_ξ[C_in, tiles]`, run
-//! with the 6×16 register tile of [`super::conv_panel`]: 16 tiles in the lanes, 6
+//! with the 6×16 register tile of `panel.rs` ([`super::geometry::kernel`]): 16 tiles in the lanes, 6
 //! output channels in the rows. Per block of 16 tiles the input transforms of every
 //! channel go to a panel (`16 × C_in × 16` values, in the L2 cache), then each group of
 //! 6 output channels takes its 16 products and turns them into outputs at once.
@@ -30,9 +30,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::cols::gather;
-use super::panel::{kernel, MR, NR};
-use super::{run_images, strides4, Geo, Src};
+use super::geometry::{gather, kernel, run_images, strides4, Geo, Src, MR, NR};
 use crate::Tensor;
 
 /// Points of the transformed 4×4 domain.
