@@ -23,7 +23,7 @@ mod loss;
 mod mask;
 mod moments;
 mod norm;
-pub(crate) mod pool;
+mod pool;
 mod softmax;
 mod triangle;
 

@@ -3,7 +3,7 @@
 //! built as the conformance runner builds them, the forward runs, the kernel gets the
 //! case's `grad_output`, and every recorded gradient must match (1e-6 relative).
 
-use super::cat::InputMeta;
+use crate::nn::cat::backward::InputMeta;
 use crate::nn::{self, GeluApproximate, Reduction};
 use crate::{dispatch_dtype, DType, Element, Layout, Scalar, Storage, Tensor};
 use serde_json::Value;
@@ -150,7 +150,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let idx = explicit(&case["index"]);
             let y = nn::embedding(&idx, x).unwrap();
             let g = grad_of(&y);
-            one(y, super::index::embedding_backward(&g, &idx, x.sizes()[0]))
+            one(
+                y,
+                crate::nn::index::backward::embedding_backward(&g, &idx, x.sizes()[0]),
+            )
         }
         "index_select" => {
             let idx = explicit(&case["index"]);
@@ -159,7 +162,7 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let g = grad_of(&y);
             one(
                 y,
-                super::index::index_select_backward(&g, x.sizes(), dim, &idx),
+                crate::nn::index::backward::index_select_backward(&g, x.sizes(), dim, &idx),
             )
         }
         "gather" => {
@@ -167,7 +170,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let dim = int("dim");
             let y = x.gather(dim, &idx).unwrap();
             let g = grad_of(&y);
-            one(y, super::index::gather_backward(&g, x.sizes(), dim, &idx))
+            one(
+                y,
+                crate::nn::index::backward::gather_backward(&g, x.sizes(), dim, &idx),
+            )
         }
         "cat" | "stack" => {
             let dim = int("dim");
@@ -181,9 +187,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let grads = if op == "cat" {
-                super::cat::cat_backward(&g, &meta, dim)
+                crate::nn::cat::backward::cat_backward(&g, &meta, dim)
             } else {
-                super::cat::stack_backward(&g, &meta, dim)
+                crate::nn::cat::backward::stack_backward(&g, &meta, dim)
             }
             .unwrap();
             (y, grads.into_iter().map(Some).collect())
@@ -227,11 +233,17 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
                 let y = nn::max_pool2d(x, k, s, p).unwrap();
                 let g = grad_of(&y);
                 let idx = crate::nn::pool::max_pool2d_indices(x, k, s, p).unwrap();
-                one(y, super::pool::max_pool2d_backward(&g, x.sizes(), &idx))
+                one(
+                    y,
+                    crate::nn::pool::backward::max_pool2d_backward(&g, x.sizes(), &idx),
+                )
             } else {
                 let y = nn::avg_pool2d(x, k, s, p).unwrap();
                 let g = grad_of(&y);
-                one(y, super::pool::avg_pool2d_backward(&g, x.sizes(), k, s, p))
+                one(
+                    y,
+                    crate::nn::pool::backward::avg_pool2d_backward(&g, x.sizes(), k, s, p),
+                )
             }
         }
         "var" | "std" => {

@@ -17,8 +17,6 @@
 //! input in place. f16/bf16 compute in f32 (one rounding at the end); integer dtypes
 //! use a direct loop with wrapping arithmetic, as PyTorch's `slow_conv2d`.
 
-use std::cell::Cell;
-
 pub(super) mod backward;
 mod cols;
 mod gemm;
@@ -27,6 +25,8 @@ mod int;
 mod panel;
 mod small;
 mod winograd;
+
+use std::cell::Cell;
 
 use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};

@@ -1,18 +1,22 @@
-//! `index_select`, `gather` and `F.embedding` (TensorAdvancedIndexing.cpp, Embedding.cpp),
-//! and the fresh-output helper the other ops of this module share.
+//! `index_select`, `gather` and `F.embedding` (TensorAdvancedIndexing.cpp, Embedding.cpp);
+//! their backward is `backward.rs`, and the index values both read are `values.rs`.
 //!
 //! The indices are validated in full before any element is copied, with the message of
 //! the PyTorch kernel that would have run. The outputs are contiguous, as PyTorch's.
 
+pub(super) mod backward;
+mod values;
+
 use std::mem::MaybeUninit;
 
-use super::backward::{self, node::node};
+use super::backward::node::node;
 use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{checked_numel, contiguous_strides, wrap_dim, Layout};
 use crate::parallel::{chunks_for, for_chunks_mut};
 use crate::shape_ops::slices::fresh_output;
 use crate::{dispatch_dtype, DType, Element, Tensor, GRAIN_SIZE};
+use values::index_values;
 
 /// Storage offsets of the elements of the sub-layout `sizes`/`strides` starting at
 /// `base`, in row-major order (`[base]` for no dims).
@@ -38,20 +42,6 @@ pub(super) fn is_row_major_run(sizes: &[usize], strides: &[isize]) -> bool {
         }
     }
     true
-}
-
-/// The values of an index tensor of dtype int64 or int32, in row-major order.
-#[cfg_attr(unoptimized, inline)]
-pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>> {
-    match index.dtype() {
-        DType::I64 => index.to_vec::<i64>(),
-        DType::I32 => Ok(index.to_vec::<i32>()?.into_iter().map(i64::from).collect()),
-        other => Err(Error::DTypeMismatch {
-            op: "index",
-            found: other,
-            expected: DType::I64,
-        }),
-    }
 }
 
 /// Rows of `inner` elements each: how many rows one parallel chunk takes.
@@ -166,7 +156,7 @@ impl Tensor {
             || self.index_select_forward(dim, index),
             |_| {
                 node("IndexSelectBackward0", vec![], 1, move |g, _| {
-                    Ok(vec![Some(backward::index::index_select_backward(
+                    Ok(vec![Some(backward::index_select_backward(
                         g, &sizes, dim, &idx,
                     )?)])
                 })
@@ -246,9 +236,7 @@ impl Tensor {
             || self.gather_forward(dim, index),
             |_| {
                 node("GatherBackward0", vec![], 1, move |g, _| {
-                    Ok(vec![Some(backward::index::gather_backward(
-                        g, &sizes, dim, &idx,
-                    )?)])
+                    Ok(vec![Some(backward::gather_backward(g, &sizes, dim, &idx)?)])
                 })
             },
         )
@@ -347,7 +335,7 @@ pub fn embedding(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
         || embedding_forward(indices, weight),
         |_| {
             node("EmbeddingBackward0", vec![], 1, move |g, _| {
-                Ok(vec![Some(backward::index::embedding_backward(
+                Ok(vec![Some(backward::embedding_backward(
                     g,
                     &idx,
                     num_weights,
@@ -385,5 +373,4 @@ fn embedding_forward(indices: &Tensor, weight: &Tensor) -> Result<Tensor> {
 }
 
 #[cfg(test)]
-#[path = "index_tests.rs"]
 mod tests;

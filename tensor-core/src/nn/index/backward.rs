@@ -2,10 +2,10 @@
 //! rows into `[num_embeddings, embedding_dim]`), `index_select` (`index_add` into
 //! zeros) and `gather` (`scatter_add` into zeros). Duplicate indices accumulate.
 
-use super::super::index::index_values;
-use super::common::{load, split_at, store};
+use super::values::index_values;
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, split_at, store};
 use crate::{wrap_dim, Tensor};
 
 fn embedding_run<A: Acc>(grad: &Tensor, indices: &Tensor, num_weights: usize) -> Result<Tensor> {

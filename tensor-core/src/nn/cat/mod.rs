@@ -5,12 +5,14 @@
 //! (`narrow` of the output along `dim`) by the iterator's `copy_`, which casts to the
 //! promoted dtype and reads any strided layout.
 
-use super::backward::cat::InputMeta;
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
 use crate::{promote_types, MemoryFormat, Tensor};
+use backward::InputMeta;
 
 /// PyTorch still skips 1-d tensors of size 0 in `cat`, whatever the other tensors' rank
 /// (`cat_should_skip_tensor`: kept for backward compatibility).
@@ -78,9 +80,9 @@ fn record_list(
         let n = meta.len();
         node(name, vec![], n, move |g, _| {
             let grads = if name == "CatBackward0" {
-                backward::cat::cat_backward(g, &meta, dim)?
+                backward::cat_backward(g, &meta, dim)?
             } else {
-                backward::cat::stack_backward(g, &meta, dim)?
+                backward::stack_backward(g, &meta, dim)?
             };
             Ok(grads.into_iter().map(Some).collect())
         })
@@ -220,5 +222,4 @@ impl Tensor {
 }
 
 #[cfg(test)]
-#[path = "cat_tests.rs"]
 mod tests;

@@ -3,9 +3,9 @@
 //! gradient spread evenly over its window, divided by the window's size counting the
 //! padding: `count_include_pad=True`, floor mode).
 
-use super::common::{load, store};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, store};
 use crate::Tensor;
 
 /// `(planes, h, w)` of an input of `[N, C, H, W]` or `[C, H, W]`.

@@ -168,5 +168,4 @@ pub(crate) fn erf(x: f64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "erf_tests.rs"]
 mod tests;

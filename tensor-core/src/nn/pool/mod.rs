@@ -7,11 +7,13 @@
 //! contiguous. The kernels walk the output in storage order and split it across threads
 //! by planes (contiguous) or by output rows (channels_last).
 
+pub(super) mod backward;
+
 use std::cell::Cell;
 use std::hint::select_unpredictable;
 use std::mem::MaybeUninit;
 
-use super::backward::{self, node::node};
+use super::backward::node::node;
 use crate::autograd;
 use crate::error::{list, Error, Result};
 use crate::layout::{strides_for_format, wrap_dim};
@@ -327,9 +329,7 @@ pub fn max_pool2d(
                     op: "max_pool2d",
                     message: "the window indices were not recorded".into(),
                 })?;
-                Ok(vec![Some(backward::pool::max_pool2d_backward(
-                    g, &sizes, idx,
-                )?)])
+                Ok(vec![Some(backward::max_pool2d_backward(g, &sizes, idx)?)])
             })
         },
     )
@@ -500,7 +500,7 @@ pub fn avg_pool2d(
         |_| {
             let sizes = input.sizes().to_vec();
             node("AvgPool2DBackward0", vec![], 1, move |g, _| {
-                Ok(vec![Some(backward::pool::avg_pool2d_backward(
+                Ok(vec![Some(backward::avg_pool2d_backward(
                     g,
                     &sizes,
                     kernel_size,
@@ -585,5 +585,4 @@ pub(crate) fn max_pool2d_indices(
 }
 
 #[cfg(test)]
-#[path = "pool_tests.rs"]
 mod tests;
