@@ -120,9 +120,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let dx = if log {
-                super::softmax::log_softmax_backward(&g, &y, dim)
+                crate::nn::softmax::backward::log_softmax_backward(&g, &y, dim)
             } else {
-                super::softmax::softmax_backward(&g, &y, dim)
+                crate::nn::softmax::backward::softmax_backward(&g, &y, dim)
             };
             one(y, dx)
         }
@@ -131,20 +131,27 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let eps = args["eps"].as_f64().unwrap();
             let y = nn::layer_norm(x, &shape, t.get(1), t.get(2), eps).unwrap();
             let g = grad_of(&y);
-            let (dx, dw, db) =
-                super::norm::layer_norm_backward(&g, x, &shape, t.get(1), t.get(2), eps).unwrap();
+            let (dx, dw, db) = crate::nn::norm::backward::layer_norm_backward(
+                &g,
+                x,
+                &shape,
+                t.get(1),
+                t.get(2),
+                eps,
+            )
+            .unwrap();
             (y, vec![Some(dx), dw, db])
         }
         "gelu" => {
             let a = GeluApproximate::from_name(args["approximate"].as_str().unwrap()).unwrap();
             let y = nn::gelu(x, a).unwrap();
             let g = grad_of(&y);
-            one(y, super::activation::gelu_backward(&g, x, a))
+            one(y, crate::nn::activation::backward::gelu_backward(&g, x, a))
         }
         "silu" => {
             let y = nn::silu(x).unwrap();
             let g = grad_of(&y);
-            one(y, super::activation::silu_backward(&g, x))
+            one(y, crate::nn::activation::backward::silu_backward(&g, x))
         }
         "embedding" => {
             let idx = explicit(&case["index"]);
@@ -199,7 +206,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let r = Reduction::from_name(args["reduction"].as_str().unwrap()).unwrap();
             let y = nn::cross_entropy(x, &target, r).unwrap();
             let g = grad_of(&y);
-            one(y, super::loss::cross_entropy_backward(&g, x, &target, r))
+            one(
+                y,
+                crate::nn::loss::backward::cross_entropy_backward(&g, x, &target, r),
+            )
         }
         "conv2d" => {
             let (s, p, d) = (
@@ -258,9 +268,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let dx = if op == "var" {
-                super::moments::var_backward(&g, x, &dims, c.to_f64())
+                crate::nn::moments::backward::var_backward(&g, x, &dims, c.to_f64())
             } else {
-                super::moments::std_backward(&g, x, &y, &dims, c.to_f64())
+                crate::nn::moments::backward::std_backward(&g, x, &y, &dims, c.to_f64())
             };
             one(y, dx)
         }
@@ -270,7 +280,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             (
                 y,
                 vec![
-                    Some(super::mask::masked_fill_backward(&g, &t[1], x.sizes()).unwrap()),
+                    Some(
+                        crate::nn::mask::backward::masked_fill_backward(&g, &t[1], x.sizes())
+                            .unwrap(),
+                    ),
                     None,
                 ],
             )
@@ -280,7 +293,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let lower = op == "tril";
             let y = if lower { x.tril(d) } else { x.triu(d) }.unwrap();
             let g = grad_of(&y);
-            one(y, super::mask::triangle_backward(&g, d, lower))
+            one(
+                y,
+                crate::nn::triangle::backward::triangle_backward(&g, d, lower),
+            )
         }
         other => panic!("not an nn op: {other}"),
     }

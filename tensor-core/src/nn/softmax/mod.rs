@@ -2,7 +2,9 @@
 //! row at a time: max, `Σ e^(x - max)`, scale) and `softmax_kernel` (a dim that is not
 //! the last: the same three passes over blocks of the inner positions).
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
@@ -173,11 +175,7 @@ pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
                 NAME,
                 vec![SavedTensor::output(out, NAME, 0)],
                 1,
-                move |g, s| {
-                    Ok(vec![Some(backward::softmax::softmax_backward(
-                        g, &s[0], dim,
-                    )?)])
-                },
+                move |g, s| Ok(vec![Some(backward::softmax_backward(g, &s[0], dim)?)]),
             )
         },
     )
@@ -199,11 +197,7 @@ pub fn log_softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
                 NAME,
                 vec![SavedTensor::output(out, NAME, 0)],
                 1,
-                move |g, s| {
-                    Ok(vec![Some(backward::softmax::log_softmax_backward(
-                        g, &s[0], dim,
-                    )?)])
-                },
+                move |g, s| Ok(vec![Some(backward::log_softmax_backward(g, &s[0], dim)?)]),
             )
         },
     )

@@ -3,9 +3,9 @@
 //! population variance, recomputed from the input) and `ĝ = dy·w`:
 //! `dx = rstd · (ĝ - mean(ĝ) - x̂ · mean(ĝ·x̂))`, `dw = Σ_rows dy·x̂`, `db = Σ_rows dy`.
 
-use super::common::{load, store};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, store};
 use crate::Tensor;
 
 /// Lanes of partial sums (so the loop vectorises), added as a tree at the end.

@@ -1,5 +1,5 @@
-//! Backward of `masked_fill` and of `tril`/`triu`: the gradient passes where the
-//! forward kept the input and is zero where it wrote the fill value or zeros.
+//! Backward of `masked_fill`: the gradient passes where the forward kept the input and
+//! is zero where it wrote the fill value.
 
 use crate::error::Result;
 use crate::Tensor;
@@ -39,18 +39,4 @@ pub(crate) fn masked_fill_backward(
 ) -> Result<Tensor> {
     let zeroed = grad.masked_fill(mask, 0.0)?;
     sum_to_size(&zeroed, input_sizes)
-}
-
-/// The gradient of `input.tril(diagonal)` (`lower`) or `input.triu(diagonal)` with
-/// respect to `input`: the same triangle of `grad`.
-///
-/// # Errors
-/// A gradient of fewer than 2 dims; allocation errors.
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn triangle_backward(grad: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
-    if lower {
-        grad.tril(diagonal)
-    } else {
-        grad.triu(diagonal)
-    }
 }

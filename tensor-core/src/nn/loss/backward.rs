@@ -7,10 +7,10 @@
 //! - class indices: `dx = w · (p - onehot(target))`, zero on ignored targets;
 //! - class probabilities: `dx = w · (p · Σ_c target - target)`.
 
-use super::common::{load, store};
+use super::reduction::{Reduction, IGNORE_INDEX};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
-use crate::nn::{Reduction, IGNORE_INDEX};
+use crate::nn::backward::common::{load, store};
 use crate::Tensor;
 
 fn run<A: Acc>(

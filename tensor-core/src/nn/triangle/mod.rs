@@ -1,7 +1,9 @@
 //! `tril` and `triu`: the lower or upper triangle of the last two dims (a batch of
 //! matrices), as PyTorch's `tril_cpu` / `triu_cpu`, into a fresh contiguous tensor.
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::autograd;
 use crate::error::{Error, Result};
 use crate::{dispatch_dtype, Element, Tensor};
@@ -76,9 +78,7 @@ fn recorded(input: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
         || triangle(input, diagonal, lower),
         |_| {
             node(name, vec![], 1, move |g, _| {
-                Ok(vec![Some(backward::mask::triangle_backward(
-                    g, diagonal, lower,
-                )?)])
+                Ok(vec![Some(backward::triangle_backward(g, diagonal, lower)?)])
             })
         },
     )

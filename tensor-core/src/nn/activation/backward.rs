@@ -10,11 +10,11 @@
 //! accumulation type (`f32` for `f16`/`bf16`/`f32`, as PyTorch's vectorised kernels),
 //! each rounded once to the input's dtype.
 
-use super::common::{load, store};
+use super::approximate::GeluApproximate;
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, store};
 use crate::nn::erf::erf;
-use crate::nn::GeluApproximate;
 use crate::Tensor;
 
 #[cfg_attr(unoptimized, inline)]

@@ -3,7 +3,12 @@
 //! row (max, `Σ e^(x - max)`, and the target's log-probability); targets with the
 //! input's shape are class probabilities.
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+mod reduction;
+
+pub use reduction::{Reduction, IGNORE_INDEX};
+
+use super::backward::node::node;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
@@ -12,42 +17,6 @@ use crate::kernels::rows::{max_row, par_rows, sum_row};
 use crate::shape_ops::slices::read;
 use crate::{wrap_dim, DType, Tensor};
 use num_traits::Float;
-
-/// PyTorch's default `ignore_index`: targets equal to it add nothing to the loss and
-/// are not counted by the mean.
-pub const IGNORE_INDEX: i64 = -100;
-
-/// How a loss reduces its per-element values (`reduction=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Reduction {
-    /// `'none'`: one loss per element, shaped as the target.
-    None,
-    /// `'mean'`: the mean over the counted elements, a 0-d tensor.
-    #[default]
-    Mean,
-    /// `'sum'`: the sum, a 0-d tensor.
-    Sum,
-}
-
-impl Reduction {
-    /// Parses PyTorch's string: `"none"`, `"mean"` or `"sum"`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] with PyTorch's `avg is not a valid value for
-    /// reduction` for any other string.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn from_name(name: &str) -> Result<Reduction> {
-        match name {
-            "none" => Ok(Reduction::None),
-            "mean" => Ok(Reduction::Mean),
-            "sum" => Ok(Reduction::Sum),
-            other => Err(Error::InvalidArgument {
-                op: "cross_entropy",
-                message: format!("{other} is not a valid value for reduction"),
-            }),
-        }
-    }
-}
 
 #[cfg_attr(unoptimized, inline)]
 fn invalid(message: String) -> Error {
@@ -287,7 +256,7 @@ pub fn cross_entropy(input: &Tensor, target: &Tensor, reduction: Reduction) -> R
                 vec![SavedTensor::input(input)],
                 1,
                 move |g, s| {
-                    Ok(vec![Some(backward::loss::cross_entropy_backward(
+                    Ok(vec![Some(backward::cross_entropy_backward(
                         g, &s[0], &t, reduction,
                     )?)])
                 },

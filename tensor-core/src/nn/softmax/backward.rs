@@ -3,9 +3,9 @@
 //! softmax `dx = y · (dy - Σ dy·y)`, log_softmax `dx = dy - e^y · Σ dy`, sums along
 //! `dim`.
 
-use super::common::{load, split_at, store};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::nn::backward::common::{load, split_at, store};
 use crate::{wrap_dim, Tensor};
 
 fn run<A: Acc>(grad: &Tensor, output: &Tensor, dim: usize, log: bool) -> Result<Tensor> {

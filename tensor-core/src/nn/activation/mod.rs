@@ -6,44 +6,20 @@
 //! as one flat span into an output with its strides (the iterator's fast setup); any
 //! other layout goes through the iterator.
 
-use super::backward::{self, node::node};
+mod approximate;
+pub(super) mod backward;
+
+pub use approximate::GeluApproximate;
+
+use super::backward::node::node;
 use super::erf::erf;
 use crate::autograd::{self, SavedTensor};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::acc::{check_float, dispatch_float, sigmoid, Acc, FloatAcc};
 use crate::kernels::rows::par_flat;
 use crate::kernels::unary;
 use crate::Tensor;
-
-/// The `approximate` argument of `gelu`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum GeluApproximate {
-    /// `approximate='none'`: `x Φ(x) = x (1 + erf(x / √2)) / 2`.
-    #[default]
-    None,
-    /// `approximate='tanh'`: `x (1 + tanh(√(2/π) (x + 0.044715 x³))) / 2`.
-    Tanh,
-}
-
-impl GeluApproximate {
-    /// Parses PyTorch's string argument: `"none"` or `"tanh"`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] with PyTorch's `approximate argument must be either
-    /// none or tanh.` for any other string.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn from_name(name: &str) -> Result<GeluApproximate> {
-        match name {
-            "none" => Ok(GeluApproximate::None),
-            "tanh" => Ok(GeluApproximate::Tanh),
-            _ => Err(Error::InvalidArgument {
-                op: "gelu",
-                message: "approximate argument must be either none or tanh.".into(),
-            }),
-        }
-    }
-}
 
 /// The elementwise functions, in the accumulation type (or `f64` for the exact gelu,
 /// through [`erf`]).
@@ -157,7 +133,7 @@ fn activation(input: &Tensor, act: Activation) -> Result<Tensor> {
 /// out as PyTorch's unary ops (a dense input's strides are kept).
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs
+/// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for non-float inputs
 /// (`"GeluKernelImpl" not implemented for 'Long'`).
 #[cfg_attr(unoptimized, inline)]
 pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
@@ -173,13 +149,7 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
                 "GeluBackward0",
                 vec![SavedTensor::input(input)],
                 1,
-                move |g, s| {
-                    Ok(vec![Some(backward::activation::gelu_backward(
-                        g,
-                        &s[0],
-                        approximate,
-                    )?)])
-                },
+                move |g, s| Ok(vec![Some(backward::gelu_backward(g, &s[0], approximate)?)]),
             )
         },
     )
@@ -189,8 +159,8 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
 /// [`gelu`].
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs (`"silu_cpu" not implemented for
-/// 'Long'`).
+/// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for non-float inputs
+/// (`"silu_cpu" not implemented for 'Long'`).
 #[cfg_attr(unoptimized, inline)]
 pub fn silu(input: &Tensor) -> Result<Tensor> {
     autograd::apply(
@@ -201,7 +171,7 @@ pub fn silu(input: &Tensor) -> Result<Tensor> {
                 "SiluBackward0",
                 vec![SavedTensor::input(input)],
                 1,
-                |g, s| Ok(vec![Some(backward::activation::silu_backward(g, &s[0])?)]),
+                |g, s| Ok(vec![Some(backward::silu_backward(g, &s[0])?)]),
             )
         },
     )

@@ -2,7 +2,9 @@
 //! broadcasts to the filled tensor, and a value converted to its dtype with c10's
 //! overflow check.
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::ops::checked_scalar;
@@ -95,7 +97,7 @@ impl Tensor {
                     vec![SavedTensor::input(mask)],
                     1,
                     move |g, s| {
-                        Ok(vec![Some(backward::mask::masked_fill_backward(
+                        Ok(vec![Some(backward::masked_fill_backward(
                             g, &s[0], &sizes,
                         )?)])
                     },

@@ -3,7 +3,9 @@
 //! accumulation type, `rstd = 1 / sqrt(var + eps)`, then
 //! `y = (x * rstd - mean * rstd) * weight + bias`, one fused pass per row.
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{list, Error, Result};
@@ -199,8 +201,7 @@ pub fn layer_norm(
             node("NativeLayerNormBackward0", saved, n_inputs, move |g, s| {
                 let w = has_w.then(|| &s[1]);
                 let b = has_b.then(|| &s[s.len() - 1]);
-                let (dx, dw, db) =
-                    backward::norm::layer_norm_backward(g, &s[0], &shape, w, b, eps)?;
+                let (dx, dw, db) = backward::layer_norm_backward(g, &s[0], &shape, w, b, eps)?;
                 let mut grads = vec![Some(dx)];
                 grads.extend(dw.map(Some));
                 grads.extend(db.map(Some));

@@ -3,7 +3,9 @@
 //! `f64` (PyTorch's CPU Welford accumulates in `double` too) and rounded once to the
 //! input's dtype.
 
-use super::backward::{self, node::node};
+pub(super) mod backward;
+
+use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
 use crate::error::{Error, Result};
 use crate::{wrap_dims, DType, Scalar, Tensor};
@@ -30,9 +32,9 @@ fn moments(
             }
             node(name, saved, 1, move |g, s| {
                 let dx = if sqrt {
-                    backward::moments::std_backward(g, &s[0], &s[1], &d, c)?
+                    backward::std_backward(g, &s[0], &s[1], &d, c)?
                 } else {
-                    backward::moments::var_backward(g, &s[0], &d, c)?
+                    backward::var_backward(g, &s[0], &d, c)?
                 };
                 Ok(vec![Some(dx)])
             })
