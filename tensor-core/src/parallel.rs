@@ -95,6 +95,9 @@ fn linger(workers: usize) {
     }
 }
 
+/// `at::internal::GRAIN_SIZE`: below this many elements a loop runs on one thread.
+pub const GRAIN_SIZE: usize = 32768;
+
 /// Number of chunks `at::parallel_for` splits `n` units into: one per thread, but none
 /// smaller than `grain` (so `n < grain` runs on one thread), and 1 inside a parallel
 /// region (no nested parallelism, as `at::in_parallel_region`).

@@ -69,7 +69,7 @@ fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
         n: usize,
         sizes: &[usize],
     ) -> Result<Tensor> {
-        let acc = crate::nn::rows::read::<T, _>(t, |s| {
+        let acc = crate::shape_ops::slices::read::<T, _>(t, |s| {
             let mut acc = s[..n].to_vec();
             for row in s[n..].chunks_exact(n) {
                 for (a, &x) in acc.iter_mut().zip(row) {

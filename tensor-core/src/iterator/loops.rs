@@ -4,6 +4,7 @@
 
 use super::{is_same, TensorIterator};
 use crate::layout::is_provably_non_overlapping;
+pub use crate::parallel::GRAIN_SIZE;
 use crate::parallel::{chunks_for, for_ranges};
 use crate::storage::Buffer;
 use smallvec::SmallVec;
@@ -14,9 +15,6 @@ type PerOperand<T> = SmallVec<[T; 4]>;
 
 /// Byte strides laid out `[dim * ntensors + arg]` kept inline for common plans.
 type LoopStrides = SmallVec<[isize; 16]>;
-
-/// `at::internal::GRAIN_SIZE`: below this many elements a loop runs on one thread.
-pub const GRAIN_SIZE: usize = 32768;
 
 /// Tile of a transposed 2-D plan along the inner dim (elements): short, so the lines
 /// of the operand that is strided along it stay cached while the outer dim advances.

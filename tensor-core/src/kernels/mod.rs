@@ -24,9 +24,11 @@
 //! Element reads and writes are of the operand's own dtype, which its storage accepts
 //! (`Storage::can_view_as`), so no invalid value (e.g. a `bool` other than 0/1) is made.
 
+pub(crate) mod acc;
 pub(crate) mod arith;
 mod copy;
 mod elementwise;
+pub(crate) mod rows;
 mod stream;
 
 pub(crate) use copy::copy_kernel;

@@ -22,8 +22,8 @@ mod tests;
 
 use crate::error::{Error, Result};
 use crate::layout::checked_numel;
-use crate::nn::rows::write_new;
 use crate::parallel;
+use crate::shape_ops::slices::write_new;
 use crate::{dispatch_dtype, DType, Tensor};
 use gemm::GemmElement;
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};

@@ -116,7 +116,7 @@ macro_rules! adamw_kernel {
             };
             let lanes = p.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(grad);
             match rest.first_mut() {
-                Some(max) => crate::nn::rows::widest(
+                Some(max) => crate::kernels::rows::widest(
                     #[inline(always)]
                     || {
                         for ((((p, m), v), &g), mx) in lanes.zip(max.iter_mut()) {
@@ -124,7 +124,7 @@ macro_rules! adamw_kernel {
                         }
                     },
                 ),
-                None => crate::nn::rows::widest(
+                None => crate::kernels::rows::widest(
                     #[inline(always)]
                     || {
                         for (((p, m), v), &g) in lanes {

@@ -4,37 +4,10 @@ use super::kernels::{arg_reduce, reduce, Reducer};
 use super::Geometry;
 use crate::autograd;
 use crate::error::{Error, Result};
+use crate::kernels::acc::FloatAcc;
 use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
 use half::{bf16, f16};
 use num_traits::{Float, One, Zero};
-
-/// A float element and the type PyTorch accumulates it in on CPU (`f32` for `f16`,
-/// `bf16` and `f32`; `f64` for `f64`).
-trait FloatAcc: Element {
-    type A: Float + Send + Sync;
-    fn up(self) -> Self::A;
-    fn down(a: Self::A) -> Self;
-}
-
-macro_rules! float_acc {
-    ($t:ty, $a:ty, $up:expr, $down:expr) => {
-        impl FloatAcc for $t {
-            type A = $a;
-            #[inline(always)]
-            fn up(self) -> $a {
-                $up(self)
-            }
-            #[inline(always)]
-            fn down(a: $a) -> $t {
-                $down(a)
-            }
-        }
-    };
-}
-float_acc!(f32, f32, |x| x, |a| a);
-float_acc!(f64, f64, |x| x, |a| a);
-float_acc!(f16, f32, f16::to_f32, f16::from_f32);
-float_acc!(bf16, f32, bf16::to_f32, bf16::from_f32);
 
 /// Which dims a reduction removes, and the result's sizes.
 struct Plan {

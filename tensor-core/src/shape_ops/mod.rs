@@ -6,6 +6,7 @@
 mod format_ops;
 mod materialize;
 mod repeat;
+pub(crate) mod slices;
 mod slicing;
 mod views;
 

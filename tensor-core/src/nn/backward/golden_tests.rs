@@ -3,7 +3,7 @@
 //! built as the conformance runner builds them, the forward runs, the kernel gets the
 //! case's `grad_output`, and every recorded gradient must match (1e-6 relative).
 
-use super::cat::InputMeta;
+use crate::nn::cat::backward::InputMeta;
 use crate::nn::{self, GeluApproximate, Reduction};
 use crate::{dispatch_dtype, DType, Element, Layout, Scalar, Storage, Tensor};
 use serde_json::Value;
@@ -120,9 +120,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let dx = if log {
-                super::softmax::log_softmax_backward(&g, &y, dim)
+                crate::nn::softmax::backward::log_softmax_backward(&g, &y, dim)
             } else {
-                super::softmax::softmax_backward(&g, &y, dim)
+                crate::nn::softmax::backward::softmax_backward(&g, &y, dim)
             };
             one(y, dx)
         }
@@ -131,26 +131,36 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let eps = args["eps"].as_f64().unwrap();
             let y = nn::layer_norm(x, &shape, t.get(1), t.get(2), eps).unwrap();
             let g = grad_of(&y);
-            let (dx, dw, db) =
-                super::norm::layer_norm_backward(&g, x, &shape, t.get(1), t.get(2), eps).unwrap();
+            let (dx, dw, db) = crate::nn::norm::backward::layer_norm_backward(
+                &g,
+                x,
+                &shape,
+                t.get(1),
+                t.get(2),
+                eps,
+            )
+            .unwrap();
             (y, vec![Some(dx), dw, db])
         }
         "gelu" => {
             let a = GeluApproximate::from_name(args["approximate"].as_str().unwrap()).unwrap();
             let y = nn::gelu(x, a).unwrap();
             let g = grad_of(&y);
-            one(y, super::activation::gelu_backward(&g, x, a))
+            one(y, crate::nn::activation::backward::gelu_backward(&g, x, a))
         }
         "silu" => {
             let y = nn::silu(x).unwrap();
             let g = grad_of(&y);
-            one(y, super::activation::silu_backward(&g, x))
+            one(y, crate::nn::activation::backward::silu_backward(&g, x))
         }
         "embedding" => {
             let idx = explicit(&case["index"]);
             let y = nn::embedding(&idx, x).unwrap();
             let g = grad_of(&y);
-            one(y, super::index::embedding_backward(&g, &idx, x.sizes()[0]))
+            one(
+                y,
+                crate::nn::index::backward::embedding_backward(&g, &idx, x.sizes()[0]),
+            )
         }
         "index_select" => {
             let idx = explicit(&case["index"]);
@@ -159,7 +169,7 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let g = grad_of(&y);
             one(
                 y,
-                super::index::index_select_backward(&g, x.sizes(), dim, &idx),
+                crate::nn::index::backward::index_select_backward(&g, x.sizes(), dim, &idx),
             )
         }
         "gather" => {
@@ -167,7 +177,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let dim = int("dim");
             let y = x.gather(dim, &idx).unwrap();
             let g = grad_of(&y);
-            one(y, super::index::gather_backward(&g, x.sizes(), dim, &idx))
+            one(
+                y,
+                crate::nn::index::backward::gather_backward(&g, x.sizes(), dim, &idx),
+            )
         }
         "cat" | "stack" => {
             let dim = int("dim");
@@ -181,9 +194,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let grads = if op == "cat" {
-                super::cat::cat_backward(&g, &meta, dim)
+                crate::nn::cat::backward::cat_backward(&g, &meta, dim)
             } else {
-                super::cat::stack_backward(&g, &meta, dim)
+                crate::nn::cat::backward::stack_backward(&g, &meta, dim)
             }
             .unwrap();
             (y, grads.into_iter().map(Some).collect())
@@ -193,7 +206,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let r = Reduction::from_name(args["reduction"].as_str().unwrap()).unwrap();
             let y = nn::cross_entropy(x, &target, r).unwrap();
             let g = grad_of(&y);
-            one(y, super::loss::cross_entropy_backward(&g, x, &target, r))
+            one(
+                y,
+                crate::nn::loss::backward::cross_entropy_backward(&g, x, &target, r),
+            )
         }
         "conv2d" => {
             let (s, p, d) = (
@@ -204,7 +220,7 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let groups = args["groups"].as_u64().unwrap() as usize;
             let y = nn::conv2d(x, &t[1], t.get(2), s, p, d, groups).unwrap();
             let g = grad_of(&y);
-            let (dx, dw, db) = super::conv::conv2d_backward(
+            let (dx, dw, db) = crate::nn::conv::backward::conv2d_backward(
                 &g,
                 x,
                 &t[1],
@@ -227,11 +243,17 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
                 let y = nn::max_pool2d(x, k, s, p).unwrap();
                 let g = grad_of(&y);
                 let idx = crate::nn::pool::max_pool2d_indices(x, k, s, p).unwrap();
-                one(y, super::pool::max_pool2d_backward(&g, x.sizes(), &idx))
+                one(
+                    y,
+                    crate::nn::pool::backward::max_pool2d_backward(&g, x.sizes(), &idx),
+                )
             } else {
                 let y = nn::avg_pool2d(x, k, s, p).unwrap();
                 let g = grad_of(&y);
-                one(y, super::pool::avg_pool2d_backward(&g, x.sizes(), k, s, p))
+                one(
+                    y,
+                    crate::nn::pool::backward::avg_pool2d_backward(&g, x.sizes(), k, s, p),
+                )
             }
         }
         "var" | "std" => {
@@ -246,9 +268,9 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .unwrap();
             let g = grad_of(&y);
             let dx = if op == "var" {
-                super::moments::var_backward(&g, x, &dims, c.to_f64())
+                crate::nn::moments::backward::var_backward(&g, x, &dims, c.to_f64())
             } else {
-                super::moments::std_backward(&g, x, &y, &dims, c.to_f64())
+                crate::nn::moments::backward::std_backward(&g, x, &y, &dims, c.to_f64())
             };
             one(y, dx)
         }
@@ -258,7 +280,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             (
                 y,
                 vec![
-                    Some(super::mask::masked_fill_backward(&g, &t[1], x.sizes()).unwrap()),
+                    Some(
+                        crate::nn::mask::backward::masked_fill_backward(&g, &t[1], x.sizes())
+                            .unwrap(),
+                    ),
                     None,
                 ],
             )
@@ -268,7 +293,10 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let lower = op == "tril";
             let y = if lower { x.tril(d) } else { x.triu(d) }.unwrap();
             let g = grad_of(&y);
-            one(y, super::mask::triangle_backward(&g, d, lower))
+            one(
+                y,
+                crate::nn::triangle::backward::triangle_backward(&g, d, lower),
+            )
         }
         other => panic!("not an nn op: {other}"),
     }

@@ -1,20 +1,14 @@
-//! The backward computations of the model ops, one family per file: given the gradient
-//! of an op's output (and what the forward saved), the gradients of its inputs, with
-//! PyTorch's formulas. Each returns fresh tensors (contiguous unless stated) in the
-//! dtype of the input it differentiates; `f16`/`bf16` compute in `f32`.
+//! What the backward computations of the model ops share. Each op keeps its backward
+//! beside it, in its folder's `backward.rs` (`softmax/backward.rs`,
+//! `conv/backward.rs`, ...): given the gradient of the op's output (and what the
+//! forward saved), the gradients of its inputs, with PyTorch's formulas, as fresh
+//! tensors (contiguous unless stated) in the dtype of the input each differentiates;
+//! `f16`/`bf16` compute in `f32`. Here are the graph node the ops record (`node.rs`),
+//! the loads and stores in the accumulation type (`common.rs`), and the tests of the
+//! whole graph: engine, golden values from PyTorch, gradcheck.
 
-pub(crate) mod activation;
-pub(crate) mod cat;
 pub(crate) mod common;
-pub(crate) mod conv;
-pub(crate) mod index;
-pub(crate) mod loss;
-pub(crate) mod mask;
-pub(crate) mod moments;
 pub(crate) mod node;
-pub(crate) mod norm;
-pub(crate) mod pool;
-pub(crate) mod softmax;
 
 #[cfg(test)]
 mod engine_tests;
