@@ -1,7 +1,7 @@
 //! The generic unary / binary / ternary loops (see the module docs of [`super`]).
 
+use super::inner::{classify, disjoint, InnerKind};
 use super::stream::{stream_out, STREAM_MIN_BYTES};
-use super::{classify, disjoint, InnerKind};
 use crate::iterator::TensorIterator;
 use crate::simd::vectorized;
 use crate::Element;
