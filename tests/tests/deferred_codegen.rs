@@ -26,7 +26,7 @@ const ATTR: &str = "#[cfg_attr(unoptimized, inline)]";
 const LEAVES: &[&str] = &[
     "tensor-core/src/error.rs",
     "tensor-core/src/dtype.rs",
-    "tensor-core/src/scalar.rs",
+    "tensor-core/src/scalar/mod.rs",
     "tensor-core/src/storage.rs",
     "tensor-core/src/buffer_cache.rs",
     "tensor-core/src/parallel.rs",

@@ -7,23 +7,27 @@ use crate::{MemoryFormat, Tensor};
 
 impl Tensor {
     /// `Tensor.is_contiguous()`: row-major contiguity (true for zero elements).
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_contiguous(&self) -> bool {
         self.layout().is_contiguous()
     }
 
     /// `Tensor.is_contiguous(memory_format=format)`; see [`Layout::is_contiguous_format`](crate::Layout::is_contiguous_format).
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_contiguous_format(&self, format: MemoryFormat) -> bool {
         self.layout().is_contiguous_format(format)
     }
 
     /// `Tensor.is_non_overlapping_and_dense()`: the elements fill a block of memory
     /// exactly once, in some dim order.
+    #[cfg_attr(unoptimized, inline)]
     pub fn is_non_overlapping_and_dense(&self) -> bool {
         self.layout().is_non_overlapping_and_dense()
     }
 
     /// `TensorBase::suggest_memory_format(exact_match)`; see
     /// [`Layout::suggest_memory_format`](crate::Layout::suggest_memory_format).
+    #[cfg_attr(unoptimized, inline)]
     pub fn suggest_memory_format(&self, exact_match: bool) -> MemoryFormat {
         self.layout().suggest_memory_format(exact_match)
     }
