@@ -10,7 +10,7 @@
 
 use super::elementwise::expected;
 use super::nn::{int, scalar};
-use super::nn_a::{explicit, input};
+use super::nn_index_conv_pool::{explicit, input, pair};
 use super::{check_outcome, check_values, dtype, ints, usizes, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -20,16 +20,6 @@ use tensor_core::{DType, Scalar, Tensor};
 /// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
 /// each op gets its backward.
 pub const NN_OPS_NOT_YET_WIRED: &[&str] = &[];
-
-fn pair(v: &Value) -> [usize; 2] {
-    match v.as_u64() {
-        Some(x) => [x as usize; 2],
-        None => {
-            let u = usizes(v);
-            [u[0], u[1]]
-        }
-    }
-}
 
 /// Runs the op of a case on `t` (its inputs, leaves already made).
 fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Tensor>, String> {
