@@ -309,3 +309,37 @@ pub fn judge(cases: &Value) -> FileReport {
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_grad;
+    use serde_json::json;
+    use tensor_core::{DType, Layout, Storage, Tensor};
+
+    /// A float32 gradient of `sizes` with `strides` over 16 zeros.
+    fn grad(sizes: &[usize], strides: &[isize]) -> Tensor {
+        let storage = Storage::from_vec(vec![0.0f32; 16]).unwrap();
+        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0).unwrap();
+        Tensor::from_parts(storage, layout, DType::F32).unwrap()
+    }
+
+    #[test]
+    fn a_matmul_grad_whose_stride_differs_only_at_a_size_1_dim_passes() {
+        let want = json!({"sizes": [4, 1, 4], "strides": [4, 1, 1], "dtype": "float32",
+            "values": null});
+        assert_eq!(
+            check_grad(0, Some(grad(&[4, 1, 4], &[4, 4, 1])), &want),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_grad_whose_stride_differs_at_a_dim_of_size_above_1_is_reported() {
+        let want = json!({"sizes": [4, 1, 4], "strides": [1, 1, 4], "dtype": "float32",
+            "values": null});
+        assert_eq!(
+            check_grad(1, Some(grad(&[4, 1, 4], &[4, 4, 1])), &want),
+            Err("grad 1: strides [4, 4, 1], expected [1, 1, 4] (sizes [4, 1, 4])".into())
+        );
+    }
+}
