@@ -8,8 +8,8 @@
 pub mod attention;
 pub mod bandwidth;
 pub mod bytes;
-pub mod nn_a;
-pub mod nn_b;
+pub mod index_conv_pool;
+pub mod rowwise;
 pub mod timing;
 
 pub use bandwidth::add_slices;

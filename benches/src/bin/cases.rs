@@ -216,8 +216,8 @@ fn run(opts: &Options) -> Result<Results> {
         run.case("diag_alloc_4096x4096", || Tensor::empty(&[4096, 4096], f32))?;
     }
     drop((a1, b1, o1, s, p1, p2, op, m, m2, om, mt, n, on, x, y, ocl));
-    tensor_benches::nn_a::run(&opts.only, &mut |name, f| run.case(name, f))?;
-    tensor_benches::nn_b::run(&mut |name, f| run.case(name, f))?;
+    tensor_benches::index_conv_pool::run(&opts.only, &mut |name, f| run.case(name, f))?;
+    tensor_benches::rowwise::run(&mut |name, f| run.case(name, f))?;
     tensor_benches::attention::run(&opts.only, &mut |name, f| run.case(name, f))?;
 
     // The physical limit: the same work as add_contig_16M on plain slices.

@@ -267,7 +267,9 @@ impl Tensor {
     ///
     /// # Errors
     /// [`Error::DimOutOfRange`]; [`Error::InvalidArgument`] when start comes after end
-    /// (`flatten() has invalid args: start_dim cannot come after end_dim`).
+    /// (`flatten() has invalid args: start_dim cannot come after end_dim`);
+    /// [`Error::NumelOverflow`] when the merged size passes `i64` (an empty tensor's
+    /// huge dims).
     #[cfg_attr(unoptimized, inline)]
     pub fn flatten(&self, start_dim: i64, end_dim: i64) -> Result<Tensor> {
         let start = wrap_dim(start_dim, self.dim())?;
@@ -285,12 +287,17 @@ impl Tensor {
             return Ok(self.alias());
         }
         let sizes = self.sizes();
-        let merged: usize = sizes[start..=end].iter().product();
+        // The merged size of an empty tensor's huge dims can pass i64 (PyTorch's product
+        // wraps there and its view then fails): an error, not an overflow.
+        let merged = sizes[start..=end]
+            .iter()
+            .try_fold(1i64, |acc, &s| acc.checked_mul(i64::try_from(s).ok()?))
+            .ok_or(Error::NumelOverflow { op: "flatten" })?;
         let shape: Vec<i64> = sizes[..start]
             .iter()
-            .chain(std::iter::once(&merged))
-            .chain(&sizes[end + 1..])
             .map(|&s| s as i64)
+            .chain(std::iter::once(merged))
+            .chain(sizes[end + 1..].iter().map(|&s| s as i64))
             .collect();
         self.reshape(&shape)
     }
@@ -474,6 +481,16 @@ mod tests {
         assert_eq!(x.flatten(1, -1).unwrap().sizes(), &[2, 12]);
         assert_eq!(Tensor::scalar(1.0f32).flatten(0, -1).unwrap().sizes(), &[1]);
         assert!(x.flatten(2, 1).is_err());
+    }
+
+    #[test]
+    fn flatten_of_empty_dims_whose_product_passes_i64_is_an_error_not_an_overflow() {
+        let x = Tensor::empty_strided(&[0, 1 << 61, 3, 4], &[0, 0, 0, 1], DType::F64).unwrap();
+        let e = x.flatten(1, -1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "flatten: numel: integer multiplication overflow"
+        );
     }
 
     #[test]

@@ -1,5 +1,11 @@
 """Records the transformer_block example's test file with PyTorch.
 
+Recorded with: PyTorch 2.15.0+cu132 (CPU), safetensors 0.8, Python 3. Seed:
+`torch.manual_seed(0)` (weights, then the input x). Re-running it gives
+block.safetensors byte for byte, except that the header's two metadata keys come out in
+either order from run to run (the safetensors package keeps them in a hash map). `tests/data/transformer_block/record.py` runs this
+script (it stays beside the model it mirrors; the file's metadata names it).
+
     python3 tensor-typed/examples/transformer_block/record.py
 
 Writes tests/data/transformer_block/block.safetensors (with the `safetensors`

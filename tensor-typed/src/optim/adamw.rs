@@ -1,6 +1,8 @@
 //! [`AdamW`]: Adam with decoupled weight decay, as `torch.optim.AdamW`.
 
-use super::{check_state_sizes, for_each_with_grad, invalid, Optimizer};
+use super::{
+    check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
+};
 use crate::params::Params;
 use tensor_core::optim::{adamw_step_, AdamWStep};
 use tensor_core::{DType, MemoryFormat, Result, Tensor};
@@ -21,12 +23,11 @@ use tensor_core::{DType, MemoryFormat, Result, Tensor};
 /// Defaults as PyTorch: betas (0.9, 0.999), eps 1e-8, weight decay 0.01, no AMSGrad.
 #[derive(Debug)]
 pub struct AdamW {
-    lr: f64,
+    /// `lr`, `weight_decay` (default 0.01), `maximize`.
+    shared: Shared,
     betas: (f64, f64),
     eps: f64,
-    weight_decay: f64,
     amsgrad: bool,
-    maximize: bool,
     /// Per-parameter state by position (`None` until the parameter's first step).
     state: Vec<Option<State>>,
 }
@@ -51,12 +52,10 @@ impl AdamW {
     #[cfg_attr(unoptimized, inline)]
     pub fn new(lr: f64) -> AdamW {
         AdamW {
-            lr,
+            shared: Shared::new(lr, 1e-2),
             betas: (0.9, 0.999),
             eps: 1e-8,
-            weight_decay: 1e-2,
             amsgrad: false,
-            maximize: false,
             state: Vec::new(),
         }
     }
@@ -76,14 +75,6 @@ impl AdamW {
         self
     }
 
-    /// Decoupled weight decay (`weight_decay`, default 0.01): each step multiplies the
-    /// parameter by `1 - lr * weight_decay`.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn weight_decay(mut self, weight_decay: f64) -> AdamW {
-        self.weight_decay = weight_decay;
-        self
-    }
-
     /// The AMSGrad variant (`amsgrad`, default `false`).
     #[cfg_attr(unoptimized, inline)]
     pub fn amsgrad(mut self, amsgrad: bool) -> AdamW {
@@ -91,29 +82,11 @@ impl AdamW {
         self
     }
 
-    /// Maximise the objective instead of minimising it (`maximize`, default `false`).
-    #[cfg_attr(unoptimized, inline)]
-    pub fn maximize(mut self, maximize: bool) -> AdamW {
-        self.maximize = maximize;
-        self
-    }
-
     /// PyTorch's constructor checks, with its messages.
     #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
-        let bad = |x: f64| x.is_nan() || x < 0.0;
-        if bad(self.lr) {
-            return Err(invalid(
-                "AdamW",
-                format!("Invalid learning rate: {}", self.lr),
-            ));
-        }
-        if bad(self.eps) {
-            return Err(invalid(
-                "AdamW",
-                format!("Invalid epsilon value: {}", self.eps),
-            ));
-        }
+        self.shared.check_lr("AdamW")?;
+        check_non_negative("AdamW", "epsilon value", self.eps)?;
         let (b1, b2) = self.betas;
         if !(0.0..1.0).contains(&b1) {
             return Err(invalid(
@@ -127,13 +100,7 @@ impl AdamW {
                 format!("Invalid beta parameter at index 1: {b2}"),
             ));
         }
-        if bad(self.weight_decay) {
-            return Err(invalid(
-                "AdamW",
-                format!("Invalid weight_decay value: {}", self.weight_decay),
-            ));
-        }
-        Ok(())
+        self.shared.check_weight_decay("AdamW")
     }
 
     /// One update of every parameter of `model` that has a gradient. Mirrors
@@ -146,12 +113,15 @@ impl AdamW {
     pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         self.validate()?;
         let AdamW {
-            lr,
+            shared:
+                Shared {
+                    lr,
+                    weight_decay,
+                    maximize,
+                },
             betas: (beta1, beta2),
             eps,
-            weight_decay,
             amsgrad,
-            maximize,
             ref mut state,
         } = *self;
         for_each_with_grad(model, |i, p, mut g| {
@@ -234,17 +204,7 @@ fn zeros_like(p: &Tensor) -> Result<Tensor> {
     Ok(z)
 }
 
-impl Optimizer for AdamW {
-    #[cfg_attr(unoptimized, inline)]
-    fn step(&mut self, model: &mut dyn Params) -> Result<()> {
-        AdamW::step(self, model)
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn lr(&self) -> f64 {
-        self.lr
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn set_lr(&mut self, lr: f64) {
-        self.lr = lr;
-    }
-}
+shared_hyperparameters!(
+    AdamW,
+    weight_decay: "Decoupled weight decay (`weight_decay`, default 0.01): each step multiplies the parameter by `1 - lr * weight_decay`."
+);

@@ -25,6 +25,45 @@
 //! # Ok::<(), tensor_typed::Error>(())
 //! ```
 
+/// The setters and the [`Optimizer`] impl of the hyper-parameters every optimiser shares
+/// (its `shared: Shared` field): `weight_decay` (documented per optimiser, since SGD's is
+/// an L2 penalty and AdamW's is decoupled) and `maximize`.
+macro_rules! shared_hyperparameters {
+    ($ty:ident, weight_decay: $weight_decay_doc:literal) => {
+        impl $ty {
+            #[doc = $weight_decay_doc]
+            #[cfg_attr(unoptimized, inline)]
+            pub fn weight_decay(mut self, weight_decay: f64) -> $ty {
+                self.shared.weight_decay = weight_decay;
+                self
+            }
+
+            /// Maximise the objective instead of minimising it (`maximize`, default
+            /// `false`).
+            #[cfg_attr(unoptimized, inline)]
+            pub fn maximize(mut self, maximize: bool) -> $ty {
+                self.shared.maximize = maximize;
+                self
+            }
+        }
+
+        impl Optimizer for $ty {
+            #[cfg_attr(unoptimized, inline)]
+            fn step(&mut self, model: &mut dyn Params) -> Result<()> {
+                $ty::step(self, model)
+            }
+            #[cfg_attr(unoptimized, inline)]
+            fn lr(&self) -> f64 {
+                self.shared.lr
+            }
+            #[cfg_attr(unoptimized, inline)]
+            fn set_lr(&mut self, lr: f64) {
+                self.shared.lr = lr;
+            }
+        }
+    };
+}
+
 mod adamw;
 mod sgd;
 
@@ -49,6 +88,50 @@ pub trait Optimizer {
 
     /// Sets the learning rate (what a scheduler does to `param_group["lr"]`).
     fn set_lr(&mut self, lr: f64);
+}
+
+/// The hyper-parameters every optimiser has, with PyTorch's checks of them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shared {
+    /// Learning rate (`lr`).
+    pub(crate) lr: f64,
+    /// Weight decay (`weight_decay`; what it does is the optimiser's own).
+    pub(crate) weight_decay: f64,
+    /// Ascend instead of descend (`maximize`).
+    pub(crate) maximize: bool,
+}
+
+impl Shared {
+    /// `lr` and `weight_decay` as given, no `maximize`.
+    #[cfg_attr(unoptimized, inline)]
+    pub(crate) fn new(lr: f64, weight_decay: f64) -> Shared {
+        Shared {
+            lr,
+            weight_decay,
+            maximize: false,
+        }
+    }
+
+    /// PyTorch's "Invalid learning rate: {lr}".
+    #[cfg_attr(unoptimized, inline)]
+    pub(crate) fn check_lr(&self, op: &'static str) -> Result<()> {
+        check_non_negative(op, "learning rate", self.lr)
+    }
+
+    /// PyTorch's "Invalid weight_decay value: {weight_decay}".
+    #[cfg_attr(unoptimized, inline)]
+    pub(crate) fn check_weight_decay(&self, op: &'static str) -> Result<()> {
+        check_non_negative(op, "weight_decay value", self.weight_decay)
+    }
+}
+
+/// PyTorch's `if not 0.0 <= x: raise ValueError(f"Invalid {what}: {x}")` (NaN fails).
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn check_non_negative(op: &'static str, what: &str, x: f64) -> Result<()> {
+    if x.is_nan() || x < 0.0 {
+        return Err(invalid(op, format!("Invalid {what}: {x}")));
+    }
+    Ok(())
 }
 
 /// PyTorch's `ValueError` for a hyper-parameter, as an `InvalidArgument`.

@@ -1,7 +1,9 @@
 //! [`Sgd`]: stochastic gradient descent with momentum, dampening, Nesterov momentum and
 //! L2 weight decay, as `torch.optim.SGD`.
 
-use super::{check_state_sizes, for_each_with_grad, invalid, Optimizer};
+use super::{
+    check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
+};
 use crate::params::Params;
 use tensor_core::{MemoryFormat, Result, Tensor};
 
@@ -21,12 +23,11 @@ use tensor_core::{MemoryFormat, Result, Tensor};
 /// Defaults as PyTorch: momentum 0, dampening 0, no Nesterov, weight decay 0.
 #[derive(Debug)]
 pub struct Sgd {
-    lr: f64,
+    /// `lr`, `weight_decay` (default 0), `maximize`.
+    shared: Shared,
     momentum: f64,
     dampening: f64,
     nesterov: bool,
-    weight_decay: f64,
-    maximize: bool,
     /// Momentum buffers by parameter position (`None` until the parameter's first step).
     buffers: Vec<Option<Tensor>>,
 }
@@ -36,12 +37,10 @@ impl Sgd {
     #[cfg_attr(unoptimized, inline)]
     pub fn new(lr: f64) -> Sgd {
         Sgd {
-            lr,
+            shared: Shared::new(lr, 0.0),
             momentum: 0.0,
             dampening: 0.0,
             nesterov: false,
-            weight_decay: 0.0,
-            maximize: false,
             buffers: Vec::new(),
         }
     }
@@ -68,41 +67,12 @@ impl Sgd {
         self
     }
 
-    /// L2 penalty added to the gradient (`weight_decay`, default 0).
-    #[cfg_attr(unoptimized, inline)]
-    pub fn weight_decay(mut self, weight_decay: f64) -> Sgd {
-        self.weight_decay = weight_decay;
-        self
-    }
-
-    /// Maximise the objective instead of minimising it (`maximize`, default `false`).
-    #[cfg_attr(unoptimized, inline)]
-    pub fn maximize(mut self, maximize: bool) -> Sgd {
-        self.maximize = maximize;
-        self
-    }
-
     /// PyTorch's constructor checks, with its messages.
     #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
-        if self.lr.is_nan() || self.lr < 0.0 {
-            return Err(invalid(
-                "SGD",
-                format!("Invalid learning rate: {}", self.lr),
-            ));
-        }
-        if self.momentum.is_nan() || self.momentum < 0.0 {
-            return Err(invalid(
-                "SGD",
-                format!("Invalid momentum value: {}", self.momentum),
-            ));
-        }
-        if self.weight_decay.is_nan() || self.weight_decay < 0.0 {
-            return Err(invalid(
-                "SGD",
-                format!("Invalid weight_decay value: {}", self.weight_decay),
-            ));
-        }
+        self.shared.check_lr("SGD")?;
+        check_non_negative("SGD", "momentum value", self.momentum)?;
+        self.shared.check_weight_decay("SGD")?;
         if self.nesterov && (self.momentum <= 0.0 || self.dampening != 0.0) {
             return Err(invalid(
                 "SGD",
@@ -122,12 +92,15 @@ impl Sgd {
     pub fn step(&mut self, model: &mut dyn Params) -> Result<()> {
         self.validate()?;
         let Sgd {
-            lr,
+            shared:
+                Shared {
+                    lr,
+                    weight_decay,
+                    maximize,
+                },
             momentum,
             dampening,
             nesterov,
-            weight_decay,
-            maximize,
             ref mut buffers,
         } = *self;
         for_each_with_grad(model, |i, p, mut g| {
@@ -165,17 +138,7 @@ impl Sgd {
     }
 }
 
-impl Optimizer for Sgd {
-    #[cfg_attr(unoptimized, inline)]
-    fn step(&mut self, model: &mut dyn Params) -> Result<()> {
-        Sgd::step(self, model)
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn lr(&self) -> f64 {
-        self.lr
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn set_lr(&mut self, lr: f64) {
-        self.lr = lr;
-    }
-}
+shared_hyperparameters!(
+    Sgd,
+    weight_decay: "L2 penalty added to the gradient (`weight_decay`, default 0)."
+);

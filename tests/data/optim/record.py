@@ -1,5 +1,9 @@
 """Records a few steps of torch.optim.SGD and torch.optim.AdamW for tests/tests/optim.rs.
 
+Recorded with: PyTorch 2.15.0+cu132 (CPU), Python 3. Seed: none (no random draw: the
+initial values and gradients are the sine formula of `values(n, seed)`, its `seed` a
+per-tensor offset). Re-running it gives optim.json byte for byte.
+
 Run from the repository root: python3 tests/data/optim/record.py > tests/data/optim/optim.json
 
 Each case: three float32 parameters (sizes below) with fixed initial values, and for

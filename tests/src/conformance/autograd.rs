@@ -10,7 +10,7 @@
 
 use super::elementwise::expected;
 use super::nn::{int, scalar};
-use super::nn_a::{explicit, input};
+use super::nn_index_conv_pool::{explicit, input, pair};
 use super::{check_outcome, check_values, dtype, ints, usizes, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -20,16 +20,6 @@ use tensor_core::{DType, Scalar, Tensor, UnaryOp};
 /// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
 /// each op gets its backward.
 pub const NN_OPS_NOT_YET_WIRED: &[&str] = &[];
-
-fn pair(v: &Value) -> [usize; 2] {
-    match v.as_u64() {
-        Some(x) => [x as usize; 2],
-        None => {
-            let u = usizes(v);
-            [u[0], u[1]]
-        }
-    }
-}
 
 /// Runs the op of a case on `t` (its inputs, leaves already made).
 fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Tensor>, String> {
@@ -309,4 +299,38 @@ pub fn judge(cases: &Value) -> FileReport {
         );
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_grad;
+    use serde_json::json;
+    use tensor_core::{DType, Layout, Storage, Tensor};
+
+    /// A float32 gradient of `sizes` with `strides` over 16 zeros.
+    fn grad(sizes: &[usize], strides: &[isize]) -> Tensor {
+        let storage = Storage::from_vec(vec![0.0f32; 16]).unwrap();
+        let layout = Layout::checked(sizes.to_vec(), strides.to_vec(), 0).unwrap();
+        Tensor::from_parts(storage, layout, DType::F32).unwrap()
+    }
+
+    #[test]
+    fn a_matmul_grad_whose_stride_differs_only_at_a_size_1_dim_passes() {
+        let want = json!({"sizes": [4, 1, 4], "strides": [4, 1, 1], "dtype": "float32",
+            "values": null});
+        assert_eq!(
+            check_grad(0, Some(grad(&[4, 1, 4], &[4, 4, 1])), &want),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_grad_whose_stride_differs_at_a_dim_of_size_above_1_is_reported() {
+        let want = json!({"sizes": [4, 1, 4], "strides": [1, 1, 4], "dtype": "float32",
+            "values": null});
+        assert_eq!(
+            check_grad(1, Some(grad(&[4, 1, 4], &[4, 4, 1])), &want),
+            Err("grad 1: strides [4, 4, 1], expected [1, 1, 4] (sizes [4, 1, 4])".into())
+        );
+    }
 }

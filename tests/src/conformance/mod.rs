@@ -19,7 +19,7 @@ pub mod expand;
 pub mod inplace_out;
 pub mod memory_format;
 pub mod nn;
-pub mod nn_a;
+pub mod nn_index_conv_pool;
 pub mod promotion;
 pub mod reduce;
 pub mod repeat;

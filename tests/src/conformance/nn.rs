@@ -2,62 +2,14 @@
 //! layer_norm, gelu, silu, cross_entropy, var, std, mean, masked_fill, tril, triu,
 //! maximum, minimum, pow_scalar, sub, div, narrow, squeeze, unsqueeze, transpose) are
 //! judged here; embedding, index_select, gather, cat, stack, conv2d, max_pool2d and
-//! avg_pool2d are routed to [`super::nn_a::run`].
+//! avg_pool2d are routed to [`super::nn_index_conv_pool::run`].
 
 use super::elementwise::expected;
-use super::{build_operand, check_outcome, dtype, ints, storage_value, usizes, FileReport};
+use super::nn_index_conv_pool::{explicit, input};
+use super::{check_outcome, ints, usizes, FileReport};
 use serde_json::Value;
 use tensor_core::nn::{self, GeluApproximate, Reduction};
-use tensor_core::{dispatch_dtype, Element, Scalar, Storage, Tensor};
-
-/// The ops `nn_a` judges.
-const NN_A_OPS: &[&str] = &[
-    "embedding",
-    "index_select",
-    "gather",
-    "cat",
-    "stack",
-    "conv2d",
-    "max_pool2d",
-    "avg_pool2d",
-];
-
-/// Input number `k` of a case: [`build_operand`], with each floating-point element
-/// `value * scale + shift` (in f64, then converted) when the case has a `scale`.
-fn input(case: &Value, k: usize) -> Tensor {
-    let layout = &case["inputs"][k];
-    let t = build_operand(layout, k);
-    let Some(scale) = case.get("scale").and_then(Value::as_f64) else {
-        return t;
-    };
-    let dt = t.dtype();
-    if !dt.is_floating() {
-        return t;
-    }
-    let shift = case.get("shift").and_then(Value::as_f64).unwrap_or(0.0);
-    let len = (layout["storage_len"].as_u64().expect("storage_len") as usize).max(1);
-    let storage = dispatch_dtype!(dt, T, {
-        let data: Vec<T> = (0..len)
-            .map(|i| T::from_f64(storage_value(i, k, dt) * scale + shift))
-            .collect();
-        Storage::from_vec(data).expect("case storage fits in memory")
-    });
-    Tensor::from_parts(storage, t.layout().clone(), dt).expect("case layout fits its storage")
-}
-
-/// An explicit operand (`target`): a contiguous tensor holding `values`.
-fn explicit(v: &Value) -> Tensor {
-    let sizes = usizes(&v["sizes"]);
-    let dt = dtype(&v["dtype"]);
-    let values: Vec<f64> = v["values"]
-        .as_array()
-        .map(|a| a.iter().map(|x| x.as_f64().expect("number")).collect())
-        .unwrap_or_default();
-    dispatch_dtype!(dt, T, {
-        let data: Vec<T> = values.iter().map(|&x| T::from_f64(x)).collect();
-        Tensor::from_vec(data, &sizes).expect("explicit operand")
-    })
-}
+use tensor_core::{Scalar, Tensor};
 
 /// A Python number argument as the Scalar PyTorch sees (int, float or bool).
 pub(super) fn scalar(v: &Value) -> Result<Scalar, String> {
@@ -73,7 +25,7 @@ pub(super) fn int(args: &Value, name: &str) -> Result<i64, String> {
     args[name].as_i64().ok_or(format!("case without {name}"))
 }
 
-/// Runs one case's op (not one of [`NN_A_OPS`]).
+/// Runs one case's op (not one of [`nn_index_conv_pool::OPS`](super::nn_index_conv_pool::OPS)).
 fn run(case: &Value, op: &str) -> Result<tensor_core::Result<Tensor>, String> {
     let n = case["inputs"].as_array().map_or(0, Vec::len);
     let t: Vec<Tensor> = (0..n).map(|k| input(case, k)).collect();
@@ -144,8 +96,8 @@ pub(super) fn apply(
 pub fn judge(cases: &Value) -> FileReport {
     FileReport::judge_each(cases, |case| {
         let op = case["op"].as_str().ok_or("case without op")?;
-        if NN_A_OPS.contains(&op) {
-            return super::nn_a::run(case);
+        if super::nn_index_conv_pool::OPS.contains(&op) {
+            return super::nn_index_conv_pool::run(case);
         }
         check_outcome(run(case, op)?, &expected(case)).map_err(|e| format!("{op}: {e}"))
     })

@@ -42,7 +42,7 @@ pub fn input(case: &Value, k: usize) -> Tensor {
     Tensor::from_parts(storage, t.layout().clone(), dt).expect("case layout fits its storage")
 }
 
-/// An explicit operand (`index`): a contiguous tensor of `values` in its dtype.
+/// An explicit operand (`index`, `target`): a contiguous tensor of `values` in its dtype.
 pub fn explicit(v: &Value) -> Tensor {
     let sizes = usizes(&v["sizes"]);
     let dt = dtype(&v["dtype"]);
@@ -64,7 +64,7 @@ pub fn explicit(v: &Value) -> Tensor {
 }
 
 /// A pair argument (`[h, w]`, or one int for both).
-fn pair(v: &Value) -> [usize; 2] {
+pub(super) fn pair(v: &Value) -> [usize; 2] {
     match v.as_u64() {
         Some(x) => [x as usize; 2],
         None => {
@@ -116,7 +116,7 @@ pub fn run(case: &Value) -> Result<(), String> {
                 nn::avg_pool2d(&inputs[0], k, s, p)
             }
         }
-        other => return Err(format!("nn_a does not judge op {other}")),
+        other => return Err(format!("nn_index_conv_pool does not judge op {other}")),
     };
     let expected = match case.get("error") {
         Some(e) => serde_json::json!({ "error": e }),
@@ -139,7 +139,7 @@ mod tests {
 
     /// Runs every nn.json case of [`OPS`] and prints pass/fail counts per op.
     #[test]
-    fn nn_a_cases_of_nn_json_pass() {
+    fn the_index_conv_pool_cases_of_nn_json_pass() {
         let Ok(file) = load("nn") else {
             return; // nn.json not in this checkout's data dir
         };
