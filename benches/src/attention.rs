@@ -1,7 +1,7 @@
 //! `attention_block_b32` of `benches/CASES.md`, written as typed model code (the
 //! counterpart of `attention_block` in `torch_bench.py`): x `[32, 16, 64]`; q, k, v =
 //! x @ w split into 4 heads of 16; a = softmax(q @ kᵀ / 4, -1) @ v; y = layer_norm(x +
-//! merge(a) @ wo, [64], gamma, beta, 1e-5).
+//! merge(a) @ wo, \[64\], gamma, beta, 1e-5).
 
 use tensor_core::Result;
 use tensor_typed::prelude::*;

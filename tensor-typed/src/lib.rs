@@ -42,8 +42,8 @@ pub use tensor::Tensor;
 /// half's `f16` and `bf16`, the element types of `DType::F16` and `DType::BF16`.
 pub use tensor_core::half;
 /// num-traits, for code generic over the element type: `Float` (with `Zero`, `One`,
-/// `NumCast`, `ToPrimitive`) holds for `f32`, `f64`, [`half::f16`](tensor_core::half::f16)
-/// and [`half::bf16`](tensor_core::half::bf16), so one bound `T: Element + Float` covers
+/// `NumCast`, `ToPrimitive`) holds for `f32`, `f64`, [`half::f16`]
+/// and [`half::bf16`], so one bound `T: Element + Float` covers
 /// every float dtype.
 ///
 /// ```
