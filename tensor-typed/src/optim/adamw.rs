@@ -1,6 +1,6 @@
 //! [`AdamW`]: Adam with decoupled weight decay, as `torch.optim.AdamW`.
 
-use super::{
+use super::shared::{
     check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
 };
 use crate::params::Params;

@@ -1,7 +1,7 @@
 //! [`Sgd`]: stochastic gradient descent with momentum, dampening, Nesterov momentum and
 //! L2 weight decay, as `torch.optim.SGD`.
 
-use super::{
+use super::shared::{
     check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
 };
 use crate::params::Params;

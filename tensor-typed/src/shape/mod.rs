@@ -75,15 +75,8 @@ pub mod same;
 
 use crate::typelevel::dim::{Dim, Dyn, D, K};
 use crate::typelevel::peano::{S as Succ, Z};
-use std::marker::PhantomData;
 
-/// The empty type-level list (end of a shape or an axis list).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Nil;
-
-/// A type-level list cell: head `H` (a dim or an axis) followed by the list `T`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cons<H, T>(PhantomData<(H, T)>);
+pub use crate::typelevel::list::{Cons, Nil};
 
 /// A list of dims as a cons list: static facts about it, used by every shape operator.
 pub trait DimList {

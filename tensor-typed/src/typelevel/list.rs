@@ -4,10 +4,18 @@
 //! are mapped to [`D<N>`](crate::D) with [`ToDim`](crate::typelevel::peano::ToDim) when a message
 //! needs them.
 
-use crate::shape::{Cons, Nil};
 use crate::typelevel::dim::{Ax, Bool, Or};
 use crate::typelevel::peano::{AxisPos, PEq, S, Z};
+use std::marker::PhantomData;
 use typenum::B0;
+
+/// The empty type-level list (end of a shape or an axis list).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Nil;
+
+/// A type-level list cell: head `H` (a dim or an axis) followed by the list `T`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cons<H, T>(PhantomData<(H, T)>);
 
 /// Reverses a list onto the accumulator `Acc`.
 pub trait ReverseAcc<Acc> {
