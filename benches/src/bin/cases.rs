@@ -199,6 +199,11 @@ fn run(opts: &Options) -> Result<Results> {
     run.case("expand_materialize", || {
         col.expand(&[4096, 4096])?.contiguous()
     })?;
+    // Matrix products (CASES.md): one GEMM, and attention's batched scores.
+    let (mm_a, mm_b) = (rng.tensor(&[1024, 1024])?, rng.tensor(&[1024, 1024])?);
+    run.case("matmul_1024", || mm_a.matmul(&mm_b))?;
+    let (q, k) = (rng.tensor(&[128, 128, 64])?, rng.tensor(&[128, 64, 128])?);
+    run.case("bmm_attention", || q.matmul(&k))?;
     if opts.diag {
         // What `repeat` and `contiguous` would cost if they materialised through the
         // iterator's `copy_` (a fresh contiguous output each time, as those ops do).
@@ -215,7 +220,9 @@ fn run(opts: &Options) -> Result<Results> {
         })?;
         run.case("diag_alloc_4096x4096", || Tensor::empty(&[4096, 4096], f32))?;
     }
-    drop((a1, b1, o1, s, p1, p2, op, m, m2, om, mt, n, on, x, y, ocl));
+    drop((
+        a1, b1, o1, s, p1, p2, op, m, m2, om, mt, n, on, x, y, ocl, mm_a, mm_b, q, k,
+    ));
     tensor_benches::index_conv_pool::run(&opts.only, &mut |name, f| run.case(name, f))?;
     tensor_benches::rowwise::run(&mut |name, f| run.case(name, f))?;
     tensor_benches::attention::run(&opts.only, &mut |name, f| run.case(name, f))?;
