@@ -10,11 +10,10 @@
 
 use super::elementwise::expected;
 use super::nn::{int, scalar};
-use super::nn_index_conv_pool::{explicit, input, pair};
+use super::nn_index_conv_pool::input;
 use super::{check_outcome, check_values, dtype, ints, usizes, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use tensor_core::nn;
 use tensor_core::{DType, Scalar, Tensor, UnaryOp};
 
 /// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
@@ -38,41 +37,11 @@ fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Te
     if let Some(u) = UnaryOp::from_name(op) {
         return Ok(x.unary(u));
     }
+    // embedding, index_select, gather, cat/stack, conv2d and the pools: the nn judge's.
+    if let Some(r) = super::nn_index_conv_pool::apply(case, op, t)? {
+        return Ok(r);
+    }
     Ok(match op {
-        "embedding" => nn::embedding(&explicit(&case["index"]), x),
-        "index_select" => x.index_select(int(args, "dim")?, &explicit(&case["index"])),
-        "gather" => x.gather(int(args, "dim")?, &explicit(&case["index"])),
-        "cat" | "stack" => {
-            let refs: Vec<&Tensor> = t.iter().collect();
-            if op == "cat" {
-                Tensor::cat(&refs, int(args, "dim")?)
-            } else {
-                Tensor::stack(&refs, int(args, "dim")?)
-            }
-        }
-        "conv2d" => nn::conv2d(
-            x,
-            two()?,
-            t.get(2),
-            pair(&args["stride"]),
-            pair(&args["padding"]),
-            pair(&args["dilation"]),
-            args["groups"].as_u64().ok_or("case without groups")? as usize,
-        ),
-        "max_pool2d" | "avg_pool2d" => {
-            let k = pair(&args["kernel_size"]);
-            let s = match &args["stride"] {
-                Value::Null => k,
-                v if v.as_array().is_some_and(|a| a.is_empty()) => k,
-                v => pair(v),
-            };
-            let p = pair(&args["padding"]);
-            if op == "max_pool2d" {
-                nn::max_pool2d(x, k, s, p)
-            } else {
-                nn::avg_pool2d(x, k, s, p)
-            }
-        }
         "add" => x.add(two()?),
         "mul" => x.mul(two()?),
         "matmul" => x.matmul(two()?),

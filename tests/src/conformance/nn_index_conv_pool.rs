@@ -64,7 +64,7 @@ pub fn explicit(v: &Value) -> Tensor {
 }
 
 /// A pair argument (`[h, w]`, or one int for both).
-pub(super) fn pair(v: &Value) -> [usize; 2] {
+fn pair(v: &Value) -> [usize; 2] {
     match v.as_u64() {
         Some(x) => [x as usize; 2],
         None => {
@@ -74,15 +74,21 @@ pub(super) fn pair(v: &Value) -> [usize; 2] {
     }
 }
 
-/// Judges one case of an op of [`OPS`] (its result or its error against PyTorch's).
-pub fn run(case: &Value) -> Result<(), String> {
-    let op = case["op"].as_str().ok_or("case without op")?;
+/// Runs `op` of [`OPS`] on `inputs` with the case's arguments (`None` for any other op);
+/// the nn judge below and the autograd runner share it.
+pub(super) fn apply(
+    case: &Value,
+    op: &str,
+    inputs: &[Tensor],
+) -> Result<Option<tensor_core::Result<Tensor>>, String> {
+    if !OPS.contains(&op) {
+        return Ok(None);
+    }
     let args = &case["args"];
-    let n = case["inputs"].as_array().map_or(0, |a| a.len());
-    let inputs: Vec<Tensor> = (0..n).map(|k| input(case, k)).collect();
+    let x = inputs.first().ok_or("case without inputs")?;
     let dim = || args["dim"].as_i64().ok_or("case without dim");
-    let result = match op {
-        "embedding" => nn::embedding(&explicit(&case["index"]), &inputs[0]),
+    Ok(Some(match op {
+        "embedding" => nn::embedding(&explicit(&case["index"]), x),
         "index_select" => inputs[0].index_select(dim()?, &explicit(&case["index"])),
         "gather" => inputs[0].gather(dim()?, &explicit(&case["index"])),
         "cat" | "stack" => {
@@ -94,8 +100,8 @@ pub fn run(case: &Value) -> Result<(), String> {
             }
         }
         "conv2d" => nn::conv2d(
-            &inputs[0],
-            &inputs[1],
+            x,
+            inputs.get(1).ok_or("conv2d needs a weight")?,
             inputs.get(2),
             pair(&args["stride"]),
             pair(&args["padding"]),
@@ -111,13 +117,23 @@ pub fn run(case: &Value) -> Result<(), String> {
             };
             let p = pair(&args["padding"]);
             if op == "max_pool2d" {
-                nn::max_pool2d(&inputs[0], k, s, p)
+                nn::max_pool2d(x, k, s, p)
             } else {
-                nn::avg_pool2d(&inputs[0], k, s, p)
+                nn::avg_pool2d(x, k, s, p)
             }
         }
         other => return Err(format!("nn_index_conv_pool does not judge op {other}")),
-    };
+    }))
+}
+
+/// Judges one case of an op of [`OPS`] (its result or its error against PyTorch's).
+pub fn run(case: &Value) -> Result<(), String> {
+    let op = case["op"].as_str().ok_or("case without op")?;
+    let args = &case["args"];
+    let n = case["inputs"].as_array().map_or(0, |a| a.len());
+    let inputs: Vec<Tensor> = (0..n).map(|k| input(case, k)).collect();
+    let result = apply(case, op, &inputs)?
+        .ok_or_else(|| format!("nn_index_conv_pool does not judge op {op}"))?;
     let expected = match case.get("error") {
         Some(e) => serde_json::json!({ "error": e }),
         None => case["output"].clone(),
