@@ -54,7 +54,7 @@ pub use layout::{
 /// num-traits, whose `Float`, `Zero`, `One`, `NumCast` and `ToPrimitive` are the bounds for
 /// code generic over a float element type (`f32`, `f64`, and through half, `f16`, `bf16`).
 pub use num_traits;
-pub use ops::{BinaryOp, Domain, PartialRule, UnaryOp};
+pub use ops::{BinaryOp, BinaryPartial, Domain, PartialRule, UnaryOp};
 pub use random::randperm;
 pub use scalar::Scalar;
 pub use shape_ops::{repeat_decomposition, RepeatPlan};

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tensor_core::global::{
     mpi_comm, physical_shape, run_ranks_with_timeout, Comm, GlobalTensor, Placement, Sbp,
 };
-use tensor_core::{DType, Error, Tensor, UnaryOp};
+use tensor_core::{BinaryOp, DType, Error, Tensor, UnaryOp};
 
 type Check = Result<(), String>;
 
@@ -287,17 +287,9 @@ fn random_case(c: &Comm, seed: u64) -> Check {
             } else {
                 (&y, &ly, &x, &lx)
             };
-            let op = rng.random_range(0..7);
-            let (g, l) = match op {
-                0 => (a.add(b), la.add(lb)),
-                1 => (a.sub(b), la.sub(lb)),
-                2 => (a.mul(b), la.mul(lb)),
-                3 => (a.div(b), la.div(lb)),
-                4 => (a.maximum(b), la.maximum(lb)),
-                5 => (a.minimum(b), la.minimum(lb)),
-                _ => (a.pow(b), la.pow(lb)),
-            };
-            let desc = format!("{what} binary {op} with {other:?} {odtype} {osbp}");
+            let op = BinaryOp::ALL[rng.random_range(0..BinaryOp::ALL.len())];
+            let (g, l) = (a.binary(op, b), la.binary(op, lb));
+            let desc = format!("{what} {} with {other:?} {odtype} {osbp}", op.name());
             check_op(&desc, g, l)
         }
         2 => {

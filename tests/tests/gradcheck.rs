@@ -11,7 +11,7 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use tensor_core::nn::{self, GeluApproximate, Reduction};
-use tensor_core::{no_grad, DType, MemoryFormat, Result, Scalar, Tensor, UnaryOp};
+use tensor_core::{no_grad, BinaryOp, DType, MemoryFormat, Result, Scalar, Tensor, UnaryOp};
 
 const EPS: f64 = 1e-6;
 const ATOL: f64 = 1e-5;
@@ -193,26 +193,6 @@ fn dims_of(t: &Tensor) -> Vec<i64> {
 
 const CASES: &[Case<'static>] = &[
     Case {
-        name: "add",
-        inputs: &|r| two_broadcast(r, Domain::Any),
-        f: &|t| t[0].add(&t[1]),
-    },
-    Case {
-        name: "sub",
-        inputs: &|r| two_broadcast(r, Domain::Any),
-        f: &|t| t[0].sub(&t[1]),
-    },
-    Case {
-        name: "mul",
-        inputs: &|r| two_broadcast(r, Domain::Any),
-        f: &|t| t[0].mul(&t[1]),
-    },
-    Case {
-        name: "div",
-        inputs: &|r| two_broadcast(r, Domain::AwayFromZero),
-        f: &|t| t[0].div(&t[1]),
-    },
-    Case {
         name: "add_alpha",
         inputs: &|r| two_broadcast(r, Domain::Any),
         f: &|t| t[0].add_alpha(&t[1], 2.5),
@@ -221,21 +201,6 @@ const CASES: &[Case<'static>] = &[
         name: "sub_alpha",
         inputs: &|r| two_broadcast(r, Domain::Any),
         f: &|t| t[0].sub_alpha(&t[1], 0.5),
-    },
-    Case {
-        name: "maximum",
-        inputs: &|r| two_broadcast(r, Domain::Distinct),
-        f: &|t| t[0].maximum(&t[1]),
-    },
-    Case {
-        name: "minimum",
-        inputs: &|r| two_broadcast(r, Domain::Distinct),
-        f: &|t| t[0].minimum(&t[1]),
-    },
-    Case {
-        name: "pow",
-        inputs: &|r| two_broadcast(r, Domain::Positive),
-        f: &|t| t[0].pow(&t[1]),
     },
     Case {
         name: "pow_scalar_int",
@@ -837,18 +802,39 @@ fn check(case: &Case, seed: u64) -> std::result::Result<(), String> {
 #[test]
 fn analytic_gradients_match_finite_differences() {
     let mut failures = Vec::new();
-    // Every op of tensor-core's unary table, with inputs where its derivative is smooth.
+    // Every op of tensor-core's unary and binary tables, with inputs where its derivative
+    // is smooth.
+    let domain = |d: tensor_core::Domain| match d {
+        tensor_core::Domain::All => Domain::Any,
+        tensor_core::Domain::Positive => Domain::Positive,
+        tensor_core::Domain::NonZero => Domain::AwayFromZero,
+        tensor_core::Domain::Distinct => Domain::Distinct,
+    };
     let unary: Vec<(UnaryOp, Domain)> = UnaryOp::ALL
         .iter()
-        .map(|&op| {
-            let d = match op.domain() {
-                tensor_core::Domain::All => Domain::Any,
-                tensor_core::Domain::Positive => Domain::Positive,
-                tensor_core::Domain::NonZero => Domain::AwayFromZero,
-            };
-            (op, d)
-        })
+        .map(|&op| (op, domain(op.domain())))
         .collect();
+    let binary: Vec<(BinaryOp, Domain)> = BinaryOp::ALL
+        .iter()
+        .map(|&op| (op, domain(op.domain())))
+        .collect();
+    let binary_inputs: Vec<_> = binary
+        .iter()
+        .map(|&(_, d)| move |r: &mut ChaCha8Rng| two_broadcast(r, d))
+        .collect();
+    let binary_fs: Vec<_> = binary
+        .iter()
+        .map(|&(op, _)| move |t: &[Tensor]| t[0].binary(op, &t[1]))
+        .collect();
+    let binary_cases =
+        binary
+            .iter()
+            .zip(binary_inputs.iter().zip(&binary_fs))
+            .map(|((op, _), (i, f))| Case {
+                name: op.name(),
+                inputs: i,
+                f,
+            });
     let inputs: Vec<_> = unary
         .iter()
         .map(|&(_, d)| move |r: &mut ChaCha8Rng| one(r, d))
@@ -866,6 +852,7 @@ fn analytic_gradients_match_finite_differences() {
             f,
         });
     let cases: Vec<Case> = unary_cases
+        .chain(binary_cases)
         .chain(CASES.iter().map(|c| Case { ..*c }))
         .collect();
     for case in &cases {

@@ -71,7 +71,19 @@ impl GlobalTensor {
         self.unary_with(PartialRule::Broadcasts, |t| t.to_dtype(dtype))
     }
 
-    fn binary(
+    /// `op(self, other)` for any [`BinaryOp`] with broadcasting on the logical sizes
+    /// (`x.binary(BinaryOp::Add, &y)` is `x.add(&y)`); the output keeps the partial SBP
+    /// of [`BinaryOp::partial_rule`], other partial inputs are broadcast first.
+    ///
+    /// # Errors
+    /// Different placements; [`Error::Broadcast`](crate::Error::Broadcast) on the
+    /// logical sizes; the local op's; a collective's.
+    #[cfg_attr(unoptimized, inline)]
+    pub fn binary(&self, op: BinaryOp, other: &GlobalTensor) -> Result<GlobalTensor> {
+        self.binary_with(other, op, |a, b| a.binary(op, b))
+    }
+
+    fn binary_with(
         &self,
         other: &GlobalTensor,
         kind: BinaryOp,
@@ -83,7 +95,7 @@ impl GlobalTensor {
             Operand::Tensor(self.local()),
             Operand::Tensor(other.local()),
         ]);
-        if kind == BinaryOp::Div && !out_dtype.is_floating() {
+        if kind.is_float_op() && !out_dtype.is_floating() {
             out_dtype = DType::F32;
         }
         let partial = binary_partial(
@@ -101,71 +113,6 @@ impl GlobalTensor {
         let (a, b) = (self.boxed(sig.inputs[0])?, other.boxed(sig.inputs[1])?);
         let local = f(a.local(), b.local())?;
         self.with_local(local, &out, sig.output)
-    }
-
-    /// `torch.add(self, other)` with broadcasting (`P(sum) + P(sum)` stays partial).
-    ///
-    /// # Errors
-    /// Different placements; [`Error::Broadcast`] on the logical sizes; the local op's.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn add(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Add, Tensor::add)
-    }
-
-    /// `torch.sub(self, other)` with broadcasting (`P(sum) - P(sum)` stays partial).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn sub(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Sub, Tensor::sub)
-    }
-
-    /// `torch.mul(self, other)` with broadcasting (`P(sum) * B` stays partial).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn mul(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Mul, Tensor::mul)
-    }
-
-    /// `torch.div(self, other)` with broadcasting (partial inputs are broadcast first).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn div(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Div, Tensor::div)
-    }
-
-    /// `torch.maximum(self, other)` with broadcasting (`P(max)` with `P(max)` or `B`
-    /// stays partial).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn maximum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Maximum, Tensor::maximum)
-    }
-
-    /// `torch.minimum(self, other)` with broadcasting (`P(min)` with `P(min)` or `B`
-    /// stays partial).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn minimum(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Minimum, Tensor::minimum)
-    }
-
-    /// `torch.pow(self, other)` with broadcasting (partial inputs are broadcast first).
-    ///
-    /// # Errors
-    /// As [`GlobalTensor::add`].
-    #[cfg_attr(unoptimized, inline)]
-    pub fn pow(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
-        self.binary(other, BinaryOp::Pow, Tensor::pow)
     }
 
     fn reduce(
@@ -399,3 +346,25 @@ macro_rules! global_unary_methods {
     };
 }
 crate::__unary_ops!(global_unary_methods);
+
+macro_rules! global_binary_methods {
+    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+        kernel $k:tt dtype $dtype:tt check $check:tt bool $bool:tt grad $grad:tt
+        scalar $scalar:tt domain $domain:tt partial($partial:ident) ; )*) => {
+        impl GlobalTensor {
+            $(
+                #[doc = concat!("`torch.", $torch, "(self, other)` (", $what, ") with broadcasting on the logical sizes;")]
+                #[doc = concat!("the partial SBP kept: [`BinaryPartial::", stringify!($partial), "`](crate::BinaryPartial::", stringify!($partial), ").")]
+                ///
+                /// # Errors
+                /// Different placements; [`Error::Broadcast`](crate::Error::Broadcast) on
+                /// the logical sizes; the local op's; a collective's.
+                #[cfg_attr(unoptimized, inline)]
+                pub fn $name(&self, other: &GlobalTensor) -> Result<GlobalTensor> {
+                    self.binary(BinaryOp::$V, other)
+                }
+            )*
+        }
+    };
+}
+crate::__binary_ops!(global_binary_methods);

@@ -7,7 +7,7 @@ use super::infer::{
     broadcast_split_dim, permute_sbp, reduce_split_dim, reshape_split_dim, split_range,
 };
 use super::sbp::{ReduceOp, Sbp};
-use crate::BinaryOp;
+use crate::{BinaryOp, BinaryPartial};
 use crate::{DType, PartialRule};
 
 /// The SBPs an op's inputs are boxed to, and its output's SBP.
@@ -136,11 +136,11 @@ pub fn binary_partial(kind: BinaryOp, a: (Sbp, DType), b: (Sbp, DType), out: DTy
     if !keeps(a.0, a.1) || !keeps(b.0, b.1) {
         return None;
     }
-    match (kind, a.0, b.0) {
-        (BinaryOp::Add | BinaryOp::Sub, PSum, PSum) => Some(PSum),
-        (BinaryOp::Mul, PSum, B) | (BinaryOp::Mul, B, PSum) => Some(PSum),
-        (BinaryOp::Maximum, PMax, PMax | B) | (BinaryOp::Maximum, B, PMax) => Some(PMax),
-        (BinaryOp::Minimum, PMin, PMin | B) | (BinaryOp::Minimum, B, PMin) => Some(PMin),
+    match (kind.partial_rule(), a.0, b.0) {
+        (BinaryPartial::Sum, PSum, PSum) => Some(PSum),
+        (BinaryPartial::Linear, PSum, B) | (BinaryPartial::Linear, B, PSum) => Some(PSum),
+        (BinaryPartial::Max, PMax, PMax | B) | (BinaryPartial::Max, B, PMax) => Some(PMax),
+        (BinaryPartial::Min, PMin, PMin | B) | (BinaryPartial::Min, B, PMin) => Some(PMin),
         _ => None,
     }
 }

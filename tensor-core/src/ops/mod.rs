@@ -10,6 +10,6 @@ mod operators;
 mod unary;
 mod where_op;
 
-pub use binary::BinaryOp;
+pub use binary::{BinaryOp, BinaryPartial};
 
 pub use unary::{Domain, PartialRule, UnaryOp};

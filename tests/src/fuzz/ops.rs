@@ -6,7 +6,7 @@ use super::operand::{check, operand, show, Opnd, CAP, UNALLOCATABLE};
 use super::runner::Ctx;
 use super::{adapt, compute, misc};
 use crate::naive::{broadcast, numel, ravel_broadcast, unravel};
-use tensor_core::{DType, Tensor, UnaryOp};
+use tensor_core::{BinaryOp, DType, Tensor, UnaryOp};
 
 /// One case: pick a family of calls and make them.
 pub fn run_case(g: &mut Gen, c: &mut Ctx) {
@@ -482,7 +482,6 @@ fn unary(g: &mut Gen, c: &mut Ctx) {
 }
 
 type Bin = fn(&Tensor, &Tensor) -> tensor_core::Result<Tensor>;
-type BinI = fn(&Tensor, &Tensor) -> tensor_core::Result<()>;
 type BinO = fn(&Tensor, &Tensor, &Tensor) -> tensor_core::Result<Tensor>;
 
 fn binary(g: &mut Gen, c: &mut Ctx) {
@@ -502,17 +501,10 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
     };
     let (x, y) = (&a.t, &b.t);
     let out_n = broadcast(x.sizes(), y.sizes()).map_or(0, |s| numel(&s));
-    let names = [
-        "add", "sub", "mul", "div", "maximum", "minimum", "pow", "eq", "ne", "lt", "le", "gt", "ge",
-    ];
-    let f: [Bin; 13] = [
-        Tensor::add,
-        Tensor::sub,
-        Tensor::mul,
-        Tensor::div,
-        Tensor::maximum,
-        Tensor::minimum,
-        Tensor::pow,
+    // The op table's binary ops (`BinaryOp::ALL`), then the comparisons.
+    let nb = BinaryOp::ALL.len();
+    let cmp_names = ["eq", "ne", "lt", "le", "gt", "ge"];
+    let fc: [Bin; 6] = [
         Tensor::eq,
         Tensor::ne,
         Tensor::lt,
@@ -520,23 +512,7 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
         Tensor::gt,
         Tensor::ge,
     ];
-    let fi: [BinI; 7] = [
-        Tensor::add_,
-        Tensor::sub_,
-        Tensor::mul_,
-        Tensor::div_,
-        Tensor::maximum_,
-        Tensor::minimum_,
-        Tensor::pow_,
-    ];
-    let fo: [BinO; 13] = [
-        Tensor::add_out,
-        Tensor::sub_out,
-        Tensor::mul_out,
-        Tensor::div_out,
-        Tensor::maximum_out,
-        Tensor::minimum_out,
-        Tensor::pow_out,
+    let fco: [BinO; 6] = [
         Tensor::eq_out,
         Tensor::ne_out,
         Tensor::lt_out,
@@ -544,10 +520,11 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
         Tensor::gt_out,
         Tensor::ge_out,
     ];
-    let k = g.below(13);
-    let name = names[k];
+    let k = g.below(nb + cmp_names.len());
+    let op = BinaryOp::ALL.get(k).copied();
+    let name = op.map_or_else(|| cmp_names[k - nb], BinaryOp::name);
     let small_all = small(x) && small(y) && out_n <= CAP;
-    let want = naive_binary(k, &a, &b);
+    let want = op.and_then(|op| naive_binary(op, &a, &b));
     match g.below(5) {
         0 | 1 => {
             if !small_all && !allowed(out_n) {
@@ -555,15 +532,18 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
             }
             if let Some(r) = c.call(
                 || format!("{name}({}, {})", show(x), show(y)),
-                || f[k](x, y),
+                || match op {
+                    Some(op) => x.binary(op, y),
+                    None => fc[k - nb](x, y),
+                },
             ) {
                 check(c, &r, want.as_deref(), 0.0);
             }
         }
-        2 if k < 7 && small_all => {
+        2 if op.is_some() && small_all => {
             let done = c.call(
                 || format!("{name}_({}, {})", show(x), show(y)),
-                || fi[k](x, y),
+                || x.binary_(op.unwrap(), y),
             );
             if done.is_some() {
                 check(c, x, None, 0.0);
@@ -573,7 +553,10 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
             let Some(out) = out_for(g, c, &a) else { return };
             if let Some(r) = c.call(
                 || format!("{name}_out({}, {}, out={})", show(x), show(y), show(&out)),
-                || fo[k](x, y, &out),
+                || match op {
+                    Some(op) => x.binary_out(op, y, &out),
+                    None => fco[k - nb](x, y, &out),
+                },
             ) {
                 check(c, &r, None, 0.0);
             }
@@ -621,9 +604,31 @@ fn binary(g: &mut Gen, c: &mut Ctx) {
 
 /// Naive `add/sub/mul/maximum/minimum` when the values are known and exact in every
 /// promoted dtype (no `u8`/`bool` wrap-around).
-fn naive_binary(k: usize, a: &Opnd, b: &Opnd) -> Option<Vec<f64>> {
+/// The naive reference of `op` in f64, where it is exact enough to compare (no `div`
+/// or `pow`, no uint8/bool wrapping); `None` where there is none.
+fn naive_binary(op: BinaryOp, a: &Opnd, b: &Opnd) -> Option<Vec<f64>> {
     let ok = |t: &Tensor| !matches!(t.dtype(), DType::U8 | DType::Bool);
-    if ![0, 1, 2, 4, 5].contains(&k) || !ok(&a.t) || !ok(&b.t) {
+    let apply: fn(f64, f64) -> f64 = match op {
+        BinaryOp::Add => |x, y| x + y,
+        BinaryOp::Sub => |x, y| x - y,
+        BinaryOp::Mul => |x, y| x * y,
+        BinaryOp::Maximum => |x, y| {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else {
+                x.max(y)
+            }
+        },
+        BinaryOp::Minimum => |x, y| {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else {
+                x.min(y)
+            }
+        },
+        _ => return None,
+    };
+    if !ok(&a.t) || !ok(&b.t) {
         return None;
     }
     let (va, vb) = (a.values.as_ref()?, b.values.as_ref()?);
@@ -640,25 +645,7 @@ fn naive_binary(k: usize, a: &Opnd, b: &Opnd) -> Option<Vec<f64>> {
                     va[ravel_broadcast(&idx, a.t.sizes())],
                     vb[ravel_broadcast(&idx, b.t.sizes())],
                 );
-                match k {
-                    0 => x + y,
-                    1 => x - y,
-                    2 => x * y,
-                    4 => {
-                        if x.is_nan() || y.is_nan() {
-                            f64::NAN
-                        } else {
-                            x.max(y)
-                        }
-                    }
-                    _ => {
-                        if x.is_nan() || y.is_nan() {
-                            f64::NAN
-                        } else {
-                            x.min(y)
-                        }
-                    }
-                }
+                apply(x, y)
             })
             .collect(),
     )

@@ -22,8 +22,11 @@ pub enum Domain {
     All,
     /// `x > 0` (`log`, `sqrt`).
     Positive,
-    /// `x != 0` (`abs`, `relu`: a kink at 0).
+    /// `x != 0` (`abs`, `relu`: a kink at 0; `div`'s divisor).
     NonZero,
+    /// Two operands apart from each other (`maximum`, `minimum`: a kink where they are
+    /// equal).
+    Distinct,
 }
 
 /// Which partial SBP of a global tensor a unary op keeps (it commutes with the
