@@ -19,6 +19,7 @@ pub mod layout_support;
 pub mod nn;
 pub mod ops;
 pub mod optim;
+mod or_panic;
 pub mod params;
 pub mod shape;
 pub mod tensor;

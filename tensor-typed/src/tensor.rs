@@ -191,7 +191,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `torch.contiguous_format`. Panics when memory runs out; see
     /// [`try_contiguous_copy`](Self::try_contiguous_copy).
     pub fn contiguous_copy(&self) -> Self {
-        crate::ops::or_panic(self.try_contiguous_copy())
+        crate::or_panic::or_panic(self.try_contiguous_copy())
     }
 
     /// [`contiguous_copy`](Self::contiguous_copy), returning the error.
@@ -207,7 +207,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`. Panics when memory runs
     /// out; see [`try_cast`](Self::try_cast).
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
-        crate::ops::or_panic(self.try_cast())
+        crate::or_panic::or_panic(self.try_cast())
     }
 
     /// [`cast`](Self::cast), returning the error.
