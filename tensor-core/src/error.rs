@@ -268,6 +268,8 @@ pub enum Error {
     },
     /// An in-place op on a leaf that requires grad, with grad mode on.
     LeafInplace,
+    /// An in-place op on a view of a leaf that requires grad, with grad mode on.
+    ViewOfLeafInplace,
     /// An `_out` op whose inputs require grad, with grad mode on.
     OutRequiresGrad {
         /// The operation.
@@ -344,6 +346,7 @@ impl fmt::Display for Error {
             Error::SavedTensorFreed => f.write_str("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward."),
             Error::SavedTensorModified { type_name, sizes, producer, version, expected } => write!(f, "one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{} is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).", list(sizes), producer.as_ref().map(|(n, i)| format!(", which is output {i} of {n},")).unwrap_or_default()),
             Error::LeafInplace => f.write_str("a leaf Variable that requires grad is being used in an in-place operation."),
+            Error::ViewOfLeafInplace => f.write_str("a view of a leaf Variable that requires grad is being used in an in-place operation."),
             Error::OutRequiresGrad { op } => write!(f, "{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."),
             Error::InplaceAutograd { reason } => write!(f, "in-place operation not supported under autograd: {reason}; use the out-of-place op"),
             Error::RequiresGradDType => f.write_str("only Tensors of floating point and complex dtype can require gradients"),

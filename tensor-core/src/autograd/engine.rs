@@ -3,9 +3,9 @@
 //! whose every consumer has delivered its gradient, summing gradients that meet at a
 //! node, until the leaves' `AccumulateGrad` nodes have run.
 
+use super::edge::gradient_edge;
 use super::grad_mode::NoGradGuard;
 use super::node::{Edge, GraphNode, InputMeta};
-use super::record::gradient_edge;
 use super::sum_to::is_expandable_to;
 use crate::error::{Error, Result};
 use crate::Tensor;

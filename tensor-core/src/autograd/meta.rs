@@ -4,8 +4,17 @@
 use super::node::{Edge, GraphNode};
 use crate::error::{Error, Result};
 use crate::Tensor;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+/// What a view's autograd state keeps of its base.
+pub(crate) struct ViewInfo {
+    /// The root base (a handle sharing its autograd state): for a view of a view, the
+    /// first view's base.
+    pub(crate) base: Tensor,
+    /// The storage's version when the view's `grad_fn` was last set.
+    pub(crate) version: AtomicU64,
+}
 
 /// Autograd state shared by the handles ([`Tensor::alias`]) of one tensor.
 pub(crate) struct AutogradMeta {
@@ -18,9 +27,9 @@ pub(crate) struct AutogradMeta {
     grad: Mutex<Option<Tensor>>,
     /// The leaf's `AccumulateGrad` node while some graph uses it.
     accumulator: Mutex<Weak<GraphNode>>,
-    /// `true` for the result of a view op (an in-place op on it would need PyTorch's
-    /// `CopySlices` rebase of the base, which this runtime refuses).
-    pub(crate) is_view: bool,
+    /// For the result of a view op: its root base and the storage version its
+    /// `grad_fn` belongs to (`autograd/view.rs`).
+    pub(crate) view: Option<ViewInfo>,
 }
 
 impl std::fmt::Debug for AutogradMeta {
@@ -43,19 +52,19 @@ impl AutogradMeta {
             grad_fn: Mutex::new(None),
             grad: Mutex::new(None),
             accumulator: Mutex::new(Weak::new()),
-            is_view: false,
+            view: None,
         }
     }
 
     /// Metadata of an op's output produced by `edge`.
     #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn non_leaf(edge: Edge, is_view: bool) -> AutogradMeta {
+    pub(crate) fn non_leaf(edge: Edge, view: Option<ViewInfo>) -> AutogradMeta {
         AutogradMeta {
             requires_grad: AtomicBool::new(false),
             grad_fn: Mutex::new(Some(edge)),
             grad: Mutex::new(None),
             accumulator: Mutex::new(Weak::new()),
-            is_view,
+            view,
         }
     }
 
@@ -145,25 +154,6 @@ impl Tensor {
             None => {}
         }
         Ok(())
-    }
-
-    /// `Tensor.is_leaf`: `true` unless a recorded op produced the tensor (tensors that
-    /// do not require grad are leaves too).
-    #[cfg_attr(unoptimized, inline)]
-    pub fn is_leaf(&self) -> bool {
-        self.grad_fn_edge().is_none()
-    }
-
-    /// The name of the node that produced the tensor (`Tensor.grad_fn`'s name, as
-    /// `"MulBackward0"`), `None` for a leaf.
-    #[cfg_attr(unoptimized, inline)]
-    pub fn grad_fn_name(&self) -> Option<&'static str> {
-        self.grad_fn_edge().map(|e| e.node.node.name())
-    }
-
-    #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn grad_fn_edge(&self) -> Option<Edge> {
-        self.autograd_meta().and_then(|m| m.grad_fn())
     }
 
     /// `Tensor.grad`: the gradient accumulated into this leaf by

@@ -53,6 +53,7 @@
 //! in-place op on a view that requires grad is then refused, not silently wrong).
 
 mod accumulate;
+mod edge;
 pub(crate) mod engine;
 mod formulas;
 mod grad_mode;
@@ -61,6 +62,7 @@ mod meta;
 mod node;
 mod record;
 mod sum_to;
+mod view;
 
 pub(crate) use formulas::*;
 pub use grad_mode::{is_grad_enabled, no_grad, set_grad_enabled, NoGradGuard};

@@ -1,6 +1,6 @@
 //! Recording a node: [`apply`] and friends, the only way ops enter the graph.
 
-use super::accumulate::AccumulateGrad;
+use super::edge::{gradient_edge, view_info};
 use super::grad_mode::{is_grad_enabled, NoGradGuard};
 use super::meta::AutogradMeta;
 use super::node::{Edge, GraphNode, InputMeta, Node};
@@ -15,28 +15,6 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
     inputs.iter().any(|t| t.autograd_meta().is_some())
         && inputs.iter().any(|t| t.requires_grad())
         && is_grad_enabled()
-}
-
-/// The edge through which a gradient reaches `t`: its `grad_fn`, or for a leaf that
-/// requires grad its `AccumulateGrad` node; `None` when `t` does not require grad.
-#[cfg_attr(unoptimized, inline)]
-pub(crate) fn gradient_edge(t: &Tensor) -> Option<Edge> {
-    let m = t.autograd_meta()?;
-    if let Some(e) = m.grad_fn() {
-        return Some(e);
-    }
-    if !m.requires_grad() {
-        return None;
-    }
-    let node = m.accumulator(|| {
-        Arc::new(GraphNode {
-            node: Box::new(AccumulateGrad::new(m.clone(), t)),
-            next: Vec::new(),
-            inputs: Vec::new(),
-            num_outputs: 1,
-        })
-    });
-    Some(Edge { node, output_nr: 0 })
 }
 
 #[cfg_attr(unoptimized, inline)]
@@ -58,7 +36,8 @@ fn attach(inputs: &[&Tensor], outputs: &mut [Tensor], node: Box<dyn Node>, is_vi
             node: graph_node.clone(),
             output_nr: i,
         };
-        out.set_autograd_meta(Some(Arc::new(AutogradMeta::non_leaf(edge, is_view))));
+        let view = is_view.then(|| view_info(inputs[0], out));
+        out.set_autograd_meta(Some(Arc::new(AutogradMeta::non_leaf(edge, view))));
     }
 }
 

@@ -81,7 +81,7 @@ fn detach_shares_storage_and_version_but_not_the_graph() {
     let y = x.mul_scalar(3.0).unwrap();
     let d = y.detach();
     assert!(!d.requires_grad() && d.is_leaf() && d.shares_storage(&y));
-    assert_eq!(y.grad_fn_name(), Some("MulBackward1"));
+    assert_eq!(y.grad_fn_name(), Some("MulBackward0"));
     let v = y.version();
     d.add_scalar_(1.0).unwrap();
     assert_eq!(y.version(), v + 1);
@@ -128,15 +128,87 @@ fn in_place_rebase_gives_the_in_place_gradient() {
     assert_eq!(grad(&x), vec![8.0, 8.0]);
 }
 
+/// `x` = arange(12) as [3, 4] (f64), requiring grad.
+fn x34() -> Tensor {
+    Tensor::arange(12, DType::F64)
+        .unwrap()
+        .reshape(&[3, 4])
+        .unwrap()
+        .requires_grad_(true)
+        .unwrap()
+}
+
 #[test]
-fn in_place_on_a_view_under_autograd_is_refused() {
-    let x = leaf(&[1.0, 2.0], &[2]);
-    let y = x.mul_scalar(1.0).unwrap();
+fn in_place_on_base_after_a_view_was_taken_regenerates_the_views_history() {
+    // y = x * 2; v = y[0:1]; y *= 3; v.sum().backward(): x.grad row 0 is 6 (PyTorch).
+    let x = x34();
+    let y = x.mul_scalar(2.0).unwrap();
     let v = y.narrow(0, 0, 1).unwrap();
-    assert!(matches!(
-        v.mul_scalar_(2.0),
-        Err(Error::InplaceAutograd { .. })
-    ));
+    assert_eq!(v.grad_fn_name(), Some("SliceBackward0"));
+    y.mul_scalar_(3.0).unwrap();
+    assert_eq!(v.grad_fn_name(), Some("AsStridedBackward0"));
+    sum(&v).backward().unwrap();
+    let mut want = vec![6.0; 4];
+    want.extend([0.0; 8]);
+    assert_eq!(grad(&x), want);
+}
+
+#[test]
+fn in_place_on_a_view_rebases_the_base_onto_copy_slices() {
+    // v = y[0:1]; v.mul_(3); y.sum().backward(): rows 6, 2, 2 (PyTorch).
+    let x = x34();
+    let y = x.mul_scalar(2.0).unwrap();
+    let v = y.narrow(0, 0, 1).unwrap();
+    v.mul_scalar_(3.0).unwrap();
+    assert_eq!(y.grad_fn_name(), Some("torch::autograd::CopySlices"));
+    assert_eq!(v.grad_fn_name(), Some("AsStridedBackward0"));
+    assert_eq!(y.to_vec::<f64>().unwrap()[..4], [0.0, 6.0, 12.0, 18.0]);
+    sum(&y).backward().unwrap();
+    let mut want = vec![6.0; 4];
+    want.extend([2.0; 8]);
+    assert_eq!(grad(&x), want);
+}
+
+#[test]
+fn in_place_on_a_transposed_view_then_square_gives_8x_plus_4() {
+    // y = 2x; y.t().add_(1); (y * y).sum().backward(): x.grad = 8x + 4 (PyTorch).
+    let x = x34();
+    let y = x.mul_scalar(2.0).unwrap();
+    y.t().unwrap().add_scalar_(1.0).unwrap();
+    sum(&y.mul(&y).unwrap()).backward().unwrap();
+    let want: Vec<f64> = (0..12).map(|i| 8.0 * i as f64 + 4.0).collect();
+    assert_eq!(grad(&x), want);
+}
+
+#[test]
+fn in_place_on_a_view_of_a_view_reaches_the_root_base() {
+    // y = 2x; w = y[1][1:3]; w.mul_(x[0][:2]); y.sum().backward().
+    let x = x34();
+    let y = x.mul_scalar(2.0).unwrap();
+    let w = y.select(0, 1).unwrap().narrow(0, 1, 2).unwrap();
+    let k = x.select(0, 0).unwrap().narrow(0, 0, 2).unwrap();
+    w.mul_(&k).unwrap();
+    sum(&y).backward().unwrap();
+    // d/dx: 2 everywhere, but y[1][1:3] = 2 x[1][1:3] * x[0][0:2]: 2 * x[0][j] at
+    // x[1][1 + j], plus 2 * x[1][1 + j] at x[0][j] (x[0][0] = 0, x[0][1] = 1, x[1][1] = 5,
+    // x[1][2] = 6).
+    let mut want = vec![2.0; 12];
+    want[5] = 2.0 * 0.0;
+    want[6] = 2.0 * 1.0;
+    want[0] = 2.0 + 2.0 * 5.0;
+    want[1] = 2.0 + 2.0 * 6.0;
+    assert_eq!(grad(&x), want);
+}
+
+#[test]
+fn in_place_on_a_view_of_a_leaf_is_pytorchs_error() {
+    let x = leaf(&[1.0, 2.0], &[2]);
+    let v = x.narrow(0, 0, 1).unwrap();
+    let e = v.mul_scalar_(2.0).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "a view of a leaf Variable that requires grad is being used in an in-place operation."
+    );
 }
 
 #[test]

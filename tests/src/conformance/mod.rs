@@ -24,6 +24,7 @@ pub mod promotion;
 pub mod reduce;
 pub mod repeat;
 pub mod view_reshape;
+pub mod views_inplace;
 
 /// The judge of each case file, by file stem. A file without a judge counts every case as
 /// failed. Register a judge with one line: `("<stem>", <stem>::judge),`.
@@ -39,6 +40,7 @@ pub const JUDGES: &[(&str, Judge)] = &[
     ("promotion", promotion::judge),
     ("nn", nn::judge),
     ("autograd", autograd::judge),
+    ("views_inplace", views_inplace::judge),
 ];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the
@@ -55,6 +57,7 @@ pub const FILES: &[&str] = &[
     "reduce",
     "nn",
     "autograd",
+    "views_inplace",
 ];
 
 /// Outcome of judging one file.

@@ -36,22 +36,22 @@ macro_rules! __binary_ops {
             add Add add_ add_out "add" "sum `self + other`"
                 kernel(add) dtype(Promote) check(none) bool(ok)
                 grad[|_a, _b, _out| AddBackward { name: "AddBackward0", other_factor: None }]
-                scalar[add_scalar add_scalar_ |_a, _s| ScaleBackward { name: "AddBackward1", factor: None, divide: false }]
+                scalar[add_scalar add_scalar_ |_a, _s| ScaleBackward { name: "AddBackward0", factor: None, divide: false }]
                 domain(All) partial(Sum);
             sub Sub sub_ sub_out "sub" "difference `self - other`"
                 kernel(sub) dtype(Promote) check(sub_check) bool(ok)
                 grad[|_a, _b, _out| AddBackward { name: "SubBackward0", other_factor: Some(Scalar::Int(-1)) }]
-                scalar[sub_scalar sub_scalar_ |_a, _s| ScaleBackward { name: "SubBackward1", factor: None, divide: false }]
+                scalar[sub_scalar sub_scalar_ |_a, _s| ScaleBackward { name: "SubBackward0", factor: None, divide: false }]
                 domain(All) partial(Sum);
             mul Mul mul_ mul_out "mul" "product `self * other`"
                 kernel(mul) dtype(Promote) check(none) bool(ok)
                 grad[|a, b, _out| MulBackward::new(a, b)]
-                scalar[mul_scalar mul_scalar_ |_a, s| ScaleBackward { name: "MulBackward1", factor: Some(s), divide: false }]
+                scalar[mul_scalar mul_scalar_ |_a, s| ScaleBackward { name: "MulBackward0", factor: Some(s), divide: false }]
                 domain(All) partial(Linear);
             div Div div_ div_out "div" "true division `self / other` (integral inputs divide in float32)"
                 kernel(div) dtype(PromoteFloat) check(none) bool(ok)
                 grad[|a, b, _out| DivBackward::new(a, b)]
-                scalar[div_scalar div_scalar_ |_a, s| ScaleBackward { name: "DivBackward1", factor: Some(s), divide: true }]
+                scalar[div_scalar div_scalar_ |_a, s| ScaleBackward { name: "DivBackward0", factor: Some(s), divide: true }]
                 domain(NonZero) partial(Broadcasts);
             maximum Maximum maximum_ maximum_out "maximum" "elementwise maximum (NaN if either is NaN)"
                 kernel(maximum) dtype(Promote) check(none) bool(ok)
