@@ -70,6 +70,7 @@ pub(crate) use inplace::{check_out, check_writable, inplace_rebase, wrote};
 pub(crate) use meta::AutogradMeta;
 pub use node::{Node, SavedTensor};
 pub use record::{apply, apply_multi, apply_view, needs_grad};
+pub(crate) use view::{AsStridedBackward, Geometry};
 
 #[cfg(test)]
 mod tests;

@@ -403,3 +403,25 @@ fn modified_saved_leaf_message_names_no_producer() {
     let e = sum(&y).backward().unwrap_err().to_string();
     assert!(e.contains("inplace operation: [torch.DoubleTensor [2]] is at version 1; expected version 0 instead."), "{e}");
 }
+
+#[test]
+fn as_strided_backward_over_overlapping_memory_is_pytorchs() {
+    // x.expand(2, 3).as_strided([3], [1], 0) · [1, 10, 100]: x.grad [1, 10, 100];
+    // x.unsqueeze(0).expand(2, 3).as_strided([2, 2], [1, 1], 0) · [[1, 10], [100, 1000]]:
+    // x.grad [1, 110, 1000] (PyTorch 2.15).
+    let x = leaf(&[0.0, 1.0, 2.0], &[3]);
+    let w = Tensor::from_vec(vec![1.0f64, 10.0, 100.0], &[3]).unwrap();
+    let v = x
+        .expand(&[2, 3])
+        .unwrap()
+        .as_strided(&[3], &[1], 0)
+        .unwrap();
+    sum(&v.mul(&w).unwrap()).backward().unwrap();
+    assert_eq!(grad(&x), vec![1.0, 10.0, 100.0]);
+    let x = leaf(&[0.0, 1.0, 2.0], &[3]);
+    let w = Tensor::from_vec(vec![1.0f64, 10.0, 100.0, 1000.0], &[2, 2]).unwrap();
+    let b = x.unsqueeze(0).unwrap().expand(&[2, 3]).unwrap();
+    let v = b.as_strided(&[2, 2], &[1, 1], 0).unwrap();
+    sum(&v.mul(&w).unwrap()).backward().unwrap();
+    assert_eq!(grad(&x), vec![1.0, 110.0, 1000.0]);
+}

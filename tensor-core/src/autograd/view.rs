@@ -66,26 +66,22 @@ impl Geometry {
     }
 }
 
-/// The base's and the view's positions relative to the lowest of them, and the length
-/// of the range they span. The base's positions must be distinct (a base that overlaps
-/// itself has no well-defined gradient per element).
+/// The base's and the view's positions relative to the lowest of them, the length of
+/// the range they span, and how many of the base's elements sit at each position (more
+/// than one where the base overlaps itself, as an expanded tensor).
 #[cfg_attr(unoptimized, inline)]
-fn frame(base: &Geometry, view: &Geometry) -> Result<(Vec<usize>, Vec<usize>, usize)> {
+fn frame(base: &Geometry, view: &Geometry) -> Result<(Vec<usize>, Vec<usize>, Vec<u32>)> {
     let (b, v) = (base.positions()?, view.positions()?);
     let lo = b.iter().chain(&v).copied().min().unwrap_or(0);
     let hi = b.iter().chain(&v).copied().max().unwrap_or(-1);
     let rel = |p: Vec<isize>| p.into_iter().map(|x| (x - lo) as usize).collect::<Vec<_>>();
     let span = (hi - lo + 1).max(0) as usize;
     let (b, v) = (rel(b), rel(v));
-    let mut seen = try_vec(span, false)?;
+    let mut counts = try_vec(span, 0u32)?;
     for &p in &b {
-        if std::mem::replace(&mut seen[p], true) {
-            return Err(Error::InplaceAutograd {
-                reason: "the base of a view written in place overlaps itself in memory",
-            });
-        }
+        counts[p] = counts[p].saturating_add(1);
     }
-    Ok((b, v, span))
+    Ok((b, v, counts))
 }
 
 /// `values` (f64) as a tensor of `g`'s sizes and dtype.
@@ -94,9 +90,10 @@ fn tensor_of(values: Vec<f64>, g: &Geometry) -> Result<Tensor> {
     Tensor::from_vec(values, &g.sizes)?.to_dtype(g.dtype)
 }
 
-/// The history of a view regenerated after its storage was written in place: the
-/// gradient of the view's elements, scattered (summed where an expanded view repeats
-/// an element) onto the base's elements. PyTorch's `AsStridedBackward0`.
+/// `as_strided` (PyTorch's `AsStridedBackward0`), and the history of a view regenerated
+/// after its storage was written in place: the gradient of the view's elements,
+/// scattered onto storage positions (summed where the view repeats an element), read
+/// back through the base's geometry (shared out where the base repeats one).
 pub(crate) struct AsStridedBackward {
     pub(crate) base: Geometry,
     pub(crate) view: Geometry,
@@ -113,13 +110,15 @@ impl Node for AsStridedBackward {
         let Some(g) = &grads[0] else {
             return Ok(vec![None]);
         };
-        let (b, v, span) = frame(&self.base, &self.view)?;
+        let (b, v, counts) = frame(&self.base, &self.view)?;
         let gv = g.to_vec_f64()?;
-        let mut storage = try_vec(span, 0.0f64)?;
+        let mut storage = try_vec(counts.len(), 0.0f64)?;
         for (&p, x) in v.iter().zip(gv) {
             storage[p] += x;
         }
-        let gb = b.iter().map(|&p| storage[p]).collect();
+        // An element the base holds `n` times gets `1/n` of the gradient at each
+        // (PyTorch's `as_strided_backward` on an overlapping input).
+        let gb = b.iter().map(|&p| storage[p] / counts[p] as f64).collect();
         Ok(vec![Some(tensor_of(gb, &self.base)?)])
     }
 }
@@ -146,8 +145,13 @@ impl Node for CopySlices {
         let Some(g) = &grads[0] else {
             return Ok(vec![None, None]);
         };
-        let (b, v, span) = frame(&self.base, &self.view)?;
-        let mut storage = try_vec(span, 0.0f64)?;
+        let (b, v, counts) = frame(&self.base, &self.view)?;
+        if counts.iter().any(|&c| c > 1) {
+            return Err(Error::InplaceAutograd {
+                reason: "the base of a view written in place overlaps itself in memory",
+            });
+        }
+        let mut storage = try_vec(counts.len(), 0.0f64)?;
         for (&p, x) in b.iter().zip(g.to_vec_f64()?) {
             storage[p] = x;
         }

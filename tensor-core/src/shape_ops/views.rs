@@ -365,8 +365,8 @@ impl Tensor {
                 self.try_with_layout(layout)
             },
             |out| crate::autograd::AsStridedBackward {
-                input: self.layout().clone(),
-                output: out.layout().clone(),
+                base: crate::autograd::Geometry::of(self),
+                view: crate::autograd::Geometry::of(out),
             },
         )
     }

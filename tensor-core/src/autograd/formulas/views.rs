@@ -3,7 +3,7 @@
 
 use super::common::first;
 use crate::autograd::Node;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::Tensor;
 
 #[cfg_attr(unoptimized, inline)]
@@ -169,66 +169,5 @@ impl Node for RepeatBackward {
         }
         let summed = g.reshape(&split)?.sum(&sum_dims, false)?;
         Ok(vec![Some(summed.reshape(&as_i64(&self.sizes))?)])
-    }
-}
-
-/// `as_strided(sizes, strides, offset)` (AsStridedBackward0) of an input whose
-/// elements do not overlap, into an output whose elements do not overlap either:
-/// the gradient is scattered into a zero copy of the storage range both cover, and
-/// read back through the input's geometry.
-pub(crate) struct AsStridedBackward {
-    pub(crate) input: crate::Layout,
-    pub(crate) output: crate::Layout,
-}
-
-#[cfg_attr(unoptimized, inline)]
-fn extent(l: &crate::Layout) -> usize {
-    l.storage_offset()
-        + l.sizes()
-            .iter()
-            .zip(l.strides())
-            .map(|(&s, &st)| s.saturating_sub(1) * st as usize)
-            .sum::<usize>()
-        + 1
-}
-
-impl Node for AsStridedBackward {
-    #[cfg_attr(unoptimized, inline)]
-    fn name(&self) -> &'static str {
-        "AsStridedBackward0"
-    }
-    #[cfg_attr(unoptimized, inline)]
-    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
-        let g = first(grads)?;
-        let unsupported = || Error::InvalidArgument {
-            op: "as_strided backward",
-            message: "the input or the output of as_strided has overlapping elements".into(),
-        };
-        if !crate::layout::is_provably_non_overlapping(self.input.sizes(), self.input.strides())
-            || !crate::layout::is_provably_non_overlapping(
-                self.output.sizes(),
-                self.output.strides(),
-            )
-        {
-            return Err(unsupported());
-        }
-        let base = self
-            .input
-            .storage_offset()
-            .min(self.output.storage_offset());
-        let len = extent(&self.input).max(extent(&self.output)) - base;
-        let buf = Tensor::zeros(&[len], g.dtype())?;
-        buf.as_strided(
-            self.output.sizes(),
-            self.output.strides(),
-            self.output.storage_offset() - base,
-        )?
-        .copy_(g)?;
-        let gi = buf.as_strided(
-            self.input.sizes(),
-            self.input.strides(),
-            self.input.storage_offset() - base,
-        )?;
-        Ok(vec![Some(gi)])
     }
 }
