@@ -15,7 +15,6 @@ pub(crate) fn try_with_capacity<T>(n: usize) -> Result<Vec<T>> {
 }
 
 /// `vec![value; n]`, or [`Error::OutOfMemory`] when it cannot be allocated.
-#[allow(dead_code)] // for kernels that need a filled scratch buffer
 pub(crate) fn try_vec<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
     let mut v = try_with_capacity(n)?;
     v.resize(n, value);

@@ -30,6 +30,8 @@ const EDGEITEMS: usize = 3;
 const LINEWIDTH: usize = 80;
 /// The most elements `Display` lays out (summarised ones count 6 per dim).
 const MAX_SHOWN: usize = 1 << 20;
+/// The most dims printed as nested brackets (one recursion level per dim).
+const MAX_NESTED: usize = 256;
 
 /// The shown elements (flat row-major indices `flat`, ascending), in the type Python
 /// would see. Only the shown elements are read, so printing a huge (e.g. expanded)
@@ -366,6 +368,16 @@ impl fmt::Display for Tensor {
             let count = self.sizes().iter().try_fold(1usize, |n, &size| {
                 n.checked_mul(shown_indices(size.min(THRESHOLD + 1), summarize).len())
             });
+            if self.dim() > MAX_NESTED {
+                // One bracket level per dim, printed recursively: past this depth say so
+                // instead of nesting thousands of brackets (and stack frames).
+                return write!(
+                    f,
+                    "tensor(<{} elements in {} dims: too many dims to show nested>)",
+                    self.numel(),
+                    self.dim()
+                );
+            }
             if count.is_none_or(|c| c > MAX_SHOWN) {
                 // More dims than any screen: 6 shown per dim in 20+ dims. Say so
                 // instead of building billions of strings.

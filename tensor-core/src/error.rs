@@ -289,6 +289,15 @@ pub enum Error {
         /// `"size"` or `"type"`.
         what: &'static str,
     },
+    /// A backward function returned a number of gradients other than its inputs'.
+    WrongGradientCount {
+        /// The node's name.
+        node: String,
+        /// Its number of inputs.
+        expected: usize,
+        /// The number of gradients it returned.
+        got: usize,
+    },
     /// A backward function returned a gradient of a shape its input cannot take.
     InvalidGradient {
         /// The node's name.
@@ -352,6 +361,7 @@ impl fmt::Display for Error {
             Error::RequiresGradDType => f.write_str("only Tensors of floating point and complex dtype can require gradients"),
             Error::RequiresGradNonLeaf => f.write_str("you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."),
             Error::AssignedGrad { what } => write!(f, "assigned grad has data of a different {what}"),
+            Error::WrongGradientCount { node, expected, got } => write!(f, "function {node} returned an incorrect number of gradients (expected {expected}, got {got})"),
             Error::InvalidGradient { node, index, got, expected } => write!(f, "Function {node} returned an invalid gradient at index {index} - got {} but expected shape compatible with {}", list(got), list(expected)),
         }
     }

@@ -138,6 +138,18 @@ fn invalid_hyper_parameters_are_pytorchs_errors() {
     );
     assert!(msg(optim::AdamW::new(1e-3).weight_decay(-0.5).step(&mut m))
         .contains("Invalid weight_decay value: -0.5"));
+    // Floats as Python prints them (torch.optim 2.15's messages, checked by hand):
+    // 1.0, 1e+308, -1e-05, nan; SGD's `lr < 0.0` lets a NaN pass, AdamW's
+    // `not 0.0 <= lr` does not.
+    assert!(msg(optim::AdamW::new(1e-3).betas((1.0, 0.9)).step(&mut m))
+        .ends_with("Invalid beta parameter at index 0: 1.0"));
+    assert!(msg(optim::Sgd::new(0.1).weight_decay(-1e308).step(&mut m))
+        .ends_with("Invalid weight_decay value: -1e+308"));
+    assert!(msg(optim::AdamW::new(-1e-5).step(&mut m)).ends_with("Invalid learning rate: -1e-05"));
+    assert!(msg(optim::AdamW::new(f64::NAN).step(&mut m)).ends_with("Invalid learning rate: nan"));
+    assert!(msg(optim::AdamW::new(1e-3).eps(-1e16).step(&mut m))
+        .ends_with("Invalid epsilon value: -1e+16"));
+    assert!(optim::Sgd::new(f64::NAN).step(&mut m).is_ok());
 }
 
 #[test]

@@ -77,6 +77,13 @@ fn execute(root: Edge, grad: Tensor, retain_graph: bool) -> Result<()> {
         let grads = buffers.remove(&key(&n)).unwrap_or_default();
         let outs = if grads.iter().any(Option::is_some) {
             let outs = n.node.apply(&grads)?;
+            if outs.len() != n.next.len() {
+                return Err(Error::WrongGradientCount {
+                    node: n.node.name().to_string(),
+                    expected: n.next.len(),
+                    got: outs.len(),
+                });
+            }
             if !retain_graph {
                 n.node.release();
             }

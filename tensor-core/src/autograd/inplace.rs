@@ -87,7 +87,6 @@ pub(crate) fn inplace_rebase(
 /// (whose history is the base's, through the view), written into the view, and the
 /// base's history becomes [`CopySlices`] of its old history and the op's node. The
 /// view's own `grad_fn` is regenerated from the base's when next read.
-#[cfg_attr(unoptimized, inline)]
 fn rebase_view(
     target: &Tensor,
     base: &Tensor,

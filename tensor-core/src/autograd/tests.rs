@@ -425,3 +425,25 @@ fn as_strided_backward_over_overlapping_memory_is_pytorchs() {
     sum(&v.mul(&w).unwrap()).backward().unwrap();
     assert_eq!(grad(&x), vec![1.0, 110.0, 1000.0]);
 }
+
+#[test]
+fn a_node_returning_three_gradients_for_one_input_is_pytorchs_error() {
+    struct Three;
+    impl crate::autograd::Node for Three {
+        fn name(&self) -> &'static str {
+            "ThreeBackward"
+        }
+        fn apply(&self, grads: &[Option<Tensor>]) -> crate::Result<Vec<Option<Tensor>>> {
+            Ok((0..3)
+                .map(|_| grads[0].as_ref().map(Tensor::alias))
+                .collect())
+        }
+    }
+    let x = leaf(&[1.0, 2.0], &[2]);
+    let y = crate::autograd::apply(&[&x], || x.mul_scalar(1.0), |_| Three).unwrap();
+    let e = sum(&y).backward().unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "function ThreeBackward returned an incorrect number of gradients (expected 1, got 3)"
+    );
+}

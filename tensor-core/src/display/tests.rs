@@ -194,3 +194,23 @@ fn dtype_suffix_past_the_line_width_moves_to_a_new_line() {
          dtype=torch.float64)"
     );
 }
+
+#[test]
+fn a_tensor_of_100000_dims_prints_a_summary_on_a_small_stack() {
+    // Was one recursion level per dim: a stack overflow (SIGABRT).
+    let t = Tensor::zeros(&vec![1; 100_000], DType::F32).unwrap();
+    let text = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || t.to_string())
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(
+        text,
+        "tensor(<1 elements in 100000 dims: too many dims to show nested>)"
+    );
+    let t = Tensor::zeros(&vec![1; 256], DType::F32).unwrap();
+    assert!(t
+        .to_string()
+        .starts_with(&format!("tensor({}0.", "[".repeat(256))));
+}

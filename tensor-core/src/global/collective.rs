@@ -49,15 +49,13 @@ pub(crate) fn comm_error(message: String) -> Error {
 /// including `rank`, one buffer per rank.
 #[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_group(group: &[usize], sends: usize, rank: usize, world: usize) -> Result<()> {
-    let distinct = group
-        .iter()
-        .enumerate()
-        .all(|(i, r)| !group[..i].contains(r));
-    if !distinct
-        || group.iter().any(|&r| r >= world)
-        || !group.contains(&rank)
-        || sends != group.len()
-    {
+    // Distinct and in range, in one pass over a bitmap of the world (O(world + group)).
+    let mut seen = vec![false; if group.len() <= world { world } else { 0 }];
+    let distinct = group.len() <= world
+        && group
+            .iter()
+            .all(|&r| r < world && !std::mem::replace(&mut seen[r], true));
+    if !distinct || !group.contains(&rank) || sends != group.len() {
         return Err(comm_error(format!(
             "exchange: rank {rank} of {world} called with group {group:?} and {sends} buffers"
         )));

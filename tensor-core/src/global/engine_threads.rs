@@ -1,26 +1,110 @@
 //! The in-process engine: one thread per rank, byte buffers over channels. The default
 //! engine, used by the tests.
 //!
-//! Deadlock safety: a rank that returns, fails or panics drops its channel ends, so a
-//! peer waiting for it gets an error at once instead of hanging; a timeout bounds every
-//! wait in case a peer is alive but never sends (a bug in an SPMD program).
+//! Memory is O(ranks): each rank has one inbox (a channel every rank sends into, each
+//! message tagged with its source), and messages that arrive before they are asked for
+//! wait in a per-source queue. Messages between two ranks stay in order (one channel
+//! per receiver keeps each sender's order).
+//!
+//! Deadlock safety: a rank that returns, fails or panics marks itself stopped, so a peer
+//! waiting for it gets an error within one poll interval instead of hanging; a timeout
+//! bounds every wait in case a peer is alive but never sends (a bug in an SPMD program).
 
 use super::collective::{check_group, comm_error, Collective, Comm};
 use crate::error::{Error, Result};
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// How long a rank waits for one message before it gives up (see [`run_ranks_with_timeout`]).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// One rank of an in-process world: a sender to every rank and a receiver from every
-/// rank.
+/// How often a waiting rank checks whether the peer it waits for has stopped.
+const POLL: Duration = Duration::from_millis(20);
+
+/// A message: the source rank and its bytes.
+type Message = (usize, Vec<u8>);
+
+/// What every rank of one world shares: each rank's inbox sender and whether it runs.
+struct World {
+    inboxes: Vec<Sender<Message>>,
+    running: Vec<AtomicBool>,
+}
+
+/// One rank of an in-process world: its inbox, and the queues of messages that arrived
+/// from each source before they were asked for.
 pub struct ThreadComm {
     rank: usize,
-    to: Vec<Sender<Vec<u8>>>,
-    from: Vec<Receiver<Vec<u8>>>,
+    world: Arc<World>,
+    inbox: Receiver<Message>,
+    early: RefCell<HashMap<usize, VecDeque<Vec<u8>>>>,
     timeout: Duration,
+}
+
+impl Drop for ThreadComm {
+    #[cfg_attr(unoptimized, inline)]
+    fn drop(&mut self) {
+        self.world.running[self.rank].store(false, Ordering::Release);
+    }
+}
+
+impl ThreadComm {
+    /// The next message from `peer`, waiting at most the timeout.
+    #[cfg_attr(unoptimized, inline)]
+    fn receive(&self, peer: usize) -> Result<Vec<u8>> {
+        if let Some(buf) = self
+            .early
+            .borrow_mut()
+            .get_mut(&peer)
+            .and_then(VecDeque::pop_front)
+        {
+            return Ok(buf);
+        }
+        let start = Instant::now();
+        loop {
+            match self.inbox.recv_timeout(POLL) {
+                Ok((src, buf)) if src == peer => return Ok(buf),
+                Ok((src, buf)) => self
+                    .early
+                    .borrow_mut()
+                    .entry(src)
+                    .or_default()
+                    .push_back(buf),
+                Err(RecvTimeoutError::Disconnected) => {
+                    unreachable!("a rank holds its own inbox's sender")
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if !self.world.running[peer].load(Ordering::Acquire) {
+                        // It may have sent just before it stopped.
+                        while let Ok((src, buf)) = self.inbox.try_recv() {
+                            if src == peer {
+                                return Ok(buf);
+                            }
+                            self.early
+                                .borrow_mut()
+                                .entry(src)
+                                .or_default()
+                                .push_back(buf);
+                        }
+                        return Err(comm_error(format!(
+                            "rank {}: rank {peer} stopped before sending its part (it returned or failed)",
+                            self.rank
+                        )));
+                    }
+                    if start.elapsed() >= self.timeout {
+                        return Err(comm_error(format!(
+                            "rank {}: timed out after {:?} waiting for rank {peer}",
+                            self.rank, self.timeout
+                        )));
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl Collective for ThreadComm {
@@ -31,7 +115,7 @@ impl Collective for ThreadComm {
 
     #[cfg_attr(unoptimized, inline)]
     fn world_size(&self) -> usize {
-        self.to.len()
+        self.world.inboxes.len()
     }
 
     #[cfg_attr(unoptimized, inline)]
@@ -41,7 +125,9 @@ impl Collective for ThreadComm {
         for (&peer, buf) in group.iter().zip(sends) {
             if peer == self.rank {
                 own = Some(buf);
-            } else if self.to[peer].send(buf).is_err() {
+            } else if !self.world.running[peer].load(Ordering::Acquire)
+                || self.world.inboxes[peer].send((self.rank, buf)).is_err()
+            {
                 return Err(comm_error(format!(
                     "rank {}: rank {peer} stopped before the exchange (it returned or failed)",
                     self.rank
@@ -52,22 +138,8 @@ impl Collective for ThreadComm {
         for &peer in group {
             if peer == self.rank {
                 recvs.push(own.take().unwrap_or_default());
-                continue;
-            }
-            match self.from[peer].recv_timeout(self.timeout) {
-                Ok(buf) => recvs.push(buf),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(comm_error(format!(
-                    "rank {}: rank {peer} stopped before sending its part (it returned or failed)",
-                    self.rank
-                )))
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(comm_error(format!(
-                        "rank {}: timed out after {:?} waiting for rank {peer}",
-                        self.rank, self.timeout
-                    )))
-                }
+            } else {
+                recvs.push(self.receive(peer)?);
             }
         }
         Ok(recvs)
@@ -88,13 +160,15 @@ where
 }
 
 /// Runs the SPMD program `f` on `world_size` in-process ranks, one thread each, every
-/// one with its own communicator; returns each rank's result in rank order.
+/// one with its own communicator; returns each rank's result in rank order. Memory is
+/// O(`world_size`) besides the threads themselves.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `world_size` is 0; otherwise, when any rank fails,
-/// the error of the lowest rank whose failure is its own (not a collective that failed
-/// because another rank stopped); a panicking rank becomes an error naming it. A rank
-/// waits at most `timeout` for any one message, so the call always returns.
+/// [`Error::InvalidArgument`] when `world_size` is 0 or a rank's thread cannot be
+/// started (the system's thread limit); otherwise, when any rank fails, the error of
+/// the lowest rank whose failure is its own (not a collective that failed because
+/// another rank stopped); a panicking rank becomes an error naming it. A rank waits at
+/// most `timeout` for any one message, so the call always returns.
 pub fn run_ranks_with_timeout<T, F>(world_size: usize, timeout: Duration, f: F) -> Result<Vec<T>>
 where
     T: Send,
@@ -106,38 +180,46 @@ where
             message: "run_ranks: a world needs at least one rank".into(),
         });
     }
-    // to[src][dst] sends what from[dst][src] receives.
-    let mut to: Vec<Vec<Sender<Vec<u8>>>> = (0..world_size).map(|_| Vec::new()).collect();
-    let mut from: Vec<Vec<Receiver<Vec<u8>>>> = (0..world_size).map(|_| Vec::new()).collect();
-    for senders in to.iter_mut() {
-        for receivers in from.iter_mut() {
-            let (tx, rx) = channel();
-            senders.push(tx);
-            receivers.push(rx);
-        }
-    }
-    let comms: Vec<ThreadComm> = to
-        .into_iter()
-        .zip(from)
-        .enumerate()
-        .map(|(rank, (to, from))| ThreadComm {
-            rank,
-            to,
-            from,
-            timeout,
-        })
-        .collect();
+    let (senders, inboxes): (Vec<_>, Vec<_>) = (0..world_size).map(|_| channel()).unzip();
+    let world = Arc::new(World {
+        inboxes: senders,
+        running: (0..world_size).map(|_| AtomicBool::new(true)).collect(),
+    });
     let f = &f;
     let results: Vec<Result<T>> = std::thread::scope(|s| {
-        let handles: Vec<_> = comms
-            .into_iter()
-            .map(|c| s.spawn(move || f(Rc::new(c))))
-            .collect();
+        let mut handles = Vec::with_capacity(world_size);
+        for (rank, inbox) in inboxes.into_iter().enumerate() {
+            let comm = ThreadComm {
+                rank,
+                world: world.clone(),
+                inbox,
+                early: RefCell::new(HashMap::new()),
+                timeout,
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("rank {rank}"))
+                .spawn_scoped(s, move || f(Rc::new(comm)));
+            match spawned {
+                Ok(h) => handles.push(Ok(h)),
+                Err(e) => {
+                    // The comm moved into the failed closure was dropped: the rank is
+                    // marked stopped, and so are the ones never started.
+                    for r in rank..world_size {
+                        world.running[r].store(false, Ordering::Release);
+                    }
+                    handles.push(Err(Error::InvalidArgument {
+                        op: "run_ranks",
+                        message: format!("run_ranks: cannot start the thread of rank {rank}: {e}"),
+                    }));
+                    break;
+                }
+            }
+        }
         handles
             .into_iter()
             .enumerate()
             .map(|(rank, h)| {
-                h.join().unwrap_or_else(|p| {
+                h?.join().unwrap_or_else(|p| {
                     let what = p
                         .downcast_ref::<&str>()
                         .map(|s| s.to_string())
@@ -241,5 +323,44 @@ mod tests {
         let e = run_ranks(2, |c| c.exchange(&[0, 0], vec![vec![]; 2])).unwrap_err();
         assert!(e.to_string().contains("exchange"), "{e}");
         assert!(run_ranks(0, |_| Ok(())).is_err());
+    }
+
+    #[test]
+    fn two_thousand_ranks_cost_memory_linear_in_ranks() {
+        // Was n² channels (764 MB at 1,024 ranks); now one inbox per rank. Each rank
+        // exchanges with its neighbour, so messages cross while others are queued.
+        let n = 2048;
+        let out = run_ranks(n, |c| {
+            let (r, next) = (c.rank(), (c.rank() + 1) % n);
+            let prev = (r + n - 1) % n;
+            let mut group = vec![r, next];
+            if prev != next {
+                group.push(prev);
+            }
+            group.sort_unstable();
+            group.dedup();
+            let sends = group.iter().map(|_| vec![r as u8]).collect();
+            c.exchange(&group, sends).map(|v| v.len())
+        })
+        .unwrap();
+        assert_eq!(out.len(), n);
+    }
+
+    #[test]
+    fn messages_from_one_peer_arrive_in_order_across_exchanges() {
+        let out = run_ranks(3, |c| {
+            let mut got = Vec::new();
+            for round in 0..5u8 {
+                let r = c.exchange(&[0, 1, 2], vec![vec![round]; 3])?;
+                got.push(r.iter().map(|b| b[0]).collect::<Vec<_>>());
+            }
+            Ok(got)
+        })
+        .unwrap();
+        for rank in out {
+            for (round, got) in rank.iter().enumerate() {
+                assert_eq!(got, &vec![round as u8; 3]);
+            }
+        }
     }
 }

@@ -24,26 +24,36 @@ impl Placement {
                 message: "placement: ranks must not be empty".into(),
             });
         }
-        for (i, r) in ranks.iter().enumerate() {
-            if ranks[..i].contains(r) {
-                return Err(Error::InvalidArgument {
-                    op: "placement",
-                    message: format!("placement: rank {r} appears more than once in {ranks:?}"),
-                });
-            }
+        // Duplicates, in O(n log n): sorted, a repeated rank sits next to itself.
+        let mut sorted = crate::alloc::try_with_capacity(ranks.len())?;
+        sorted.extend_from_slice(ranks);
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            let list = if ranks.len() <= 32 {
+                format!("{ranks:?}")
+            } else {
+                format!("a list of {} ranks", ranks.len())
+            };
+            return Err(Error::InvalidArgument {
+                op: "placement",
+                message: format!("placement: rank {} appears more than once in {list}", w[0]),
+            });
         }
-        Ok(Placement {
-            ranks: ranks.to_vec(),
-        })
+        drop(sorted);
+        let mut own = crate::alloc::try_with_capacity(ranks.len())?;
+        own.extend_from_slice(ranks);
+        Ok(Placement { ranks: own })
     }
 
     /// Every rank of a world of `world_size` ranks: `[0, 1, ..., world_size - 1]`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `world_size` is 0.
+    /// [`Error::InvalidArgument`] when `world_size` is 0; [`Error::OutOfMemory`] when
+    /// the list does not fit in memory.
     #[cfg_attr(unoptimized, inline)]
     pub fn all(world_size: usize) -> Result<Placement> {
-        let ranks: Vec<usize> = (0..world_size).collect();
+        let mut ranks = crate::alloc::try_with_capacity(world_size)?;
+        ranks.extend(0..world_size);
         Placement::new(&ranks)
     }
 
@@ -104,6 +114,19 @@ impl fmt::Display for Placement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_million_ranks_are_checked_in_n_log_n_and_usize_max_is_an_error() {
+        assert_eq!(Placement::all(1_000_000).unwrap().len(), 1_000_000);
+        let mut ranks: Vec<usize> = (0..100_000).collect();
+        ranks.push(7);
+        let e = Placement::new(&ranks).unwrap_err().to_string();
+        assert!(
+            e.contains("rank 7 appears more than once in a list of 100001 ranks"),
+            "{e}"
+        );
+        assert!(Placement::all(usize::MAX).is_err());
+    }
 
     #[test]
     fn duplicate_rank_is_an_error() {

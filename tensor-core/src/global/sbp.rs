@@ -83,10 +83,16 @@ impl Sbp {
                 });
             }
             if d >= ndim {
-                return Err(Error::DimOutOfRange {
-                    dim: d as i64,
-                    min: -(ndim as i64),
-                    max: ndim as i64 - 1,
+                let (min, max) = (-(ndim as i64), ndim as i64 - 1);
+                return Err(match i64::try_from(d) {
+                    Ok(dim) => Error::DimOutOfRange { dim, min, max },
+                    // Past i64: the same message with the dim as given.
+                    Err(_) => Error::InvalidArgument {
+                        op: "sbp",
+                        message: format!(
+                            "Dimension out of range (expected to be in range of [{min}, {max}], but got {d})"
+                        ),
+                    },
                 });
             }
         }
@@ -115,6 +121,8 @@ mod tests {
 
     #[test]
     fn split_dim_out_of_range_is_dim_out_of_range() {
+        let e = Sbp::Split(usize::MAX).check(2).unwrap_err().to_string();
+        assert!(e.contains("[-2, 1], but got 18446744073709551615"), "{e}");
         let e = Sbp::Split(2).check(2).unwrap_err();
         assert!(e
             .to_string()

@@ -259,10 +259,20 @@ impl<T: Element, D: Dimension> TryFrom<ArrayView<'_, T, D>> for Tensor {
         // Every index below `span` is in the view's memory: walk it by the element at
         // each offset that some index reaches; offsets no index reaches stay default.
         data.resize(span, T::default());
-        let layout = Layout::checked(sizes, strides, 0)?;
-        for (off, x) in layout.offsets().zip(v.iter()) {
+        // A stride-0 (broadcast) dim repeats the same memory: walk its index 0 only, so
+        // the walk is as long as the memory, not the logical size (a 1e12-row broadcast
+        // of 3 numbers reads 3).
+        let mut distinct = v.view();
+        for (ax, &s) in strides.iter().enumerate() {
+            if s == 0 {
+                distinct.collapse_axis(ndarray::Axis(ax), 0);
+            }
+        }
+        let walk = Layout::checked(distinct.shape().to_vec(), strides.clone(), 0)?;
+        for (off, x) in walk.offsets().zip(distinct.iter()) {
             data[off] = *x;
         }
+        let layout = Layout::checked(sizes, strides, 0)?;
         Tensor::from_parts(Storage::from_vec(data)?, layout, T::DTYPE)
     }
 }
@@ -368,6 +378,29 @@ mod tests {
         assert_eq!(
             t.select(0, 999).unwrap().to_vec::<f32>().unwrap(),
             vec![1.0, 2.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn broadcast_view_of_1e12_rows_converts_without_walking_them() {
+        // Was a walk of every logical element (1e9 rows: 29 s; 1e12: never).
+        let a = Array::from_vec(vec![1.0f32, 2.0, 3.0]);
+        let v = a.broadcast((1_000_000_000_000usize, 3)).unwrap();
+        let t = Tensor::try_from(v).unwrap();
+        assert_eq!(t.sizes(), &[1_000_000_000_000, 3]);
+        assert_eq!(t.strides(), &[0, 1]);
+        assert_eq!(t.storage().len(DType::F32), 3);
+        let b = Array::from_shape_vec((2, 1, 2), vec![1i64, 2, 3, 4]).unwrap();
+        let v = b.broadcast((2, 5, 2)).unwrap();
+        let t = Tensor::try_from(v).unwrap();
+        assert_eq!(
+            t.select(1, 4)
+                .unwrap()
+                .contiguous()
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap(),
+            vec![1, 2, 3, 4]
         );
     }
 

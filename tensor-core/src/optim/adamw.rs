@@ -42,11 +42,13 @@ pub struct AdamWStep {
 /// ```
 ///
 /// All tensors must be contiguous `float32` or `float64` tensors of the same number
-/// of elements, each in its own storage (as the optimiser's state is), and nothing may
+/// of elements, each written one in its own storage (as the optimiser's state is; the
+/// gradient may share its parameter's, `p.grad = p`: it is read from a copy), and nothing may
 /// require grad in grad mode (run it under [`no_grad`](crate::no_grad)).
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for other dtypes, layouts, sizes or shared storage;
+/// [`Error::InvalidArgument`] for other dtypes, layouts, sizes or written tensors that
+/// share storage;
 /// [`Error::InplaceAutograd`] / [`Error::LeafInplace`] in grad mode.
 #[cfg_attr(unoptimized, inline)]
 pub fn adamw_step_(
@@ -206,5 +208,30 @@ mod tests {
             vec![1.0, 2.0],
             "nothing written"
         );
+    }
+
+    #[test]
+    fn adamw_step_with_a_grad_that_is_its_parameter_reads_a_copy() {
+        // PyTorch accepts `p.grad = p` (its step reads the gradient before it writes).
+        let h = AdamWStep {
+            lr: 1e-2,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            weight_decay: 0.0,
+            maximize: false,
+            step: 1,
+        };
+        let (p, m, v) = (t(&[1.0, 2.0]), t(&[0.0, 0.0]), t(&[0.0, 0.0]));
+        adamw_step_(&p, &p, &m, &v, None, &h).unwrap();
+        let (q, g, m2, v2) = (
+            t(&[1.0, 2.0]),
+            t(&[1.0, 2.0]),
+            t(&[0.0, 0.0]),
+            t(&[0.0, 0.0]),
+        );
+        adamw_step_(&q, &g, &m2, &v2, None, &h).unwrap();
+        assert_eq!(p.to_vec::<f32>().unwrap(), q.to_vec::<f32>().unwrap());
+        assert_eq!(m.to_vec::<f32>().unwrap(), m2.to_vec::<f32>().unwrap());
     }
 }

@@ -27,7 +27,8 @@ fn span<T: Element>(op: &'static str, t: &Tensor, numel: usize) -> Result<std::o
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when a tensor is not contiguous, not `T` or of another
-/// size, when two tensors share a storage (an update would read what it just wrote),
+/// size, when two written tensors share a storage (an update would read what it just
+/// wrote; the read tensor may share one: it is copied first),
 /// or when a span lies outside its storage; [`Error::LeafInplace`] or
 /// [`Error::InplaceAutograd`] when a tensor requires grad in grad mode.
 pub(super) fn with_slices<T: Element, R>(
@@ -36,6 +37,18 @@ pub(super) fn with_slices<T: Element, R>(
     written: &[&Tensor],
     f: impl FnOnce(&[T], &mut [&mut [T]]) -> R,
 ) -> Result<R> {
+    // A read tensor that shares storage with a written one (a gradient that is a view of
+    // its parameter) is read from a copy first, as PyTorch's step reads `grad` before it
+    // writes `param`.
+    let copy;
+    let read = if written.iter().any(|w| w.storage().same(read.storage())) {
+        copy = read
+            .alias_detached()
+            .clone(crate::MemoryFormat::Contiguous)?;
+        &copy
+    } else {
+        read
+    };
     let numel = read.numel();
     let mut all: Vec<(usize, &Tensor)> = Vec::with_capacity(written.len() + 1);
     all.push((0, read));

@@ -1,7 +1,7 @@
 //! [`AdamW`]: Adam with decoupled weight decay, as `torch.optim.AdamW`.
 
 use super::shared::{
-    check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
+    check_non_negative, check_state_sizes, for_each_with_grad, invalid, py_float, Optimizer, Shared,
 };
 use crate::params::Params;
 use tensor_core::optim::{adamw_step_, AdamWStep};
@@ -85,22 +85,22 @@ impl AdamW {
     /// PyTorch's constructor checks, with its messages.
     #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
-        self.shared.check_lr("AdamW")?;
+        self.shared.check_lr("AdamW", true)?;
         check_non_negative("AdamW", "epsilon value", self.eps)?;
         let (b1, b2) = self.betas;
         if !(0.0..1.0).contains(&b1) {
             return Err(invalid(
                 "AdamW",
-                format!("Invalid beta parameter at index 0: {b1}"),
+                format!("Invalid beta parameter at index 0: {}", py_float(b1)),
             ));
         }
         if !(0.0..1.0).contains(&b2) {
             return Err(invalid(
                 "AdamW",
-                format!("Invalid beta parameter at index 1: {b2}"),
+                format!("Invalid beta parameter at index 1: {}", py_float(b2)),
             ));
         }
-        self.shared.check_weight_decay("AdamW")
+        self.shared.check_weight_decay("AdamW", true)
     }
 
     /// One update of every parameter of `model` that has a gradient. Mirrors

@@ -2,7 +2,7 @@
 //! L2 weight decay, as `torch.optim.SGD`.
 
 use super::shared::{
-    check_non_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
+    check_not_negative, check_state_sizes, for_each_with_grad, invalid, Optimizer, Shared,
 };
 use crate::params::Params;
 use tensor_core::{MemoryFormat, Result, Tensor};
@@ -70,9 +70,10 @@ impl Sgd {
     /// PyTorch's constructor checks, with its messages.
     #[cfg_attr(unoptimized, inline)]
     fn validate(&self) -> Result<()> {
-        self.shared.check_lr("SGD")?;
-        check_non_negative("SGD", "momentum value", self.momentum)?;
-        self.shared.check_weight_decay("SGD")?;
+        // `torch.optim.SGD` checks `x < 0.0`: a NaN passes.
+        self.shared.check_lr("SGD", false)?;
+        check_not_negative("SGD", "momentum value", self.momentum)?;
+        self.shared.check_weight_decay("SGD", false)?;
         if self.nesterov && (self.momentum <= 0.0 || self.dampening != 0.0) {
             return Err(invalid(
                 "SGD",

@@ -83,26 +83,75 @@ impl Shared {
         }
     }
 
-    /// PyTorch's "Invalid learning rate: {lr}".
+    /// PyTorch's "Invalid learning rate: {lr}": with `nan_fails` as Adam/AdamW's
+    /// `not 0.0 <= lr`, else as SGD's `lr < 0.0`.
     #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn check_lr(&self, op: &'static str) -> Result<()> {
-        check_non_negative(op, "learning rate", self.lr)
+    pub(crate) fn check_lr(&self, op: &'static str, nan_fails: bool) -> Result<()> {
+        check(op, "learning rate", self.lr, nan_fails)
     }
 
-    /// PyTorch's "Invalid weight_decay value: {weight_decay}".
+    /// PyTorch's "Invalid weight_decay value: {weight_decay}" (NaN as in
+    /// [`Shared::check_lr`]).
     #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn check_weight_decay(&self, op: &'static str) -> Result<()> {
-        check_non_negative(op, "weight_decay value", self.weight_decay)
+    pub(crate) fn check_weight_decay(&self, op: &'static str, nan_fails: bool) -> Result<()> {
+        check(op, "weight_decay value", self.weight_decay, nan_fails)
     }
 }
 
-/// PyTorch's `if not 0.0 <= x: raise ValueError(f"Invalid {what}: {x}")` (NaN fails).
+/// [`check_non_negative`] when `nan_fails`, else [`check_not_negative`].
+#[cfg_attr(unoptimized, inline)]
+fn check(op: &'static str, what: &str, x: f64, nan_fails: bool) -> Result<()> {
+    if nan_fails {
+        check_non_negative(op, what, x)
+    } else {
+        check_not_negative(op, what, x)
+    }
+}
+
+/// PyTorch's `if not 0.0 <= x: raise ValueError(f"Invalid {what}: {x}")` (Adam, AdamW:
+/// NaN fails).
 #[cfg_attr(unoptimized, inline)]
 pub(crate) fn check_non_negative(op: &'static str, what: &str, x: f64) -> Result<()> {
     if x.is_nan() || x < 0.0 {
-        return Err(invalid(op, format!("Invalid {what}: {x}")));
+        return Err(invalid(op, format!("Invalid {what}: {}", py_float(x))));
     }
     Ok(())
+}
+
+/// PyTorch's `if x < 0.0: raise ValueError(f"Invalid {what}: {x}")` (SGD: NaN passes,
+/// as in `torch.optim.SGD`).
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn check_not_negative(op: &'static str, what: &str, x: f64) -> Result<()> {
+    if x < 0.0 {
+        return Err(invalid(op, format!("Invalid {what}: {}", py_float(x))));
+    }
+    Ok(())
+}
+
+/// `x` as Python's `repr(float)` prints it, as PyTorch's messages show a float
+/// hyper-parameter: `1.0`, `-0.1`, `1e+308`, `1e-05`, `nan`, `inf`.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn py_float(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    // Rust's `{:?}` is the shortest round-trip form with Python's switch to exponent
+    // notation (below 1e-4, from 1e16); Python writes the exponent with a sign and at
+    // least two digits.
+    let text = format!("{x:?}");
+    match text.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => text,
+    }
 }
 
 /// PyTorch's `ValueError` for a hyper-parameter, as an `InvalidArgument`.

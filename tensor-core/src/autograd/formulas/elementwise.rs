@@ -206,6 +206,8 @@ pub(crate) struct ExtremumBackward {
     pub(crate) max: bool,
     pub(crate) a: SavedTensor,
     pub(crate) b: SavedTensor,
+    /// `false` when `b` is a wrapped number (`maximum_scalar`): one gradient, `a`'s.
+    pub(crate) b_is_input: bool,
 }
 
 impl Node for ExtremumBackward {
@@ -228,10 +230,11 @@ impl Node for ExtremumBackward {
         } else {
             (a.gt(&b)?, a.lt(&b)?)
         };
-        Ok(vec![
-            Some(Tensor::where_(&a_loses, &zero, &half)?),
-            Some(Tensor::where_(&b_loses, &zero, &half)?),
-        ])
+        let ga = Some(Tensor::where_(&a_loses, &zero, &half)?);
+        if !self.b_is_input {
+            return Ok(vec![ga]);
+        }
+        Ok(vec![ga, Some(Tensor::where_(&b_loses, &zero, &half)?)])
     }
     #[cfg_attr(unoptimized, inline)]
     fn release(&self) {

@@ -262,6 +262,13 @@ fn check(
             padded[0], padded[1], eff[0], eff[1]
         )));
     }
+    if ws[2] == 0 || ws[3] == 0 {
+        // The CPU kernel's `slow_conv2d_shape_check`, after the checks above.
+        return Err(conv_error(format!(
+            "kernel size should be greater than zero, but got kernel_height: {} kernel_width: {}",
+            ws[2], ws[3]
+        )));
+    }
     let out_size = |i: usize| -> usize {
         // With a kernel of size 0 the effective size is 1 - dilation (≤ 0).
         let span = if ws[2 + i] == 0 {

@@ -351,3 +351,21 @@ fn conv2d_f32_winograd_is_within_rounding_of_f64() {
         assert!((g - w).abs() <= 1e-5 * m, "{g} {w} {m}");
     }
 }
+
+#[test]
+fn conv2d_with_a_zero_size_kernel_dim_is_pytorchs_error() {
+    // F.conv2d(zeros(1, 3, 5, 5), zeros(2, 3, 0, 3)): PyTorch 2.15's message.
+    let x = Tensor::zeros(&[1, 3, 5, 5], DType::F32).unwrap();
+    for (kh, kw) in [(0, 3), (3, 0)] {
+        let w = Tensor::zeros(&[2, 3, kh, kw], DType::F32).unwrap();
+        let e = conv2d(&x, &w, None, [1, 1], [0, 0], [1, 1], 1)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!(
+                "kernel size should be greater than zero, but got kernel_height: {kh} kernel_width: {kw}"
+            )),
+            "{e}"
+        );
+    }
+}

@@ -55,20 +55,22 @@ macro_rules! __binary_ops {
                 domain(NonZero) partial(Broadcasts);
             maximum Maximum maximum_ maximum_out "maximum" "elementwise maximum (NaN if either is NaN)"
                 kernel(maximum) dtype(Promote) check(none) bool(ok)
-                grad[|a, b, _out| ExtremumBackward { max: true, a: SavedTensor::input(a), b: SavedTensor::input(b) }]
+                grad[|a, b, _out| ExtremumBackward { max: true, a: SavedTensor::input(a), b: SavedTensor::input(b), b_is_input: true }]
                 scalar[maximum_scalar maximum_scalar_ |a, s| ExtremumBackward {
                     max: true,
                     a: SavedTensor::input(a),
                     b: SavedTensor::input(&Tensor::scalar_of(s, a.dtype())),
+                    b_is_input: false,
                 }]
                 domain(Distinct) partial(Max);
             minimum Minimum minimum_ minimum_out "minimum" "elementwise minimum (NaN if either is NaN)"
                 kernel(minimum) dtype(Promote) check(none) bool(ok)
-                grad[|a, b, _out| ExtremumBackward { max: false, a: SavedTensor::input(a), b: SavedTensor::input(b) }]
+                grad[|a, b, _out| ExtremumBackward { max: false, a: SavedTensor::input(a), b: SavedTensor::input(b), b_is_input: true }]
                 scalar[minimum_scalar minimum_scalar_ |a, s| ExtremumBackward {
                     max: false,
                     a: SavedTensor::input(a),
                     b: SavedTensor::input(&Tensor::scalar_of(s, a.dtype())),
+                    b_is_input: false,
                 }]
                 domain(Distinct) partial(Min);
             pow Pow pow_ pow_out "pow" "power `self ** other` (integers: `powi`)"
