@@ -289,12 +289,11 @@ mod tests {
     }
 
     #[test]
-    fn only_the_bare_word_dyn_is_a_run_time_dim() {
-        // `Path::is_ident`: one segment, no leading `::`, no generic arguments.
-        assert_eq!(
-            expand("tensor_typed::Dyn"),
-            "(:: tensor_typed :: D < { tensor_typed :: Dyn } > ,)"
-        );
+    fn only_the_bare_word_dyn_is_written_as_the_crates_dyn_and_a_path_to_it_is_a_dim_type() {
+        // `Path::is_ident`: one segment, no leading `::`, no generic arguments. A longer
+        // path ends in an UpperCamelCase segment: a dim type, kept as written.
+        assert_eq!(expand("Dyn"), "(:: tensor_typed :: Dyn ,)");
+        assert_eq!(expand("tensor_typed::Dyn"), "(tensor_typed :: Dyn ,)");
     }
 
     #[test]
