@@ -44,7 +44,9 @@ struct Args {
     max_new: usize,
     choice: Choice,
     use_cache: bool,
+    #[cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
     tokenizer: Option<PathBuf>,
+    #[cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
     prompt: Option<String>,
 }
 

@@ -83,6 +83,7 @@ pub struct Gpt2<C: Config> {
 }
 
 /// One layer's cache.
+#[allow(clippy::type_complexity)]
 pub struct LayerCache<C: Config> {
     /// Keys, transposed: `[batch, Heads, HeadDim, Positions]`.
     pub k_t: Tensor<f32, Shape![Dyn, C::Heads, C::HeadDim, C::Positions]>,
@@ -317,6 +318,7 @@ macro_rules! gpt2_forward {
 
                 /// Logits of every position of `ids`, without a cache. Mirrors
                 /// `GPT2LMHeadModel(ids).logits`.
+                #[allow(dead_code)] // the tests' (generation needs only the last position)
                 pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
                     self.logits(&self.hidden(ids, None))
                 }

@@ -65,6 +65,7 @@ where
 ///
 /// # Errors
 /// PyTorch's matmul error when a `Dyn` last dim is not `I`.
+#[allow(clippy::type_complexity)]
 pub fn try_linear<T, S, I: Dim, O: Dim>(
     x: &Tensor<T, S>,
     weight: &Tensor<T, (O, I)>,
@@ -133,6 +134,7 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
     ///
     /// # Errors
     /// As [`try_linear`].
+    #[allow(clippy::type_complexity)]
     pub fn try_forward<S: CanMatmul<(I, O)>>(
         &self,
         x: &Tensor<T, S>,
@@ -175,6 +177,7 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
     ///
     /// # Errors
     /// PyTorch's matmul error when a `Dyn` last dim is not `I`.
+    #[allow(clippy::type_complexity)]
     pub fn try_forward<S: CanMatmul<(I, O)>>(
         &self,
         x: &Tensor<T, S>,
