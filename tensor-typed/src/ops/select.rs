@@ -26,7 +26,7 @@ use crate::shape::dims::{out, DimOkOf, PosOf, RankOf, RemoveAt, SDim, SetAt, Wra
 use crate::shape::{IntoShape, ListOf, Shape, ShapeOf};
 use crate::tensor::Tensor;
 use crate::typelevel::checks::DimInRange;
-use crate::typelevel::dim::{Dyn, D};
+use crate::typelevel::dim::{Dim, Dyn, D};
 use crate::typelevel::op;
 use tensor_core::{Element, Result};
 
@@ -181,7 +181,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 }
 
-impl<T: Element, N: crate::Dim> Tensor<T, (N,)> {
+impl<T: Element, N: Dim> Tensor<T, (N,)> {
     /// `[0, 1, ..., end - 1]` as a 1-d tensor of `T`. Mirrors `torch.arange(end,
     /// dtype=T)`: `Tensor::<i64, Shape![Dyn]>::arange(n)`, or with a static length,
     /// `Tensor::<i64, Shape![16]>::arange(16)`.
