@@ -47,11 +47,15 @@ fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// Expands `Dim![..]`; on error, a `compile_error!` at the dim.
+/// Expands `Dim![..]`; on error, a `compile_error!` at the dim inside a stub dim
+/// (`Dyn`), so that the shapes using it raise no second error.
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     match try_expand(input) {
         Ok(ts) => ts,
-        Err(e) => e.to_compile_error(),
+        Err(e) => {
+            let error = e.to_compile_error();
+            quote!(<::tensor_typed::Dyn as ::tensor_typed::const_dim::Stub<[(); { #error; 0 }]>>::Out)
+        }
     }
 }
 

@@ -5,7 +5,7 @@ pub mod binary;
 pub mod dims;
 pub mod inplace;
 pub mod reduction;
-pub mod select;
+pub mod slicing;
 pub mod unary;
 pub mod view;
 

@@ -56,6 +56,16 @@ impl<Hi, Lo, G> Last<G> for K<Hi, Lo> {
     type Out = K<K<Hi, Lo>, G>;
 }
 
+/// What `Dim![..]` stands for when it holds a mistake (beside the `compile_error!` that
+/// reports it): `Dyn`, which every shape accepts, so the macro's error is the only one.
+pub trait Stub<E> {
+    /// `Dyn`.
+    type Out;
+}
+impl<E> Stub<E> for crate::typelevel::dim::Dyn {
+    type Out = crate::typelevel::dim::Dyn;
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Dim, Shape};
