@@ -20,7 +20,8 @@
 use crate::ops::dims::fit;
 use crate::ops::or_panic;
 use crate::ops::reduction::Float;
-use crate::shape::{CanMatmul, MatmulOut, StaticShape};
+use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
+use crate::shape::StaticShape;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
 use crate::typelevel::dtype_rules::MatmulElement;

@@ -72,6 +72,7 @@ mod tests {
         let y = Tensor::<f32, Shape![Dyn, 3]>::zeros_with(&[4, 3]).unwrap();
         let w = Tensor::<f32, Shape![Dyn, 2]>::zeros_with(&[5, 2]).unwrap();
         let empty = Tensor::<f32, Shape![Dyn]>::zeros_with(&[0]).unwrap();
+        type Two = Tensor<i64, Shape![2]>;
         let cases: Vec<(u32, Box<dyn FnOnce()>)> = vec![
             (line!(), Box::new(|| drop(x.add(&y)))),
             (line!(), Box::new(|| drop(&x + &y))),
@@ -79,10 +80,7 @@ mod tests {
             (line!(), Box::new(|| drop(x.narrow_dyn::<0>(1, 5)))),
             (line!(), Box::new(|| drop(x.select::<-1>(3)))),
             (line!(), Box::new(|| drop(x.reshape::<Shape![Dyn, 4]>()))),
-            (
-                line!(),
-                Box::new(|| drop(Tensor::<i64, Shape![2]>::arange(3))),
-            ),
+            (line!(), Box::new(|| drop(Two::arange(3)))),
             (line!(), Box::new(|| drop(empty.max_all()))),
         ];
         for (line, case) in cases {

@@ -171,7 +171,7 @@ pub type MatmulOut<S, R> = <S as MatmulWith<R>>::Output;
 ///
 /// ```
 /// use tensor_typed::prelude::*;
-/// use tensor_typed::shape::{CanMatmul, MatmulOut};
+/// use tensor_typed::shape::matmul_dims::{CanMatmul, MatmulOut};
 ///
 /// /// A two-layer MLP for any input shape and any widths: `relu(x @ w1) @ w2`.
 /// fn mlp<S, I: Dim, H: Dim, O: Dim>(

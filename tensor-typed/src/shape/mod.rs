@@ -77,7 +77,6 @@ use crate::typelevel::dim::{Dim, Dyn, D, K};
 use crate::typelevel::peano::{S as Succ, Z};
 
 pub use crate::typelevel::list::{Cons, Nil};
-pub use matmul_dims::{CanMatmul, MatmulOut};
 
 /// A list of dims as a cons list: static facts about it, used by every shape operator.
 pub trait DimList {

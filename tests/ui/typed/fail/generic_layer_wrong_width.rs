@@ -1,5 +1,5 @@
 use tensor_typed::prelude::*;
-use tensor_typed::shape::{CanMatmul, MatmulOut};
+use tensor_typed::shape::matmul_dims::{CanMatmul, MatmulOut};
 
 fn project<S, I: Dim, O: Dim>(x: &Tensor<f32, S>, w: &Tensor<f32, (I, O)>) -> Tensor<f32, MatmulOut<S, (I, O)>>
 where
