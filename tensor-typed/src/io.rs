@@ -217,6 +217,7 @@ impl Weights {
 }
 
 /// `[a, b, c]`, or the first ten and `... (N more)`.
+#[cfg_attr(unoptimized, inline)]
 fn name_list(names: &[&str]) -> String {
     const SHOWN: usize = 10;
     let mut s = names

@@ -34,6 +34,7 @@ use tensor_core::{Element, Result};
 pub type NarrowedDyn<X, const A: isize> = ShapeOf<<ListOf<X> as SetAt<PosOf<X, A>, Dyn>>::Output>;
 
 /// `start` as PyTorch's `int64_t`, saturating (a start past `i64::MAX` is past every end).
+#[cfg_attr(unoptimized, inline)]
 fn start_i64(start: usize) -> i64 {
     i64::try_from(start).unwrap_or(i64::MAX)
 }
