@@ -15,7 +15,11 @@ pub(crate) fn list<T: std::fmt::Display>(v: &[T]) -> String {
 
 /// Everything that can go wrong in the runtime. Messages name the operation and the
 /// values involved and contain PyTorch's own message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `Debug` prints the same message as `Display` (not the variant's fields), so
+/// `fn main() -> Result<()>` and `unwrap()` show a readable message; match on the
+/// variant to read its fields.
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     // ---- shapes and broadcasting -------------------------------------------------
@@ -311,6 +315,13 @@ pub enum Error {
     },
 }
 
+/// The message, as [`Display`](fmt::Display) prints it.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
 /// The message of each error: PyTorch's own message for the same mistake, with the
 /// values involved.
 impl fmt::Display for Error {
@@ -368,3 +379,26 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn debug_prints_the_same_message_as_display_so_main_returning_result_reads_well() {
+        let e = Error::InvalidArgument {
+            op: "narrow",
+            message: "start (5) + length (2) exceeds dimension size (6).".into(),
+        };
+        assert_eq!(format!("{e:?}"), format!("{e}"));
+        assert_eq!(
+            format!("{e:?}"),
+            "narrow: start (5) + length (2) exceeds dimension size (6)."
+        );
+        let r: Result<(), Error> = Err(Error::ItemNumel { numel: 3 });
+        assert_eq!(
+            format!("{r:?}"),
+            "Err(a Tensor with 3 elements cannot be converted to Scalar)"
+        );
+    }
+}

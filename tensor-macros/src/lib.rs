@@ -1,4 +1,4 @@
-//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Axes!`, and
+//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `Axes!`, and
 //! `#[derive(Params)]`.
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
@@ -15,6 +15,7 @@
 use proc_macro::TokenStream;
 
 mod axes;
+mod dim;
 mod expr;
 mod layout;
 mod literal;
@@ -26,6 +27,15 @@ mod shape;
 #[allow(non_snake_case)]
 pub fn Shape(input: TokenStream) -> TokenStream {
     shape::expand(input.into()).into()
+}
+
+/// `Dim![768]`: the type of one dim, to name a static size once (`type Embd =
+/// Dim![768];`, then `Shape![Dyn, Embd]`); `Dim![VOCAB]` or `Dim![4 * N_EMBD]` for a
+/// size given by a constant, of any size.
+#[proc_macro]
+#[allow(non_snake_case)]
+pub fn Dim(input: TokenStream) -> TokenStream {
+    dim::expand(input.into()).into()
 }
 
 /// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).

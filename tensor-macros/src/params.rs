@@ -3,7 +3,8 @@
 //!
 //! Phases: parse (a `syn::DeriveInput`: the struct's fields and their `#[params(skip)]`
 //! attributes) → validate (a struct, not an enum or union; known attribute arguments) →
-//! expand (the `visit`/`visit_mut` methods, in an impl whose generics are the item's as
+//! expand (the `visit`/`visit_mut` methods and their `visit_named` forms, which name each
+//! parameter by its field path, in an impl whose generics are the item's as
 //! `Generics::split_for_impl` splits them). A field whose type is concrete is visited when
 //! that type implements `Params` and skipped otherwise (decided by the compiler through
 //! autoref specialisation, so `hidden: usize` needs no attribute); a field whose type
@@ -103,6 +104,18 @@ fn mentions(tokens: &TokenStream, idents: &[&Ident]) -> bool {
     })
 }
 
+/// A field's name in a parameter's name (PyTorch's `named_parameters`): the field's
+/// identifier without `r#`, or a tuple field's index.
+fn member_name(m: &Member) -> String {
+    match m {
+        Member::Named(i) => {
+            let s = i.to_string();
+            s.strip_prefix("r#").map(str::to_string).unwrap_or(s)
+        }
+        Member::Unnamed(i) => i.index.to_string(),
+    }
+}
+
 fn implement(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     let name = &input.ident;
     let krate = quote!(::tensor_typed);
@@ -141,6 +154,33 @@ fn implement(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             })
         }
     });
+    let p = format_ident!("__prefix");
+    let visits_named = fields.iter().map(|fd| {
+        let m = &fd.member;
+        let name = member_name(m);
+        if fd.generic {
+            quote_spanned!(fd.ty.span()=> #krate::Params::visit_named(&self.#m, &#krate::params::join(#p, #name), #f);)
+        } else {
+            quote_spanned!(fd.ty.span()=> {
+                #[allow(unused_imports)]
+                use #derive::{ViaNothing as _, ViaParams as _};
+                (&#derive::Probe(&self.#m)).__visit_named(&#krate::params::join(#p, #name), #f);
+            })
+        }
+    });
+    let visits_named_mut = fields.iter().map(|fd| {
+        let m = &fd.member;
+        let name = member_name(m);
+        if fd.generic {
+            quote_spanned!(fd.ty.span()=> #krate::Params::visit_named_mut(&mut self.#m, &#krate::params::join(#p, #name), #f);)
+        } else {
+            quote_spanned!(fd.ty.span()=> {
+                #[allow(unused_imports)]
+                use #derive::{ViaNothingMut as _, ViaParamsMut as _};
+                (&mut #derive::ProbeMut(&mut self.#m)).__visit_named_mut(&#krate::params::join(#p, #name), #f);
+            })
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics #krate::Params for #name #ty_generics #where_clause {
@@ -151,6 +191,14 @@ fn implement(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             #[allow(unused_variables)]
             fn visit_mut(&mut self, #f: &mut dyn FnMut(&mut #derive::DynTensor)) {
                 #(#visits_mut)*
+            }
+            #[allow(unused_variables)]
+            fn visit_named<'__a>(&'__a self, #p: &str, #f: &mut dyn FnMut(&str, &'__a #derive::DynTensor)) {
+                #(#visits_named)*
+            }
+            #[allow(unused_variables)]
+            fn visit_named_mut(&mut self, #p: &str, #f: &mut dyn FnMut(&str, &mut #derive::DynTensor)) {
+                #(#visits_named_mut)*
             }
         }
     }

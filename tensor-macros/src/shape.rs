@@ -1,5 +1,10 @@
 //! `Shape![2, Dyn, 3]` → `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`.
 //!
+//! A dim is an integer literal, `Dyn`, a dim type named in UpperCamelCase (`Embd` after
+//! `type Embd = Dim![768];`, `C::Embd`, `<C as Config>::Embd`) or a macro call
+//! (`Dim![..]`), used as is, or any other const expression (`N`, `{ 2 * K }`), used as
+//! `D<{ expr }>` (sizes below 1000; see `Dim!` for larger ones).
+//!
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
@@ -24,9 +29,36 @@ enum DimArg {
     Static(syn::LitInt),
     /// The word `Dyn`.
     Dyn(Span),
+    /// A dim type: a path whose last segment is UpperCamelCase (`Embd`, `C::Embd`), or a
+    /// macro call (`Dim![768]`); used as is (boxed as `Expr`).
+    Type(Box<ExprTokens>),
     /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>` (boxed: a
     /// parsed expression is far larger than the other variants).
     Expr(Box<ExprTokens>),
+}
+
+/// `true` for an UpperCamelCase name (`Embd`, `Vocab`): a type by Rust's naming
+/// convention, where a const is SCREAMING_CASE (`VOCAB`, `N`).
+fn is_camel(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// `true` when a dim names a type: a path ending in an UpperCamelCase segment, or a
+/// macro call (`ident! (..)`, `path::ident! [..]`).
+pub(crate) fn is_type_dim(e: &ExprTokens) -> bool {
+    if let Some(Expr::Path(p)) = e.parsed() {
+        return p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| is_camel(&s.ident.to_string()));
+    }
+    let tokens: Vec<proc_macro2::TokenTree> = quote!(#e).into_iter().collect();
+    matches!(
+        tokens.as_slice(),
+        [.., proc_macro2::TokenTree::Punct(bang), proc_macro2::TokenTree::Group(_)] if bang.as_char() == '!'
+    )
 }
 
 /// The parsed macro input.
@@ -52,6 +84,9 @@ fn classify(e: ExprTokens) -> syn::Result<DimArg> {
         if e.is_opaque_negation() {
             return Err(syn::Error::new(e.span(), NEGATIVE_DIM));
         }
+        if is_type_dim(&e) {
+            return Ok(DimArg::Type(Box::new(e)));
+        }
         return Ok(DimArg::Expr(Box::new(e)));
     };
     match parsed {
@@ -69,8 +104,39 @@ fn classify(e: ExprTokens) -> syn::Result<DimArg> {
             Err(syn::Error::new(e.span(), NEGATIVE_DIM))
         }
         Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
+        _ if is_type_dim(&e) => Ok(DimArg::Type(Box::new(e))),
         _ => Ok(DimArg::Expr(Box::new(e))),
     }
+}
+
+/// One dim for `Dim!`: its type tokens, and the expression when it is a const
+/// expression (`Dim!` writes those its own way).
+///
+/// # Errors
+/// Not exactly one dim (`Dim! takes one dim`); the errors of a dim in `Shape!`.
+pub(crate) fn parse_one_dim(input: TokenStream) -> syn::Result<(TokenStream, Option<ExprTokens>)> {
+    let span = input
+        .clone()
+        .into_iter()
+        .next()
+        .map_or(Span::call_site(), |t| t.span());
+    let parsed: ShapeInput = syn::parse2(input)?;
+    let mut dims = parsed.dims.into_iter();
+    let (Some(dim), None) = (dims.next(), dims.next()) else {
+        return Err(syn::Error::new(
+            span,
+            "Dim! takes one dim: a size (`Dim![768]`), `Dyn`, a dim type or a const expression (`Dim![4 * N_EMBD]`)",
+        ));
+    };
+    Ok(match dim {
+        DimArg::Static(i) => (
+            dim_tokens(&DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span())),
+            None,
+        ),
+        DimArg::Dyn(s) => (dim_tokens(&DimArgRef::Dyn(s)), None),
+        DimArg::Type(e) => (dim_tokens(&DimArgRef::Type(&e)), None),
+        DimArg::Expr(e) => (TokenStream::new(), Some(*e)),
+    })
 }
 
 fn validate(input: &ShapeInput) -> syn::Result<()> {
@@ -94,6 +160,7 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
             quote_spanned!(*span=> #dim)
         }
         DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
+        DimArgRef::Type(e) => quote!(#e),
         DimArgRef::Expr(e) => {
             let block = e.delimited(Delimiter::Brace, e.span());
             quote_spanned!(e.span()=> ::tensor_typed::D<#block>)
@@ -120,6 +187,8 @@ pub(crate) enum DimArgRef<'a> {
     Static(usize, Span),
     /// `Dyn`.
     Dyn(Span),
+    /// A dim type, used as is.
+    Type(&'a ExprTokens),
     /// A const expression.
     Expr(&'a ExprTokens),
 }
@@ -145,6 +214,7 @@ fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
             let r = match d {
                 DimArg::Static(i) => DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span()),
                 DimArg::Dyn(s) => DimArgRef::Dyn(*s),
+                DimArg::Type(e) => DimArgRef::Type(e),
                 DimArg::Expr(e) => DimArgRef::Expr(e),
             };
             dim_tokens(&r)
@@ -219,11 +289,28 @@ mod tests {
     }
 
     #[test]
-    fn only_the_bare_word_dyn_is_a_run_time_dim() {
-        // `Path::is_ident`: one segment, no leading `::`, no generic arguments.
+    fn only_the_bare_word_dyn_is_written_as_the_crates_dyn_and_a_path_to_it_is_a_dim_type() {
+        // `Path::is_ident`: one segment, no leading `::`, no generic arguments. A longer
+        // path ends in an UpperCamelCase segment: a dim type, kept as written.
+        assert_eq!(expand("Dyn"), "(:: tensor_typed :: Dyn ,)");
+        assert_eq!(expand("tensor_typed::Dyn"), "(tensor_typed :: Dyn ,)");
+    }
+
+    #[test]
+    fn an_upper_camel_case_path_or_a_macro_call_is_a_dim_type_used_as_is() {
         assert_eq!(
-            expand("tensor_typed::Dyn"),
-            "(:: tensor_typed :: D < { tensor_typed :: Dyn } > ,)"
+            expand("Dyn, Embd, C::Embd"),
+            "(:: tensor_typed :: Dyn , Embd , C :: Embd)"
+        );
+        assert_eq!(
+            expand("<C as Config>::Vocab"),
+            "(< C as Config > :: Vocab ,)"
+        );
+        assert_eq!(expand("Dim![768]"), "(Dim ! [768] ,)");
+        // SCREAMING_CASE names and one-letter names are consts, as before.
+        assert_eq!(
+            expand("N_EMBD, N"),
+            "(:: tensor_typed :: D < { N_EMBD } > , :: tensor_typed :: D < { N } >)"
         );
     }
 

@@ -52,6 +52,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// With PyTorch's message when turning `requires_grad` off on a non-leaf (a tensor
     /// computed by a recorded op); [`try_requires_grad_`](Tensor::try_requires_grad_)
     /// returns that error instead.
+    #[track_caller]
     pub fn requires_grad_(self, requires_grad: bool) -> Self
     where
         T: GradElement,
@@ -106,6 +107,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Clears the gradient (`t.grad = None`, what PyTorch's `zero_grad()` does by
     /// default).
+    #[track_caller]
     pub fn zero_grad(&mut self) {
         self.inner
             .set_grad(None)

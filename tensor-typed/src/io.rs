@@ -19,8 +19,10 @@
 //! # Ok::<(), tensor_core::Error>(())
 //! ```
 
+use crate::params::Params;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
+use std::collections::HashSet;
 use std::path::Path;
 use tensor_core::io::SafetensorsFile;
 use tensor_core::{Element, Error, Result};
@@ -92,4 +94,140 @@ impl Weights {
     pub fn file(&self) -> &SafetensorsFile {
         &self.file
     }
+
+    /// Loads every parameter of `model` ([`Params::visit_named`]: `h.0.attn.c_attn.weight`)
+    /// from the file's tensor named `prefix.name` (`name` when `prefix` is empty),
+    /// strictly, as PyTorch's `load_state_dict(strict=True)`: each parameter's dtype and
+    /// sizes (the model's own, so every static dim of its type) must be the file's, no
+    /// parameter may be missing from the file and no tensor of the file may be left
+    /// unused. The loaded parameters share the file's mapped bytes (no copy) and replace
+    /// the model's tensors, which serve only as the expected shapes (build the model with
+    /// `Tensor::zeros()`: zeroed memory is not touched until written).
+    ///
+    /// Nothing is replaced unless every check passes.
+    ///
+    /// # Errors
+    /// One `InvalidArgument` naming every mismatch: `missing tensors
+    /// [transformer.h.1.ln_1.bias]`, `unused tensors [lm_head.weight]`, `tensor 'wte.weight'
+    /// has dtype float32 and shape [1000, 64], the model's is float32 [50257, 768]`.
+    ///
+    /// ```
+    /// use tensor_typed::io::Weights;
+    /// use tensor_typed::prelude::*;
+    /// # let dir = std::env::temp_dir().join(format!("doc_load_params_{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # let path = dir.join("model.safetensors");
+    /// # let w = tensor_core::Tensor::ones(&[3, 2], tensor_core::DType::F32)?;
+    /// # let b = tensor_core::Tensor::ones(&[3], tensor_core::DType::F32)?;
+    /// # tensor_core::io::save_safetensors(&path, &[("fc.weight", &w), ("fc.bias", &b), ("extra", &b)])?;
+    /// #[derive(Params)]
+    /// struct Model {
+    ///     fc: nn::Linear<Dim![2], Dim![3]>,
+    /// }
+    /// let mut model = Model { fc: nn::Linear::zeros() };
+    /// let st = Weights::open(&path)?; // holds fc.weight, fc.bias and extra
+    /// let err = st.load_params(&mut model, "").unwrap_err().to_string();
+    /// assert!(err.contains("unused tensors [extra]"), "{err}");
+    /// st.load_params_except(&mut model, "", &["extra"])?;
+    /// assert_eq!(model.fc.weight.to_vec(), vec![1.0; 6]);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), tensor_typed::Error>(())
+    /// ```
+    pub fn load_params<P: Params + ?Sized>(&self, model: &mut P, prefix: &str) -> Result<()> {
+        self.load_params_except(model, prefix, &[])
+    }
+
+    /// [`load_params`](Self::load_params), allowing the file's tensors named in `unused`
+    /// to stay unused (a buffer the model does not keep, a tied weight stored twice).
+    ///
+    /// # Errors
+    /// As [`load_params`](Self::load_params).
+    pub fn load_params_except<P: Params + ?Sized>(
+        &self,
+        model: &mut P,
+        prefix: &str,
+        unused: &[&str],
+    ) -> Result<()> {
+        let mut wanted = Vec::new();
+        model.visit_named(prefix, &mut |name, t| {
+            wanted.push((name.to_string(), t.dtype(), t.sizes().to_vec()))
+        });
+        self.check_params(&wanted, unused)?;
+        let mut result = Ok(());
+        model.visit_named_mut(prefix, &mut |name, t| {
+            if result.is_ok() {
+                match self.file.get(name) {
+                    Ok(loaded) => *t = loaded,
+                    Err(e) => result = Err(e),
+                }
+            }
+        });
+        result
+    }
+
+    /// The checks of [`load_params_except`](Self::load_params_except) (not generic): every
+    /// wanted `(name, dtype, sizes)` is in the file as such, every file tensor wanted or
+    /// in `unused`.
+    #[cfg_attr(unoptimized, inline)]
+    fn check_params(
+        &self,
+        wanted: &[(String, tensor_core::DType, Vec<usize>)],
+        unused: &[&str],
+    ) -> Result<()> {
+        let mut problems = Vec::new();
+        let mut missing = Vec::new();
+        for (name, dtype, sizes) in wanted {
+            match self.file.info(name) {
+                Err(_) => missing.push(name.as_str()),
+                Ok((d, s)) if d != *dtype || s != sizes.as_slice() => problems.push(format!(
+                    "tensor '{name}' has dtype {d} and shape {s:?}, the model's is {dtype} {sizes:?}"
+                )),
+                Ok(_) => {}
+            }
+        }
+        let names: HashSet<&str> = wanted.iter().map(|(n, _, _)| n.as_str()).collect();
+        let left: Vec<&str> = self
+            .file
+            .names()
+            .filter(|n| !names.contains(n) && !unused.contains(n))
+            .collect();
+        if !missing.is_empty() {
+            problems.insert(
+                0,
+                format!(
+                    "missing tensors {} (in the model, not in the file)",
+                    name_list(&missing)
+                ),
+            );
+        }
+        if !left.is_empty() {
+            problems.push(format!(
+                "unused tensors {} (in the file, not in the model)",
+                name_list(&left)
+            ));
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(Error::InvalidArgument {
+            op: "Weights::load_params",
+            message: format!("{}: {}", self.file.path().display(), problems.join("; ")),
+        })
+    }
+}
+
+/// `[a, b, c]`, or the first ten and `... (N more)`.
+#[cfg_attr(unoptimized, inline)]
+fn name_list(names: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    let mut s = names
+        .iter()
+        .take(SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        s.push_str(&format!(", ... ({} more)", names.len() - SHOWN));
+    }
+    format!("[{s}]")
 }

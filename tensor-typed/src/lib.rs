@@ -30,7 +30,7 @@ pub mod typelevel;
 // avoids `#[doc(hidden)]` modules; these hidden re-exports give the machinery such a path
 // while keeping it out of the user's docs.
 #[doc(hidden)]
-pub use typelevel::{checks, decimal, dim, dtype_rules, layout_rules, list, op, peano};
+pub use typelevel::{checks, const_dim, decimal, dim, dtype_rules, layout_rules, list, op, peano};
 
 /// Type-level arithmetic on dims (product, sum, difference, exact quotient, conv/pool
 /// output size) for rules and layers of your own; see the module's items.
@@ -70,6 +70,33 @@ pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 
+/// Naming a static size once, for a config: `Dim![..]` is the type of one dim, usable
+/// wherever `Shape![..]` takes a dim (a dim type is written in UpperCamelCase, as Rust
+/// names types; a SCREAMING_CASE name is a const).
+///
+/// ```
+/// use tensor_typed::prelude::*;
+///
+/// const VOCAB: usize = 50257;
+/// const N_EMBD: usize = 768;
+/// type Vocab = Dim![VOCAB];        // K<D<50>, D<257>>, as Shape![50257] writes it
+/// type Embd = Dim![N_EMBD];        // D<768>
+/// type Inner = Dim![4 * N_EMBD];   // K<D<3>, D<72>>: any const expression, any size
+///
+/// let wte = Tensor::<f32, Shape![Vocab, Embd]>::zeros();
+/// let h = Tensor::<f32, Shape![Dyn, Embd]>::zeros_with(&[2, 768])?;
+/// let logits: Tensor<f32, Shape![Dyn, 50257]> = h.matmul(&wte.t()); // the same type
+/// let up: Tensor<f32, Shape![Embd, Inner]> = Tensor::zeros();
+/// let _: Tensor<f32, Shape![Dyn, 3072]> = h.matmul(&up);
+/// # Ok::<(), tensor_typed::Error>(())
+/// ```
+///
+/// Inside `Shape![..]` a const is read as `D<{ N }>`, which holds sizes below 1000
+/// only (so that a generic `const N: usize` parameter works there too); for larger
+/// sizes, or a computed one, name the dim once with `Dim!` as above. A config trait can
+/// carry its dims as associated types (`type Embd: Dim;`), written `Shape![Dyn, C::Embd]`.
+pub use tensor_macros::Dim;
+
 /// Everything a user needs: `use tensor_typed::prelude::*;`.
 pub mod prelude {
     pub use crate::nn;
@@ -77,6 +104,6 @@ pub mod prelude {
     pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
-    pub use crate::{layout, no_grad, tensor, Axes, NoGradGuard, Params, Shape};
+    pub use crate::{layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
     pub use tensor_core::{Element, Error, Result};
 }

@@ -145,6 +145,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// The elements in row-major (logical) order.
+    #[track_caller]
     pub fn to_vec(&self) -> Vec<T> {
         self.inner
             .to_vec::<T>()
@@ -179,6 +180,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Forgets static dims: any shape of the same rank whose static dims are also
     /// static (and equal) in `S`, e.g. `Shape![5, 3]` → `Shape![Dyn, 3]`. Checked at run
     /// time like [`Tensor::check_shape`] (never fails for a valid widening).
+    #[track_caller]
     pub fn widen<S2: Shape>(self) -> Tensor<T, S2>
     where
         S: crate::shape::same::SameShape<S2>,
@@ -190,6 +192,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
     /// `torch.contiguous_format`. Panics when memory runs out; see
     /// [`try_contiguous_copy`](Self::try_contiguous_copy).
+    #[track_caller]
     pub fn contiguous_copy(&self) -> Self {
         crate::or_panic::or_panic(self.try_contiguous_copy())
     }
@@ -206,6 +209,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`. Panics when memory runs
     /// out; see [`try_cast`](Self::try_cast).
+    #[track_caller]
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
         crate::or_panic::or_panic(self.try_cast())
     }
@@ -220,6 +224,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// `tensor!` support: a tensor of static shape from its elements in row-major order.
     #[doc(hidden)]
+    #[track_caller]
     pub fn __from_literal<const N: usize>(data: [T; N]) -> Self
     where
         S: StaticShape,
@@ -232,6 +237,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 /// `zeros()` / `ones()` of a static shape, outside the generic code (one copy for
 /// every shape, which keeps typed programs quick to compile).
 #[cfg_attr(unoptimized, inline)]
+#[track_caller]
 fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core::Tensor {
     let dims = crate::shape::all_static(dims).expect("static shape");
     let t = if one {
@@ -244,16 +250,25 @@ fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core
 
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
+    ///
+    /// # Panics
+    /// When memory runs out.
+    #[track_caller]
     pub fn zeros() -> Self {
         wrap!(static_filled(S::DIMS, T::DTYPE, false))
     }
 
     /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
+    ///
+    /// # Panics
+    /// When memory runs out.
+    #[track_caller]
     pub fn ones() -> Self {
         wrap!(static_filled(S::DIMS, T::DTYPE, true))
     }
 
     /// A tensor filled with `value`. Mirrors `torch.full`.
+    #[track_caller]
     pub fn full(value: T) -> Self {
         let dims = S::all_static().expect("static shape");
         let data = vec![value; dims.iter().product()];
@@ -288,6 +303,7 @@ impl<S: Shape> Tensor<f32, S> {
 impl<S: StaticShape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
+    #[track_caller]
     pub fn rand(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
         wrap!(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
@@ -295,6 +311,7 @@ impl<S: StaticShape> Tensor<f32, S> {
 
     /// Standard normal samples (seeded). Mirrors `torch.randn`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
+    #[track_caller]
     pub fn randn(seed: u64) -> Self {
         let dims = S::all_static().expect("static shape");
         wrap!(tensor_core::Tensor::randn(&dims, seed).expect("randn"))

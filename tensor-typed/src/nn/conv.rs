@@ -14,6 +14,7 @@ use tensor_core::{Element, Result};
 /// `F.conv2d(input, weight, bias, STRIDE, PADDING, DILATION, GROUPS)`; a channels_last
 /// input gives a channels_last output. Compile errors: input channels ≠ weight channels ×
 /// groups, an empty output (both for static dims).
+#[track_caller]
 pub fn conv2d<
     const STRIDE: usize,
     const PADDING: usize,
@@ -68,6 +69,7 @@ where
 macro_rules! pool {
     ($name:ident, $try_name:ident, $op:ident, $doc:literal) => {
         #[doc = concat!("2-d ", $doc, " pooling of `input` `[N, C, H, W]` with a square `KERNEL`, `STRIDE` and `PADDING`: `[N, C, H', W']`. Mirrors `F.", stringify!($name), "(input, KERNEL, STRIDE, PADDING)` (dilation 1, no ceil mode). Compile errors: padding above half the kernel, an empty output (static dims).")]
+        #[track_caller]
         pub fn $name<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, T: Element, X>(
             input: &Tensor<T, X>,
         ) -> Tensor<T, <X as Pool2dShape<op::$op, KERNEL, STRIDE, PADDING>>::Output>

@@ -1,4 +1,5 @@
-//! `embedding`: rows of a weight matrix picked by integer ids.
+//! `embedding`: rows of a weight matrix picked by integer ids, and the layer
+//! [`Embedding`] (`torch.nn.Embedding`).
 
 use crate::ops::dims::fit;
 use crate::ops::or_panic;
@@ -24,6 +25,7 @@ impl IndexElement for i32 {}
 /// `F.embedding(ids, weight)`. Compile error: ids that are not `i64`/`i32`. An id
 /// outside `0..V` is PyTorch's `index out of range in self` (a panic here; see
 /// [`try_embedding`]).
+#[track_caller]
 pub fn embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
     ids: &Tensor<I, S>,
     weight: &Tensor<T, (V, E)>,
@@ -45,4 +47,48 @@ where
     <ListOf<S> as Push<E>>::Output: IntoShape,
 {
     fit(tensor_core::nn::embedding(&ids.inner, &weight.inner))
+}
+
+/// An embedding table as `torch.nn.Embedding(V, E)`: `weight` `[V, E]`, `forward(ids)`
+/// = [`embedding`]`(ids, weight)`. Loads from PyTorch's state dict under the name
+/// `weight`.
+#[derive(crate::Params)]
+pub struct Embedding<V: Dim, E: Dim, T: Element = f32> {
+    /// `[V, E]`: row `i` is the vector of id `i`.
+    pub weight: Tensor<T, (V, E)>,
+}
+
+impl<V: Dim, E: Dim, T: Element> Embedding<V, E, T> {
+    /// The rows of `weight` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors
+    /// `Embedding.forward`.
+    ///
+    /// # Panics
+    /// An id outside `0..V` (PyTorch's `index out of range in self`); see
+    /// [`try_forward`](Self::try_forward).
+    #[track_caller]
+    pub fn forward<I: IndexElement, S: Shape>(
+        &self,
+        ids: &Tensor<I, S>,
+    ) -> Tensor<T, Embedded<S, E>>
+    where
+        ListOf<S>: Push<E>,
+        <ListOf<S> as Push<E>>::Output: IntoShape,
+    {
+        embedding(ids, &self.weight)
+    }
+
+    /// [`forward`](Self::forward), returning PyTorch's error for an id out of range.
+    ///
+    /// # Errors
+    /// `index out of range in self`.
+    pub fn try_forward<I: IndexElement, S: Shape>(
+        &self,
+        ids: &Tensor<I, S>,
+    ) -> Result<Tensor<T, Embedded<S, E>>>
+    where
+        ListOf<S>: Push<E>,
+        <ListOf<S> as Push<E>>::Output: IntoShape,
+    {
+        try_embedding(ids, &self.weight)
+    }
 }

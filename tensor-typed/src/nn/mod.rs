@@ -1,5 +1,6 @@
 //! Model ops as free functions, as `torch.nn.functional`: convolution, pooling,
-//! embedding, layer norm and the cross-entropy loss, with their output shapes computed
+//! embedding, linear, layer norm and the cross-entropy loss (and the layers [`Linear`]
+//! and [`Conv1D`]), with their output shapes computed
 //! at compile time from the static dims (`Dyn` dims checked at run time with PyTorch's
 //! message; the `try_` forms return it, the plain forms panic with it).
 //!
@@ -17,10 +18,12 @@
 
 mod conv;
 mod embedding;
+mod linear;
 mod rowwise;
 
 pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };
-pub use embedding::{embedding, try_embedding, IndexElement};
+pub use embedding::{embedding, try_embedding, Embedding, IndexElement};
+pub use linear::{linear, try_linear, Conv1D, Linear};
 pub use rowwise::{cross_entropy, layer_norm, try_cross_entropy, try_layer_norm};

@@ -20,6 +20,7 @@ use tensor_core::{Element, Result, Scalar};
 impl<T: Float, S: Shape> Tensor<T, S> {
     /// Softmax over dim `D` (`-1`: the last). Mirrors `torch.softmax(x, D)`. Compile
     /// error: `D` out of range.
+    #[track_caller]
     pub fn softmax<const D: isize>(&self) -> Tensor<T, S>
     where
         SDim<D>: WrapDim<RankOf<S>>,
@@ -29,6 +30,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     }
 
     /// Log-softmax over dim `D`. Mirrors `torch.log_softmax(x, D)`.
+    #[track_caller]
     pub fn log_softmax<const D: isize>(&self) -> Tensor<T, S>
     where
         SDim<D>: WrapDim<RankOf<S>>,
@@ -38,22 +40,26 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     }
 
     /// GELU (exact, with erf). Mirrors `F.gelu(x)`.
+    #[track_caller]
     pub fn gelu(&self) -> Tensor<T, S> {
         or_panic(fit(self.inner.gelu()))
     }
 
     /// GELU with the tanh approximation. Mirrors `F.gelu(x, approximate="tanh")`.
+    #[track_caller]
     pub fn gelu_tanh(&self) -> Tensor<T, S> {
         or_panic(fit(self.inner.gelu_tanh()))
     }
 
     /// SiLU (`x · sigmoid(x)`). Mirrors `F.silu(x)`.
+    #[track_caller]
     pub fn silu(&self) -> Tensor<T, S> {
         or_panic(fit(self.inner.silu()))
     }
 
     /// Variance over the axes `A` with Bessel's `correction` (1: unbiased). Mirrors
     /// `torch.var(x, dim=A, correction=correction)`.
+    #[track_caller]
     pub fn var<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::var>>
     where
         S: crate::shape::axes::ReduceOver<A, crate::shape::axes::NoKeepdim, op::var>,
@@ -62,6 +68,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     }
 
     /// [`Tensor::var`] keeping the reduced dims as 1.
+    #[track_caller]
     pub fn var_keepdim<A: AxisList>(
         &self,
         correction: i64,
@@ -73,6 +80,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     }
 
     /// Standard deviation over the axes `A`. Mirrors `torch.std(x, dim=A, correction=..)`.
+    #[track_caller]
     pub fn std<A: AxisList>(&self, correction: i64) -> Tensor<T, Reduced<S, A, op::std>>
     where
         S: crate::shape::axes::ReduceOver<A, crate::shape::axes::NoKeepdim, op::std>,
@@ -81,6 +89,7 @@ impl<T: Float, S: Shape> Tensor<T, S> {
     }
 
     /// [`Tensor::std`] keeping the reduced dims as 1.
+    #[track_caller]
     pub fn std_keepdim<A: AxisList>(
         &self,
         correction: i64,
@@ -96,6 +105,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `self` with `value` where `mask` is true; `mask` broadcasts to `self`'s shape.
     /// Mirrors `x.masked_fill(mask, value)`. Compile error: a mask that does not
     /// broadcast to `self`.
+    #[track_caller]
     pub fn masked_fill<M: Shape>(
         &self,
         mask: &Tensor<bool, M>,
@@ -109,6 +119,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// The lower triangle (on and below diagonal `K` of the last two dims). Mirrors
     /// `torch.tril(x, K)`. Compile error: fewer than 2 dims.
+    #[track_caller]
     pub fn tril<const K: i64>(&self) -> Tensor<T, S>
     where
         RankOf<S>: AtLeast2,
@@ -118,6 +129,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// The upper triangle. Mirrors `torch.triu(x, K)`.
+    #[track_caller]
     pub fn triu<const K: i64>(&self) -> Tensor<T, S>
     where
         RankOf<S>: AtLeast2,
@@ -130,6 +142,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 /// Layer norm of `x` over its trailing dims, the shape of `weight` and `bias`. Mirrors
 /// `F.layer_norm(x, weight.shape, weight, bias, eps)`. Compile error: `weight`'s shape
 /// is not the trailing dims of `x`.
+#[track_caller]
 pub fn layer_norm<T: Float, S: NormalizedBy<W>, W: Shape>(
     x: &Tensor<T, S>,
     weight: &Tensor<T, W>,
@@ -159,6 +172,7 @@ pub fn try_layer_norm<T: Float, S: NormalizedBy<W>, W: Shape>(
 /// 0-d tensor. Mirrors `F.cross_entropy(logits, targets)`. Compile error: batch dims
 /// that differ. An id outside `0..C` is PyTorch's error (a panic; see
 /// [`try_cross_entropy`]).
+#[track_caller]
 pub fn cross_entropy<T: Float, N: Dim, C: Dim, N2: Dim>(
     logits: &Tensor<T, (N, C)>,
     targets: &Tensor<i64, (N2,)>,

@@ -38,6 +38,7 @@ macro_rules! binary_methods {
             ///
             /// Compile error: static dims that do not broadcast. Panics with PyTorch's
             /// message when a `Dyn` dim does not broadcast (see the `try_` method).
+            #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2, op::$name>
             where
                 T: Promote<T2>,
@@ -71,6 +72,7 @@ binary_methods! {
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Elementwise true division (integers give `f32`). Mirrors `torch.div`.
     /// Compile error: static dims that do not broadcast; panics on a `Dyn` mismatch.
+    #[track_caller]
     pub fn div<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> DivOut<T, S, T2, S2>
     where
         T: Promote<T2>,
@@ -98,6 +100,7 @@ macro_rules! compare_methods {
     ($($name:ident $try_name:ident;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise comparison `", stringify!($name), "` (after promotion), giving `bool`. Mirrors `torch.", stringify!($name), "`.")]
+            #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2, op::$name>
             where
                 T: Promote<T2>,
@@ -125,6 +128,7 @@ impl<C: Shape> Tensor<bool, C> {
     /// `x` where `self` is true, else `y`, broadcasting all three. Mirrors
     /// `torch.where(cond, x, y)`.
     #[allow(clippy::type_complexity)]
+    #[track_caller]
     pub fn where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
         &self,
         x: &Tensor<T1, S1>,
@@ -147,6 +151,7 @@ macro_rules! scalar_methods {
     ($($name:ident $core:ident $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
+            #[track_caller]
             pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Output, S>
             where
                 T: WithScalar<N> + $bound,
@@ -162,6 +167,7 @@ scalar_methods! {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// True division by a Rust number (integers give `f32`). Mirrors `torch.div`.
+    #[track_caller]
     pub fn div_scalar<N: Into<Scalar> + Copy>(
         &self,
         value: N,
@@ -183,6 +189,7 @@ macro_rules! inplace_methods {
             /// output with shape (D<3>,) doesn't match the broadcast shape (D<2>, D<3>)`);
             /// the promoted type does not cast safely into `T` (`add_: result type f32
             /// can't be cast to the desired output type i64`). Panics on a `Dyn` mismatch.
+            #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
             where
                 T: Promote<T2>,
@@ -224,6 +231,7 @@ macro_rules! operator {
             $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
+            #[track_caller]
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -236,6 +244,7 @@ macro_rules! operator {
             $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
+            #[track_caller]
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, &rhs)
             }
@@ -248,6 +257,7 @@ macro_rules! operator {
             $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
+            #[track_caller]
             fn $method(self, rhs: &'b Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -260,6 +270,7 @@ macro_rules! operator {
             $($extra: $bound,)*
         {
             type Output = BinaryOut<T, S, T2, S2, op::$name>;
+            #[track_caller]
             fn $method(self, rhs: Tensor<T2, S2>) -> Self::Output {
                 Tensor::<T, S>::$name(&self, &rhs)
             }
@@ -277,6 +288,7 @@ where
     S: BroadcastShape<S2, op::div>,
 {
     type Output = DivOut<T, S, T2, S2>;
+    #[track_caller]
     fn div(self, rhs: &Tensor<T2, S2>) -> Self::Output {
         Tensor::div(self, rhs)
     }
@@ -288,6 +300,7 @@ where
     S: BroadcastShape<S2, op::div>,
 {
     type Output = DivOut<T, S, T2, S2>;
+    #[track_caller]
     fn div(self, rhs: Tensor<T2, S2>) -> Self::Output {
         Tensor::div(&self, &rhs)
     }
@@ -300,6 +313,7 @@ macro_rules! scalar_operator {
             T: WithScalar<$n> + $bound,
         {
             type Output = Tensor<<T as WithScalar<$n>>::Output, S>;
+            #[track_caller]
             fn $method(self, rhs: $n) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -309,6 +323,7 @@ macro_rules! scalar_operator {
             T: WithScalar<$n> + $bound,
         {
             type Output = Tensor<<T as WithScalar<$n>>::Output, S>;
+            #[track_caller]
             fn $method(self, rhs: $n) -> Self::Output {
                 Tensor::<T, S>::$name(&self, rhs)
             }
@@ -327,6 +342,7 @@ macro_rules! div_scalar_operator {
             <T as WithScalar<$n>>::Output: FloatOf,
         {
             type Output = Tensor<<<T as WithScalar<$n>>::Output as FloatOf>::Output, S>;
+            #[track_caller]
             fn div(self, rhs: $n) -> Self::Output {
                 self.div_scalar(rhs)
             }

@@ -28,6 +28,7 @@ pub(crate) fn fit<T: Element, S2: Shape>(r: Result<tensor_core::Tensor>) -> Resu
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Swaps dims `A` and `B` (a view). Mirrors `torch.transpose(x, A, B)`; `-1` is the
     /// last dim. Compile error: a dim out of range.
+    #[track_caller]
     pub fn transpose<const A: isize, const B: isize>(&self) -> Tensor<T, out::Transposed<S, A, B>>
     where
         crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
@@ -46,6 +47,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Inserts a dim of size 1 at `A` (a view). Mirrors `torch.unsqueeze(x, A)`; `A` lies
     /// in `[-(r + 1), r]`.
+    #[track_caller]
     pub fn unsqueeze<const A: isize>(&self) -> Tensor<T, out::Unsqueezed<S, A>>
     where
         crate::shape::dims::SDim<A>: WrapDim<Succ<crate::shape::dims::RankOf<S>>>,
@@ -61,6 +63,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// that a dim that is not 1 is an error rather than a no-op (the type removes the
     /// dim): a compile error for a static dim, a panic for a `Dyn` one (see
     /// [`Tensor::try_squeeze`]).
+    #[track_caller]
     pub fn squeeze<const A: isize>(&self) -> Tensor<T, out::Squeezed<S, A>>
     where
         crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
@@ -90,6 +93,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `torch.narrow(x, A, START, LEN)`. Compile error: past the end of a static dim
     /// (`narrow: start (2) + length (3) exceeds dimension size (D<4>)`). `LEN` is at most
     /// 999 (a `D<LEN>`).
+    #[track_caller]
     pub fn narrow<const A: isize, const START: usize, const LEN: usize>(
         &self,
     ) -> Tensor<T, out::Narrowed<S, A, LEN>>
@@ -196,6 +200,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `[2, 3]` and `[2, 5]` is `[2, 8]`. Mirrors `torch.cat`. Compile errors: ranks or
     /// static dims off the cat dim that differ; `Dyn` dims are checked at run time (a
     /// panic with PyTorch's message; see [`Tensor::try_cat`]).
+    #[track_caller]
     pub fn cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Self {
         or_panic(Self::try_cat::<DIM>(tensors))
     }
@@ -208,6 +213,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Stacks `N` tensors of one shape along a new dim `DIM` of size `N`:
     /// `Tensor::stack::<0>([&a, &b, &c])`. Mirrors `torch.stack`. `Dyn` dims must agree at
     /// run time (a panic with PyTorch's message; see [`Tensor::try_stack`]).
+    #[track_caller]
     pub fn stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Self {
         or_panic(Self::try_stack::<DIM>(tensors))
     }

@@ -9,9 +9,9 @@
 
 use crate::ops::or_panic;
 use crate::shape::axes::{AxisList, Keepdim, NoKeepdim, ReduceOver, Reduced, ReducedKeepdim};
+use crate::shape::dims::SDim;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::dim::Ax;
 use crate::typelevel::dtype_rules::ArgReduce;
 use crate::typelevel::op;
 use tensor_core::half::{bf16, f16};
@@ -49,6 +49,7 @@ macro_rules! reductions {
     ($($name:ident $keep:ident $try_name:ident $try_keep:ident $out:ty, $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
+            #[track_caller]
             pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
             where
                 T: $bound,
@@ -58,6 +59,7 @@ macro_rules! reductions {
             }
 
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
+            #[track_caller]
             pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A, op::$name>>
             where
                 T: $bound,
@@ -95,6 +97,7 @@ reductions! {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Sum of all elements, a 0-d tensor. Mirrors `torch.sum(t)`.
+    #[track_caller]
     pub fn sum_all(&self) -> Tensor<<T as SumOf>::Output, ()>
     where
         T: SumOf,
@@ -102,7 +105,43 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         wrap!(or_panic(self.inner.sum(&[], false)))
     }
 
+    /// Largest element, a 0-d tensor. Mirrors `torch.max(t)` (`torch.amax(t)`).
+    ///
+    /// # Panics
+    /// On a tensor with no elements (PyTorch's error); see [`Self::try_max_all`].
+    #[track_caller]
+    pub fn max_all(&self) -> Tensor<T, ()> {
+        or_panic(self.try_max_all())
+    }
+
+    /// [`Self::max_all`], returning the error.
+    ///
+    /// # Errors
+    /// `amax(): Expected reduction dim to be specified for input.numel() == 0.` for a
+    /// tensor with no elements.
+    pub fn try_max_all(&self) -> Result<Tensor<T, ()>> {
+        Ok(wrap!(self.inner.amax(&[], false)?))
+    }
+
+    /// Smallest element, a 0-d tensor. Mirrors `torch.min(t)` (`torch.amin(t)`).
+    ///
+    /// # Panics
+    /// On a tensor with no elements; see [`Self::try_min_all`].
+    #[track_caller]
+    pub fn min_all(&self) -> Tensor<T, ()> {
+        or_panic(self.try_min_all())
+    }
+
+    /// [`Self::min_all`], returning the error.
+    ///
+    /// # Errors
+    /// As [`Self::try_max_all`], naming `amin`.
+    pub fn try_min_all(&self) -> Result<Tensor<T, ()>> {
+        Ok(wrap!(self.inner.amin(&[], false)?))
+    }
+
     /// Mean of all elements, a 0-d tensor. Mirrors `torch.mean(t)`.
+    #[track_caller]
     pub fn mean_all(&self) -> Tensor<T, ()>
     where
         T: Float,
@@ -111,12 +150,14 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Index of the largest element along axis `AX` (first on ties), removing it.
-    /// Mirrors `torch.argmax(t, dim=AX)`. Compile errors: `AX` out of range; a bool
+    /// Mirrors `torch.argmax(t, dim=AX)`; `AX` is signed as PyTorch's dim (`argmax::<-1>`
+    /// is over the last dim). Compile errors: `AX` out of range; a bool
     /// tensor. Panics when the axis is an empty `Dyn` (see [`Self::try_argmax`]).
-    pub fn argmax<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>
+    #[track_caller]
+    pub fn argmax<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmax>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmax>,
+        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmax>,
     {
         or_panic(self.try_argmax::<AX>())
     }
@@ -124,57 +165,59 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`Self::argmax`], returning the run-time error (`argmax(): Expected reduction dim
     /// 0 to have non-zero size.` for an empty `Dyn` axis) instead of panicking.
     #[allow(clippy::type_complexity)]
-    pub fn try_argmax<const AX: usize>(
+    pub fn try_argmax<const AX: isize>(
         &self,
-    ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmax>>>
+    ) -> Result<Tensor<i64, Reduced<S, (SDim<AX>,), op::argmax>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmax>,
+        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmax>,
     {
         Ok(wrap!(self.inner.argmax(Some(AX as i64), false)?))
     }
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
     /// Panics when the axis is an empty `Dyn` (see [`Self::try_argmin`]).
-    pub fn argmin<const AX: usize>(&self) -> Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>
+    #[track_caller]
+    pub fn argmin<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmin>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmin>,
+        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmin>,
     {
         or_panic(self.try_argmin::<AX>())
     }
 
     /// [`Self::argmin`], returning the run-time error instead of panicking.
     #[allow(clippy::type_complexity)]
-    pub fn try_argmin<const AX: usize>(
+    pub fn try_argmin<const AX: isize>(
         &self,
-    ) -> Result<Tensor<i64, Reduced<S, (Ax<AX>,), op::argmin>>>
+    ) -> Result<Tensor<i64, Reduced<S, (SDim<AX>,), op::argmin>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), NoKeepdim, op::argmin>,
+        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmin>,
     {
         Ok(wrap!(self.inner.argmin(Some(AX as i64), false)?))
     }
 
     /// [`Self::argmax`] keeping the axis as size 1.
-    pub fn argmax_keepdim<const AX: usize>(
+    #[track_caller]
+    pub fn argmax_keepdim<const AX: isize>(
         &self,
-    ) -> Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>
+    ) -> Tensor<i64, ReducedKeepdim<S, (SDim<AX>,), op::argmax>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), Keepdim, op::argmax>,
+        S: ReduceOver<(SDim<AX>,), Keepdim, op::argmax>,
     {
         or_panic(self.try_argmax_keepdim::<AX>())
     }
 
     /// [`Self::argmax_keepdim`], returning the run-time error instead of panicking.
     #[allow(clippy::type_complexity)]
-    pub fn try_argmax_keepdim<const AX: usize>(
+    pub fn try_argmax_keepdim<const AX: isize>(
         &self,
-    ) -> Result<Tensor<i64, ReducedKeepdim<S, (Ax<AX>,), op::argmax>>>
+    ) -> Result<Tensor<i64, ReducedKeepdim<S, (SDim<AX>,), op::argmax>>>
     where
         T: ArgReduce,
-        S: ReduceOver<(Ax<AX>,), Keepdim, op::argmax>,
+        S: ReduceOver<(SDim<AX>,), Keepdim, op::argmax>,
     {
         Ok(wrap!(self.inner.argmax(Some(AX as i64), true)?))
     }

@@ -76,6 +76,7 @@ tensor_core::__unary_ops!(typed_unary);
 
 impl<T: Negate, S: Shape> std::ops::Neg for &Tensor<T, S> {
     type Output = Tensor<T, S>;
+    #[track_caller]
     fn neg(self) -> Tensor<T, S> {
         Tensor::neg(self)
     }
@@ -83,6 +84,7 @@ impl<T: Negate, S: Shape> std::ops::Neg for &Tensor<T, S> {
 
 impl<T: Negate, S: Shape> std::ops::Neg for Tensor<T, S> {
     type Output = Tensor<T, S>;
+    #[track_caller]
     fn neg(self) -> Tensor<T, S> {
         Tensor::neg(&self)
     }

@@ -50,6 +50,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile errors: a static dim that is neither 1 nor the target, fewer target dims.
     /// Panics with PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
+    #[track_caller]
     pub fn expand<S2: Shape>(&self) -> Tensor<T, S2>
     where
         S: ExpandTo<S2>,
@@ -69,6 +70,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A new tensor repeating the data `R` times along each dim (extra leading counts
     /// add dims). Mirrors `Tensor.repeat(*repeats)`: `[2, 3].repeat([2, 1, 2])` is
     /// `[2, 2, 6]`. Compile error: fewer repeat counts than dims.
+    #[track_caller]
     pub fn repeat<R: Shape>(&self) -> Tensor<T, Repeated<S, R>>
     where
         S: RepeatBy<R>,
@@ -86,6 +88,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Compile error: both shapes static with different element counts. Panics with
     /// PyTorch's message for a run-time mismatch or for more than one `Dyn` in `S2`
     /// (use [`Self::reshape_with`] then).
+    #[track_caller]
     pub fn reshape<S2: Shape>(&self) -> Tensor<T, S2>
     where
         S: ReshapeTo<S2>,
@@ -114,6 +117,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A view with the dims reordered by the axis list `A` (`Axes![1, 0]`). Mirrors
     /// `Tensor.permute(*dims)`. Compile errors: wrong number of axes, an axis out of
     /// range or repeated.
+    #[track_caller]
     pub fn permute<A: AxisList>(&self) -> Tensor<T, Permuted<S, A>>
     where
         S: PermuteBy<A>,
@@ -124,6 +128,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
     /// Compile error: different static inner dims. Panics with PyTorch's message when a
     /// `Dyn` inner dim differs (see [`Self::try_matmul`]).
+    #[track_caller]
     pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
     where
         S: MatmulWith<S2>,
@@ -151,6 +156,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// The transpose of a tensor with at most 2 dims (a view). Mirrors `Tensor.t()`.
     /// Compile error: more than 2 dims (`t() expects a tensor with <= 2 dimensions, but
     /// self is (D<2>, D<3>, D<4>)`).
+    #[track_caller]
     pub fn t(&self) -> Tensor<T, <S as Transpose>::Output>
     where
         S: Transpose,

@@ -160,3 +160,42 @@ where
 /// The shape of `matmul(S, R)` (`MatmulOut<Shape![Dyn, 64], Shape![64, 10]>` is
 /// `Shape![Dyn, 10]`).
 pub type MatmulOut<S, R> = <S as MatmulWith<R>>::Output;
+
+/// The bound a generic function states to call `matmul` on shapes it does not know:
+/// `S: CanMatmul<R>` holds exactly when `Tensor<T, S>::matmul(&Tensor<T, R>)` compiles
+/// (the inner dims agree and both operands have a dim), and gives the product's shape
+/// as [`MatmulOut<S, R>`]. It is [`MatmulWith`] together with its rank check, so a
+/// generic layer needs no hidden bound; a caller whose shapes do not multiply gets the
+/// matmul error at its call (`cannot matmul (Dyn, D<3>) by (D<4>, D<5>): inner dims are
+/// D<3> vs D<4>`).
+///
+/// ```
+/// use tensor_typed::prelude::*;
+/// use tensor_typed::shape::matmul_dims::{CanMatmul, MatmulOut};
+///
+/// /// A two-layer MLP for any input shape and any widths: `relu(x @ w1) @ w2`.
+/// fn mlp<S, I: Dim, H: Dim, O: Dim>(
+///     x: &Tensor<f32, S>,
+///     w1: &Tensor<f32, (I, H)>,
+///     w2: &Tensor<f32, (H, O)>,
+/// ) -> Tensor<f32, MatmulOut<MatmulOut<S, (I, H)>, (H, O)>>
+/// where
+///     S: CanMatmul<(I, H)>,
+///     MatmulOut<S, (I, H)>: CanMatmul<(H, O)>,
+/// {
+///     x.matmul(w1).relu().matmul(w2)
+/// }
+///
+/// let x = Tensor::<f32, Shape![Dyn, 8, 4]>::ones_with(&[2, 8, 4])?;
+/// let y: Tensor<f32, Shape![Dyn, 8, 3]> = mlp(&x, &Tensor::<f32, Shape![4, 16]>::ones(), &Tensor::<f32, Shape![16, 3]>::ones());
+/// assert_eq!(y.dims(), &[2, 8, 3]);
+/// # Ok::<(), tensor_typed::Error>(())
+/// ```
+pub trait CanMatmul<R: Shape>:
+    Sized + MatmulWith<R, Ok: crate::typelevel::checks::MatmulRankOk<Self, R>>
+{
+}
+impl<S, R: Shape> CanMatmul<R> for S where
+    S: MatmulWith<R, Ok: crate::typelevel::checks::MatmulRankOk<S, R>>
+{
+}

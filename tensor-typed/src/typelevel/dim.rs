@@ -123,7 +123,7 @@ impl<const I: usize> Axis for Ax<I> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static dim: `D<N>` holds sizes 0..=999",
     label = "write larger sizes inside `Shape![..]`",
-    note = "`Shape![50257]` writes 50257 as `K<D<50>, D<257>>` (groups of three digits)"
+    note = "`Shape![50257]` writes 50257 as `K<D<50>, D<257>>` (groups of three digits); for a size given by a const, name the dim once: `type Vocab = Dim![VOCAB];`"
 )]
 pub trait Leaf: Dim {
     /// `N`'s digits, ones first, canonical ([`crate::typelevel::decimal`]).

@@ -1,5 +1,6 @@
 //! The type-level machinery behind the typed shape rules: dims as types ([`dim`]),
-//! arithmetic on dims ([`arith`], on decimal digits: [`decimal`]),
+//! arithmetic on dims ([`arith`], on decimal digits: [`decimal`]), a const expression's
+//! dim ([`const_dim`], behind `Dim![expr]`),
 //! Peano numbers for lengths and axis positions ([`peano`]), cons lists ([`list`]), the checks that turn a failed
 //! rule into a readable error ([`checks`]), op markers naming the op in those errors
 //! ([`op`]) and which ops each element type allows ([`dtype_rules`]).
@@ -9,6 +10,7 @@
 
 pub mod arith;
 pub mod checks;
+pub mod const_dim;
 pub mod decimal;
 pub mod dim;
 pub mod dtype_rules;

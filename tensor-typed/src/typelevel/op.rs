@@ -48,6 +48,9 @@ ops! {
     unsqueeze "torch.unsqueeze";
     squeeze "torch.squeeze";
     narrow "torch.narrow";
+    select "Tensor.select";
+    copy_ "Tensor.copy_";
+    linear "torch.nn.functional.linear";
     cat "torch.cat";
     stack "torch.stack";
     tril "torch.tril";

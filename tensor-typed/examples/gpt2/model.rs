@@ -1,0 +1,362 @@
+//! GPT-2 as typed model code: the parameters as structs generic over the typed config
+//! (named as Hugging Face's `GPT2LMHeadModel` names them, so [`Weights::load_params`]
+//! loads them strictly), and the forward pass written once (the macro
+//! [`gpt2_forward!`]) and instantiated for each config, where every dim but the batch
+//! and the sequence is static.
+//!
+//! The KV cache keeps, per layer, keys transposed `[batch, heads, head_dim, n_positions]`
+//! and values `[batch, heads, n_positions, head_dim]`, allocated once (zeroed memory, so
+//! untouched until written); each step writes its positions with `copy_` into a
+//! `narrow_dyn` view and attends over the first `len` positions, a view whose seq dim is
+//! `Dyn`: no copy of the cache per step.
+
+use crate::config::{size, Config, Small, Tiny};
+use std::path::Path;
+use tensor_core::Result;
+use tensor_typed::io::Weights;
+use tensor_typed::prelude::*;
+
+/// Layer norm epsilon (GPT-2's `layer_norm_epsilon`).
+pub const EPS: f64 = 1e-5;
+
+/// Token ids `[batch, seq]`.
+pub type Ids = Tensor<i64, Shape![Dyn, Dyn]>;
+
+/// A layer norm's scale and shift over the last dim `E` (`nn.LayerNorm`'s `weight`,
+/// `bias`).
+#[derive(Params)]
+pub struct LayerNorm<E: tensor_typed::Dim> {
+    /// Scale (gamma).
+    pub weight: Tensor<f32, (E,)>,
+    /// Shift (beta).
+    pub bias: Tensor<f32, (E,)>,
+}
+
+/// Causal self-attention's projections: `c_attn` (q, k, v in one `[Embd, 3 Embd]`)
+/// and `c_proj`.
+#[derive(Params)]
+pub struct Attention<C: Config> {
+    /// `[Embd, Qkv]`, Hugging Face's `Conv1D` (`[in, out]`).
+    pub c_attn: nn::Conv1D<C::Embd, C::Qkv>,
+    /// `[Embd, Embd]`.
+    pub c_proj: nn::Conv1D<C::Embd, C::Embd>,
+}
+
+/// The MLP: `c_proj(gelu_tanh(c_fc(x)))`.
+#[derive(Params)]
+pub struct Mlp<C: Config> {
+    /// `[Embd, Inner]`.
+    pub c_fc: nn::Conv1D<C::Embd, C::Inner>,
+    /// `[Inner, Embd]`.
+    pub c_proj: nn::Conv1D<C::Inner, C::Embd>,
+}
+
+/// One transformer block (`transformer.h.N`): pre-norm attention and MLP with residuals.
+#[derive(Params)]
+pub struct Block<C: Config> {
+    /// Before the attention.
+    pub ln_1: LayerNorm<C::Embd>,
+    /// The attention.
+    pub attn: Attention<C>,
+    /// Before the MLP.
+    pub ln_2: LayerNorm<C::Embd>,
+    /// The MLP.
+    pub mlp: Mlp<C>,
+}
+
+/// GPT-2 with its language-model head tied to the token embedding (`GPT2LMHeadModel`:
+/// logits = `ln_f(h) @ wte.T`). Its parameters are named as `transformer.*` in the
+/// checkpoint.
+#[derive(Params)]
+pub struct Gpt2<C: Config> {
+    /// Token embedding `[Vocab, Embd]`, also the unembedding.
+    pub wte: nn::Embedding<C::Vocab, C::Embd>,
+    /// Position embedding `[Positions, Embd]`.
+    pub wpe: nn::Embedding<C::Positions, C::Embd>,
+    /// The blocks, `n_layer` of them.
+    pub h: Vec<Block<C>>,
+    /// The final layer norm.
+    pub ln_f: LayerNorm<C::Embd>,
+    /// `true` above the diagonal: the positions a query may not attend to.
+    #[params(skip)]
+    pub future: Tensor<bool, Shape![C::Positions, C::Positions]>,
+}
+
+/// One layer's cache.
+#[allow(clippy::type_complexity)]
+pub struct LayerCache<C: Config> {
+    /// Keys, transposed: `[batch, Heads, HeadDim, Positions]`.
+    pub k_t: Tensor<f32, Shape![Dyn, C::Heads, C::HeadDim, C::Positions]>,
+    /// Values: `[batch, Heads, Positions, HeadDim]`.
+    pub v: Tensor<f32, Shape![Dyn, C::Heads, C::Positions, C::HeadDim]>,
+}
+
+/// The keys and values of every layer for the first `len` positions.
+pub struct KvCache<C: Config> {
+    /// One per block.
+    pub layers: Vec<LayerCache<C>>,
+    /// Positions written so far.
+    pub len: usize,
+}
+
+impl<C: Config> KvCache<C> {
+    /// An empty cache for `batch` sequences of up to `n_positions` tokens.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn new(batch: usize) -> Result<KvCache<C>> {
+        let (h, d, n) = (
+            size::<C::Heads>(),
+            size::<C::HeadDim>(),
+            size::<C::Positions>(),
+        );
+        let layers = (0..C::N_LAYER)
+            .map(|_| {
+                Ok(LayerCache {
+                    k_t: Tensor::zeros_with(&[batch, h, d, n])?,
+                    v: Tensor::zeros_with(&[batch, h, n, d])?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(KvCache { layers, len: 0 })
+    }
+}
+
+impl<E: tensor_typed::Dim> LayerNorm<E> {
+    /// Zeros of the right shape (to load into).
+    fn zeros() -> Result<Self> {
+        Ok(LayerNorm {
+            weight: Tensor::zeros_with(&[size::<E>()])?,
+            bias: Tensor::zeros_with(&[size::<E>()])?,
+        })
+    }
+}
+
+/// A `Conv1D` of zeros of the right shape.
+fn conv1d<I: tensor_typed::Dim, O: tensor_typed::Dim>() -> Result<nn::Conv1D<I, O>> {
+    Ok(nn::Conv1D {
+        weight: Tensor::zeros_with(&[size::<I>(), size::<O>()])?,
+        bias: Tensor::zeros_with(&[size::<O>()])?,
+    })
+}
+
+impl<C: Config> Gpt2<C> {
+    /// The model with zero weights of the config's shapes (zeroed memory: free until
+    /// written), to load into.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn zeros() -> Result<Gpt2<C>> {
+        let (v, p, e) = (
+            size::<C::Vocab>(),
+            size::<C::Positions>(),
+            size::<C::Embd>(),
+        );
+        let h = (0..C::N_LAYER)
+            .map(|_| {
+                Ok(Block {
+                    ln_1: LayerNorm::zeros()?,
+                    attn: Attention {
+                        c_attn: conv1d()?,
+                        c_proj: conv1d()?,
+                    },
+                    ln_2: LayerNorm::zeros()?,
+                    mlp: Mlp {
+                        c_fc: conv1d()?,
+                        c_proj: conv1d()?,
+                    },
+                })
+            })
+            .collect::<Result<_>>()?;
+        let lower = Tensor::<f32, Shape![C::Positions, C::Positions]>::ones_with(&[p, p])?;
+        let future = lower.tril::<0>().eq(&Tensor::<f32, Shape![]>::zeros());
+        Ok(Gpt2 {
+            wte: nn::Embedding {
+                weight: Tensor::zeros_with(&[v, e])?,
+            },
+            wpe: nn::Embedding {
+                weight: Tensor::zeros_with(&[p, e])?,
+            },
+            h,
+            ln_f: LayerNorm::zeros()?,
+            future,
+        })
+    }
+
+    /// Loads `dir/model.safetensors` (a `GPT2LMHeadModel`'s `save_pretrained`, tensors
+    /// under `transformer.`), strictly: a tensor missing, unused or of another shape is
+    /// an error naming it. A stored `lm_head.weight` (the tied head, when a checkpoint
+    /// keeps it) is allowed to stay unused.
+    ///
+    /// # Errors
+    /// As [`Weights::load_params`].
+    pub fn load(dir: &Path) -> Result<Gpt2<C>> {
+        let st = Weights::open(dir.join("model.safetensors"))?;
+        let mut model = Gpt2::zeros()?;
+        st.load_params_except(&mut model, "transformer", &["lm_head.weight"])?;
+        Ok(model)
+    }
+}
+
+/// The forward pass of one config, written once: `$cfg` is the config type, `$heads`
+/// its head count as a literal (for `layout!`'s split).
+macro_rules! gpt2_forward {
+    ($module:ident, $cfg:ty, heads = $heads:literal) => {
+        mod $module {
+            use super::*;
+
+            type Embd = <$cfg as Config>::Embd;
+            type Heads = <$cfg as Config>::Heads;
+            type HeadDim = <$cfg as Config>::HeadDim;
+            type Vocab = <$cfg as Config>::Vocab;
+            /// Activations `[batch, seq, Embd]`.
+            type Hidden = Tensor<f32, Shape![Dyn, Dyn, Embd]>;
+            /// Per-head activations `[batch, Heads, seq, HeadDim]`.
+            type PerHead = Tensor<f32, Shape![Dyn, Heads, Dyn, HeadDim]>;
+
+            fn layer_norm(ln: &LayerNorm<Embd>, x: &Hidden) -> Hidden {
+                nn::layer_norm(x, &ln.weight, &ln.bias, EPS)
+            }
+
+            impl Attention<$cfg> {
+                /// Causal self-attention of `h` (normalised) at positions `past..past + seq`;
+                /// with a cache, the keys and values of earlier positions come from it and
+                /// this step's are written into it.
+                fn forward(
+                    &self,
+                    h: &Hidden,
+                    cache: Option<&mut LayerCache<$cfg>>,
+                    past: usize,
+                    future: &Tensor<
+                        bool,
+                        Shape![<$cfg as Config>::Positions, <$cfg as Config>::Positions],
+                    >,
+                ) -> Hidden {
+                    let qkv = self.c_attn.forward(h); // [Dyn, Dyn, Qkv]
+                    let qkv = layout!(qkv, "b t (k h d) -> k b h t d", k = 3, h = $heads);
+                    let (q, k, v): (PerHead, PerHead, PerHead) =
+                        (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
+                    let t = h.dims()[1];
+                    let (keys_t, values) = match cache {
+                        Some(c) => {
+                            c.k_t
+                                .narrow_dyn::<-1>(past, t)
+                                .copy_(&k.transpose::<-2, -1>());
+                            c.v.narrow_dyn::<2>(past, t).copy_(&v);
+                            (
+                                c.k_t.narrow_dyn::<-1>(0, past + t),
+                                c.v.narrow_dyn::<2>(0, past + t),
+                            )
+                        }
+                        None => (k.transpose::<-2, -1>(), v),
+                    };
+                    let scale = 1.0 / (crate::config::size::<HeadDim>() as f64).sqrt();
+                    let scores = q.matmul(&keys_t).mul_scalar(scale); // [Dyn, Heads, Dyn, Dyn]
+                    let scores = if t > 1 {
+                        let mask = future.narrow_dyn::<0>(past, t).narrow_dyn::<1>(0, past + t);
+                        scores.masked_fill(&mask, f32::NEG_INFINITY)
+                    } else {
+                        scores // one query at the end: it may attend to every position
+                    };
+                    let a: PerHead = scores.softmax::<-1>().matmul(&values);
+                    let merged: Hidden = layout!(a, "b h t d -> b t (h d)");
+                    self.c_proj.forward(&merged)
+                }
+            }
+
+            impl Block<$cfg> {
+                /// `x + attn(ln_1(x))`, then `+ mlp(ln_2(.))`.
+                fn forward(
+                    &self,
+                    x: &Hidden,
+                    cache: Option<&mut LayerCache<$cfg>>,
+                    past: usize,
+                    future: &Tensor<
+                        bool,
+                        Shape![<$cfg as Config>::Positions, <$cfg as Config>::Positions],
+                    >,
+                ) -> Hidden {
+                    let a = self
+                        .attn
+                        .forward(&layer_norm(&self.ln_1, x), cache, past, future);
+                    a.add_(x); // the residual, in place in the fresh output
+                    let up = self
+                        .mlp
+                        .c_fc
+                        .forward(&layer_norm(&self.ln_2, &a))
+                        .gelu_tanh();
+                    let m = self.mlp.c_proj.forward(&up);
+                    m.add_(&a);
+                    m
+                }
+            }
+
+            impl Gpt2<$cfg> {
+                /// The final hidden states `ln_f(h)` `[batch, seq, Embd]` of `ids` at
+                /// positions `cache.len..` (0 without a cache), writing the cache.
+                pub fn hidden(&self, ids: &Ids, mut cache: Option<&mut KvCache<$cfg>>) -> Hidden {
+                    let past = cache.as_ref().map_or(0, |c| c.len);
+                    let t = ids.dims()[1];
+                    let x = self.wte.forward(ids); // [Dyn, Dyn, Embd]
+                    x.add_(&self.wpe.weight.narrow_dyn::<0>(past, t));
+                    let mut x = x;
+                    for (i, block) in self.h.iter().enumerate() {
+                        let layer = cache.as_deref_mut().map(|c| &mut c.layers[i]);
+                        x = block.forward(&x, layer, past, &self.future);
+                    }
+                    if let Some(c) = cache {
+                        c.len = past + t;
+                    }
+                    layer_norm(&self.ln_f, &x)
+                }
+
+                /// Logits `[batch, seq, Vocab]` of hidden states (the tied head:
+                /// `h @ wte.T`).
+                pub fn logits(&self, h: &Hidden) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
+                    h.matmul(&self.wte.weight.t())
+                }
+
+                /// Logits of every position of `ids`, without a cache. Mirrors
+                /// `GPT2LMHeadModel(ids).logits`.
+                #[allow(dead_code)] // the tests' (generation needs only the last position)
+                pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
+                    self.logits(&self.hidden(ids, None))
+                }
+
+                /// Logits `[batch, Vocab]` of the last position of `ids`, with or
+                /// without a cache (with one, `ids` are the positions after
+                /// `cache.len`).
+                pub fn next_logits(
+                    &self,
+                    ids: &Ids,
+                    cache: Option<&mut KvCache<$cfg>>,
+                ) -> Tensor<f32, Shape![Dyn, Vocab]> {
+                    let h = self.hidden(ids, cache);
+                    let t = h.dims()[1];
+                    self.logits(&h.narrow_dyn::<1>(t - 1, 1)).select::<1>(0)
+                }
+            }
+
+            impl crate::generate::Model for Gpt2<$cfg> {
+                type Cache = KvCache<$cfg>;
+                fn n_positions(&self) -> usize {
+                    crate::config::size::<<$cfg as Config>::Positions>()
+                }
+                fn new_cache(&self, batch: usize) -> Result<Self::Cache> {
+                    KvCache::new(batch)
+                }
+                fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32> {
+                    Gpt2::<$cfg>::next_logits(self, ids, cache).to_vec()
+                }
+                fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64> {
+                    Gpt2::<$cfg>::next_logits(self, ids, cache)
+                        .argmax::<-1>()
+                        .to_vec()
+                }
+            }
+        }
+    };
+}
+
+gpt2_forward!(small, Small, heads = 12);
+gpt2_forward!(tiny, Tiny, heads = 4);
