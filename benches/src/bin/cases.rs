@@ -204,6 +204,18 @@ fn run(opts: &Options) -> Result<Results> {
     run.case("matmul_1024", || mm_a.matmul(&mm_b))?;
     let (q, k) = (rng.tensor(&[128, 128, 64])?, rng.tensor(&[128, 64, 128])?);
     run.case("bmm_attention", || q.matmul(&k))?;
+    // Attention's batched scores at GPT-2's head size: [B·H, S, 64] @ [B·H, 64, S] for
+    // batch 8 × 12 heads.
+    for s_len in [16, 64, 128] {
+        let (q, k) = (rng.tensor(&[96, s_len, 64])?, rng.tensor(&[96, 64, s_len])?);
+        run.case(&format!("bmm_scores_s{s_len}"), || q.matmul(&k))?;
+    }
+    // GPT-2's one-row products against a transposed weight (`F.linear`, a GEMV): the
+    // tied unembedding of one position, and one position's MLP input.
+    let (row, wte) = (rng.tensor(&[1, 768])?, rng.tensor(&[50257, 768])?);
+    run.case("linear_gemv_vocab", || row.matmul(&wte.t()?))?;
+    let wfc = rng.tensor(&[3072, 768])?;
+    run.case("linear_gemv_768x3072", || row.matmul(&wfc.t()?))?;
     if opts.diag {
         // What `repeat` and `contiguous` would cost if they materialised through the
         // iterator's `copy_` (a fresh contiguous output each time, as those ops do).

@@ -18,11 +18,31 @@ pub(super) trait GemmElement: Element {
         b: Strided<'_, Self>,
         c: &mut [Self],
     );
+
+    /// `c = a · b` for one row `a` (`1×k`) read in place when `b`'s rows or columns are
+    /// contiguous (`gemv.rs`); `false` (nothing done) when the type or layout has no
+    /// such kernel and the caller runs [`GemmElement::gemm`].
+    #[inline(always)]
+    fn gemv(
+        _k: usize,
+        _n: usize,
+        _a: Strided<'_, Self>,
+        _b: Strided<'_, Self>,
+        _c: &mut [Self],
+    ) -> bool {
+        false
+    }
 }
 
 macro_rules! blas_gemm {
-    ($t:ty, $f:path $(, $small:path)?) => {
+    ($t:ty, $f:path $(, $small:path, $gemv:path)?) => {
         impl GemmElement for $t {
+            $(
+                #[cfg_attr(unoptimized, inline)]
+                fn gemv(k: usize, n: usize, a: Strided<'_, $t>, b: Strided<'_, $t>, c: &mut [$t]) -> bool {
+                    $gemv(k, n, a, b, c)
+                }
+            )?
             #[cfg_attr(unoptimized, inline)]
             fn gemm(
                 m: usize,
@@ -62,7 +82,12 @@ macro_rules! blas_gemm {
         }
     };
 }
-blas_gemm!(f32, matrixmultiply::sgemm, super::small::sgemm);
+blas_gemm!(
+    f32,
+    matrixmultiply::sgemm,
+    super::small::sgemm,
+    super::gemv::sgemv
+);
 blas_gemm!(f64, matrixmultiply::dgemm);
 
 /// The `i`-`p`-`j` loop: for each row of `a`, accumulate `a[i, p] * b[p, :]` into an

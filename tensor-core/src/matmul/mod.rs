@@ -13,6 +13,7 @@
 //! follows the same decisions so that the messages match.
 
 mod gemm;
+mod gemv;
 mod plan;
 mod small;
 mod strided;
@@ -121,8 +122,58 @@ impl Tensor {
             });
         }
         checked_numel(&plan.out_sizes, "matmul")?;
+        if let Some(out) = shared_batches(self, other, &plan)? {
+            return Ok(out);
+        }
+        let nbatch = checked_product(&plan.batch).unwrap_or(usize::MAX);
+        if self.dim() >= 3
+            && nbatch > 1
+            && plan.b.batch_strides.iter().all(|&s| s == 0)
+            && folded_rows(&plan, nbatch).is_none()
+        {
+            // `_matmul_impl`'s fold: a batch times one matrix is one product over the
+            // batch's rows; a batch whose rows are not one strided run is copied first
+            // (PyTorch's `reshape`), as it does.
+            return self.contiguous()?.matmul_impl(other);
+        }
         dispatch_dtype!(self.dtype(), T, run::<T>(self, other, &plan))
     }
+}
+
+/// A batch dim along which neither operand moves (both broadcast or expanded there)
+/// gives the same matrix at every index: the product is computed once over the other
+/// dims and expanded into the result (one copy), instead of once per index. `None` when
+/// no batch dim of size > 1 is shared so.
+///
+/// # Errors
+/// The product's; [`Error::OutOfMemory`] for the result.
+#[cfg_attr(unoptimized, inline)]
+fn shared_batches(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Option<Tensor>> {
+    let nb = plan.batch.len();
+    let shared: Vec<usize> = (0..nb)
+        .filter(|&i| {
+            plan.batch[i] > 1 && plan.a.batch_strides[i] == 0 && plan.b.batch_strides[i] == 0
+        })
+        .collect();
+    if shared.is_empty() {
+        return Ok(None);
+    }
+    // Each operand's own batch dims are the last of the result's.
+    let once = |t: &Tensor| -> Result<Tensor> {
+        let own = t.dim().saturating_sub(2);
+        let mut t = t.alias();
+        for &i in &shared {
+            if let Some(j) = (i + own).checked_sub(nb) {
+                if t.sizes()[j] > 1 {
+                    t = t.narrow(j as i64, 0, 1)?;
+                }
+            }
+        }
+        Ok(t)
+    };
+    let product = once(t1)?.matmul_impl(&once(t2)?)?;
+    let sizes: Vec<i64> = plan.out_sizes.iter().map(|&s| s as i64).collect();
+    Ok(Some(product.expand(&sizes)?.contiguous()?))
 }
 
 /// Runs the plan for element type `T`, producing a contiguous tensor.
@@ -253,6 +304,9 @@ fn gemm_rows<T: GemmElement>(
     b: Strided<'_, T>,
     c: &mut [T],
 ) {
+    if m == 1 && T::gemv(k, n, a, b, c) {
+        return;
+    }
     let blocks = row_split(m, k, n);
     if blocks <= 1 {
         return T::gemm(m, k, n, a, b, c);

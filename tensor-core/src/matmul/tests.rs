@@ -1,7 +1,7 @@
 //! Tests of `matmul` against a naive triple loop over logical indices.
 
 use super::*;
-use crate::test_util::strided;
+use crate::test_util::{arange, strided};
 use crate::{Element, Layout};
 
 /// `n` distinct small values `1, 2, ..., 7, -3, ...` (exact in every float type).
@@ -408,4 +408,58 @@ fn expanded_large_batch_computes() {
     let c = c.unwrap();
     assert_eq!(c.sizes(), &[1 << 20, 1, 1]);
     assert!(c.to_vec::<f32>().unwrap().iter().all(|&v| v == 11.0));
+}
+
+#[test]
+fn an_expanded_batch_is_one_product_expanded_into_the_result() {
+    // zeros(1, 1, 1).expand(2^31, 1, 1) @ zeros(1, 1) ran one tiny product per batch
+    // entry (minutes); the batch dim moves neither operand, so one product is expanded.
+    // 2^24 entries here (64 MiB of output): the values, and that nothing is slow.
+    let a = Tensor::from_vec(vec![2.0f32, 3.0], &[1, 1, 2]).unwrap();
+    let b = Tensor::from_vec(vec![5.0f32, 7.0], &[2, 1]).unwrap();
+    let big = a.expand(&[1 << 24, 1, 2]).unwrap();
+    let r = big.matmul(&b).unwrap();
+    assert_eq!(r.sizes(), &[1 << 24, 1, 1]);
+    assert!(r.is_contiguous());
+    let last = r.select(0, (1 << 24) - 1).unwrap();
+    assert_eq!(last.to_vec::<f32>().unwrap(), vec![31.0]);
+    // A batch dim broadcast in both ([3, 1, 2, 2] @ [1, 4, 2, 2] shares nothing; an
+    // expanded dim of a against b's missing one does).
+    let x = arange(&[2, 1, 2, 3]).expand(&[2, 5, 2, 3]).unwrap();
+    let y = arange(&[3, 4]);
+    let r = x.matmul(&y).unwrap();
+    let want = x.contiguous().unwrap().matmul(&y).unwrap();
+    assert_eq!(r.sizes(), want.sizes());
+    assert_eq!(r.to_vec::<f32>().unwrap(), want.to_vec::<f32>().unwrap());
+}
+
+#[test]
+fn a_batch_times_a_matrix_with_a_permuted_batch_is_folded_after_a_copy() {
+    // [4, 3, 5] stored as [3, 4, 5] transposed: not one run of rows; PyTorch reshapes
+    // (copies) and runs one product.
+    let base = arange(&[3, 4, 5]);
+    let a = base.transpose(0, 1).unwrap();
+    let b = arange(&[5, 2]);
+    let r = a.matmul(&b).unwrap();
+    let want = a.contiguous().unwrap().matmul(&b).unwrap();
+    assert_eq!(r.to_vec::<f32>().unwrap(), want.to_vec::<f32>().unwrap());
+}
+
+#[test]
+fn one_row_times_a_transposed_or_row_major_matrix_runs_the_gemv_and_matches_naive() {
+    // m = 1 (GPT-2's one-position products): `b = Wᵀ` (columns contiguous, the
+    // F.linear layout) and `b` row-major, with k not a multiple of the 16 lanes and
+    // k·n above the grain (the columns split across threads), a strided row, a
+    // batch of one, and a vector times a matrix.
+    for (k, n) in [(3, 5), (37, 700), (300, 1000)] {
+        let row = strided(storage_f32(k), &[1, k], &[k as isize, 1], 0);
+        let w = strided(storage_f32(n * k), &[n, k], &[k as isize, 1], 0);
+        check(&row, &w.t().unwrap());
+        let b = strided(storage_f32(k * n), &[k, n], &[n as isize, 1], 0);
+        check(&row, &b);
+        let wide = strided(storage_f32(2 * k), &[1, k], &[2 * k as isize, 2], 0);
+        check(&wide, &w.t().unwrap());
+        check(&row.unsqueeze(0).unwrap(), &b);
+        check(&row.squeeze_dim(0).unwrap(), &w.t().unwrap());
+    }
 }

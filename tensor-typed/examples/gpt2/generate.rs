@@ -19,6 +19,10 @@ pub trait Model {
     fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32>;
     /// The most likely next token of each sequence (`argmax` over the vocabulary).
     fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64>;
+    /// The logits of every position of `ids` `[batch, seq, vocab]`, without a cache
+    /// (`GPT2LMHeadModel(ids).logits`); returns their number (what `--bench-forward`
+    /// times).
+    fn forward_numel(&self, ids: &Ids) -> usize;
 }
 
 /// How the next token is chosen: greedily, or sampled as transformers' logits warpers

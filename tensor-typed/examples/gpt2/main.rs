@@ -48,10 +48,16 @@ struct Args {
     tokenizer: Option<PathBuf>,
     #[cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
     prompt: Option<String>,
+    /// `--bench-forward 2x32,1x128`: time the full forward of these `[batch, seq]`
+    /// shapes instead of generating.
+    bench: Vec<(usize, usize)>,
+    /// Timed repetitions per shape (`--reps`).
+    reps: usize,
 }
 
 const USAGE: &str = "usage: gpt2 --model DIR (--prompt-ids 464,2068,... | --tokenizer tokenizer.json --prompt TEXT) \
-[--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S] [--no-cache]";
+[--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S] [--no-cache] \
+| --model DIR --bench-forward 2x32,1x128 [--reps N]";
 
 fn number<T: std::str::FromStr>(flag: &str, value: &str) -> std::result::Result<T, String> {
     value
@@ -66,6 +72,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Args, S
     let (mut temperature, mut top_k, mut top_p, mut seed) = (None, None, None, None);
     let mut use_cache = true;
     let (mut tokenizer, mut prompt) = (None, None);
+    let (mut bench, mut reps) = (Vec::new(), 10);
     let mut it = args;
     while let Some(flag) = it.next() {
         if flag == "--no-cache" {
@@ -88,11 +95,20 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Args, S
             "--seed" => seed = Some(number::<u64>(&flag, &value)?),
             "--tokenizer" => tokenizer = Some(PathBuf::from(value)),
             "--prompt" => prompt = Some(value),
+            "--bench-forward" => {
+                for shape in value.split(',') {
+                    let (b, t) = shape
+                        .split_once('x')
+                        .ok_or(format!("--bench-forward: not BxT: {shape}"))?;
+                    bench.push((number(&flag, b)?, number(&flag, t)?));
+                }
+            }
+            "--reps" => reps = number(&flag, &value)?,
             _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
         }
     }
     let model = model.ok_or(format!("--model is required\n{USAGE}"))?;
-    if prompt_ids.is_empty() && prompt.is_none() {
+    if prompt_ids.is_empty() && prompt.is_none() && bench.is_empty() {
         return Err(format!(
             "give --prompt-ids (or --tokenizer and --prompt)\n{USAGE}"
         ));
@@ -130,11 +146,43 @@ fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Args, S
         use_cache,
         tokenizer,
         prompt,
+        bench,
+        reps: reps.max(1),
     })
+}
+
+/// `--bench-forward`: for each `[batch, seq]`, two warm-up forwards, then `reps` timed
+/// ones; prints the best and the median in ms. The ids are a fixed deterministic
+/// pattern (the values do not change the work).
+fn bench_forward<M: Model>(model: &M, shapes: &[(usize, usize)], reps: usize) -> Result<()> {
+    for &(b, t) in shapes {
+        let ids: Vec<i64> = (0..b * t).map(|i| (i * 7919 % 1000) as i64).collect();
+        let ids = model::Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
+        for _ in 0..2 {
+            model.forward_numel(&ids);
+        }
+        let mut ms: Vec<f64> = (0..reps)
+            .map(|_| {
+                let start = Instant::now();
+                model.forward_numel(&ids);
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "forward [{b}, {t}]: best {:.2} ms, median {:.2} ms",
+            ms[0],
+            ms[ms.len() / 2]
+        );
+    }
+    Ok(())
 }
 
 /// Generates with a loaded model and prints the ids (and the text, with a tokenizer).
 fn run_with<M: Model>(model: &M, args: &Args, prompt: &[i64]) -> Result<()> {
+    if !args.bench.is_empty() {
+        return bench_forward(model, &args.bench, args.reps);
+    }
     let start = Instant::now();
     let ids = generate(model, prompt, args.max_new, &args.choice, args.use_cache)?;
     let elapsed = start.elapsed();

@@ -318,7 +318,6 @@ macro_rules! gpt2_forward {
 
                 /// Logits of every position of `ids`, without a cache. Mirrors
                 /// `GPT2LMHeadModel(ids).logits`.
-                #[allow(dead_code)] // the tests' (generation needs only the last position)
                 pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
                     self.logits(&self.hidden(ids, None))
                 }
@@ -347,6 +346,9 @@ macro_rules! gpt2_forward {
                 }
                 fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32> {
                     Gpt2::<$cfg>::next_logits(self, ids, cache).to_vec()
+                }
+                fn forward_numel(&self, ids: &Ids) -> usize {
+                    Gpt2::<$cfg>::forward(self, ids).dims().iter().product()
                 }
                 fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64> {
                     Gpt2::<$cfg>::next_logits(self, ids, cache)
