@@ -206,8 +206,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
-    /// `torch.contiguous_format`. Panics when memory runs out; see
-    /// [`try_contiguous_copy`](Self::try_contiguous_copy).
+    /// `torch.contiguous_format`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_contiguous_copy`](Self::try_contiguous_copy).
     #[track_caller]
     pub fn contiguous_copy(&self) -> Self {
         crate::or_panic::or_panic(self.try_contiguous_copy())
@@ -223,8 +225,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             .clone(tensor_core::MemoryFormat::Contiguous)?))
     }
 
-    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`. Panics when memory runs
-    /// out; see [`try_cast`](Self::try_cast).
+    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_cast`](Self::try_cast).
     #[track_caller]
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
         crate::or_panic::or_panic(self.try_cast())

@@ -178,6 +178,20 @@ mod tests {
         try_errs_and_plain_panics_here(t, OOM, || drop(x.to_vec()), line!());
     }
 
+    /// A static `layout!` returns the tensor (no `Result`): a copy past memory panics
+    /// with the `OutOfMemory` message at the `layout!` call, not as unreachable code.
+    #[test]
+    fn static_layout_repeat_past_memory_panics_at_the_call() {
+        let x = Tensor::<f32, Shape![2]>::zeros();
+        let (file, at, said) = panic_of(
+            || drop(crate::layout!(x, "a -> (a r)", r = 100000000000000)),
+            line!() - 1,
+        );
+        assert!(file.ends_with("ops/mod.rs"), "{file}:{at}");
+        assert_eq!(at, line!() - 4, "the panic names the layout! call");
+        assert!(said.starts_with(OOM), "{said}");
+    }
+
     #[test]
     fn full_keeps_the_exact_value_of_every_element_type() {
         let big = (1i64 << 60) + 1;
