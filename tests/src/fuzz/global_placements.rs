@@ -50,7 +50,7 @@ pub fn run_case(g: &mut Gen, c: &mut Ctx) {
     let (sbp_in, sbp_out) = (sbp(g, ndim), sbp(g, ndim));
     let dtype = g.pick(&[DType::F32, DType::I64, DType::Bool]);
     let op = g.below(6);
-    let failure = match g.below(4) {
+    let failure = match g.below(6) {
         0 => Failure::Error(g.below(world)),
         1 => Failure::Panic(g.below(world)),
         _ => Failure::None,
@@ -79,22 +79,42 @@ pub fn run_case(g: &mut Gen, c: &mut Ctx) {
                 if placement.index_of(rank).is_none() {
                     // Not on the placement: from_logical must refuse it.
                     return GlobalTensor::from_logical(&comm, &logical, &placement, sbp_in)
-                        .map(|_| Vec::new());
+                        .map(|_| (Vec::new(), None));
                 }
                 let x = GlobalTensor::from_logical(&comm, &logical, &placement, sbp_in)?;
+                let rev: Vec<i64> = (0..ndim as i64).rev().collect();
                 let y = match op {
                     0 => x.to_sbp(sbp_out)?,
                     1 => x.sum(&[], false)?,
                     2 => x.add(&x.to_sbp(sbp_out)?)?,
                     3 => x.amax(&[0], false)?,
                     4 => x.reshape(&[-1])?,
-                    _ => x.matmul(&x.permute(&(0..ndim as i64).rev().collect::<Vec<_>>())?)?,
+                    _ => x.matmul(&x.permute(&rev)?)?,
                 };
-                y.to_logical()?.to_vec_f64()
+                // The same op on the logical tensor, on this rank alone.
+                let want = match op {
+                    0 => Ok(logical.alias()),
+                    1 => logical.sum(&[], false),
+                    2 => logical.add(&logical),
+                    3 => logical.amax(&[0], false),
+                    4 => logical.reshape(&[-1]),
+                    _ => logical.permute(&rev).and_then(|t| logical.matmul(&t)),
+                };
+                let want = want.and_then(|t| t.to_vec_f64()).ok();
+                Ok((y.to_logical()?.to_vec_f64()?, want))
             })
         },
     );
     let took = t0.elapsed();
+    // Every rank of the placement holds the logical result, that of the same op on the
+    // logical tensor where that op succeeds.
+    for (rank, (got, want)) in r.iter().flatten().enumerate() {
+        if let Some(want) = want {
+            c.check(got == want, || {
+                format!("rank {rank}: global {got:?}, logical {want:?}")
+            });
+        }
+    }
     // Every wait is bounded by the timeout; a run far past it is a hang.
     c.check(took < timeout * 20 + Duration::from_secs(5), || {
         format!("the run took {took:?} with a timeout of {timeout:?}")
