@@ -107,6 +107,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Clears the gradient (`t.grad = None`, what PyTorch's `zero_grad()` does by
     /// default).
+    ///
+    /// # Panics
+    /// Never: clearing a gradient checks nothing (only a gradient that is set is
+    /// checked against the tensor, in [`set_grad`](Tensor::set_grad)).
     #[track_caller]
     pub fn zero_grad(&mut self) {
         self.inner

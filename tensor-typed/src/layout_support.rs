@@ -72,17 +72,23 @@ pub struct MayFail;
 impl Mode for Infallible {
     type Wrap<X> = X;
     /// The runtime accepts whatever the types and the macro accepted (a `reduce =
-    /// max|min` that may reduce an empty axis is [`MayFail`]), so the error arm is
-    /// unreachable; it would report a bug in tensor-typed.
+    /// max|min` that may reduce an empty axis is [`MayFail`]).
+    ///
+    /// # Panics
+    /// When a copy the recipe needs (`repeat`, `reduce`, a reshape that cannot be a view)
+    /// cannot be allocated, with the `OutOfMemory` error's message at the `layout!`
+    /// call.
+    #[track_caller]
     fn run<T: Element, S: Shape, Out: Shape>(
         x: &Tensor<T, S>,
         recipe: &Recipe,
         given: AxisSizes,
     ) -> Tensor<T, Out> {
-        match fits(recipe.apply(&x.inner, given), T::DTYPE, Out::DIMS) {
-            Ok(inner) => wrap!(inner),
-            Err(e) => unreachable!("layout! checked at compile time, yet the runtime says: {e}"),
-        }
+        wrap!(crate::or_panic::or_panic(fits(
+            recipe.apply(&x.inner, given),
+            T::DTYPE,
+            Out::DIMS
+        )))
     }
 }
 
@@ -114,6 +120,7 @@ pub trait LayoutResult<T: Element, S: Shape>: Sized {
     ) -> Self;
 }
 impl<T: Element, S: Shape, O: Shape> LayoutResult<T, S> for Tensor<T, O> {
+    #[track_caller]
     fn run_as(_: &PhantomData<Self>, x: &Tensor<T, S>, recipe: &Recipe, given: AxisSizes) -> Self {
         Infallible::run::<T, S, O>(x, recipe, given)
     }

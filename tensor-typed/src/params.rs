@@ -65,6 +65,9 @@ pub trait Params {
 
     /// Clears every parameter's gradient (`p.grad = None`). Mirrors
     /// `Module.zero_grad()` (whose default is `set_to_none=True`).
+    ///
+    /// # Panics
+    /// Never: clearing a gradient checks nothing.
     #[track_caller]
     fn zero_grad(&mut self) {
         self.visit_mut(&mut |t| {

@@ -144,12 +144,24 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         self.inner.numel()
     }
 
-    /// The elements in row-major (logical) order.
+    /// The elements in row-major (logical) order. Mirrors `t.reshape(-1).tolist()`.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (an expanded view may have far more elements
+    /// than its storage), with the `OutOfMemory` error's message; see
+    /// [`try_to_vec`](Self::try_to_vec).
     #[track_caller]
     pub fn to_vec(&self) -> Vec<T> {
-        self.inner
-            .to_vec::<T>()
-            .expect("dtype is T by the typed invariant")
+        crate::or_panic::or_panic(self.try_to_vec())
+    }
+
+    /// [`to_vec`](Self::to_vec), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] (`DefaultCPUAllocator: not enough memory: you tried to
+    /// allocate N bytes.`) when the result cannot be allocated.
+    pub fn try_to_vec(&self) -> Result<Vec<T>> {
+        self.inner.to_vec::<T>()
     }
 
     /// The single element of a one-element tensor. Mirrors `Tensor.item()`.
@@ -180,18 +192,24 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Forgets static dims: any shape of the same rank whose static dims are also
     /// static (and equal) in `S`, e.g. `Shape![5, 3]` → `Shape![Dyn, 3]`. Checked at run
     /// time like [`Tensor::check_shape`] (never fails for a valid widening).
+    ///
+    /// # Panics
+    /// When `S2` has a static dim where `S` has a `Dyn` of another size (not a
+    /// widening), with the message of [`check_shape`](Self::check_shape), its `try_`
+    /// form.
     #[track_caller]
     pub fn widen<S2: Shape>(self) -> Tensor<T, S2>
     where
         S: crate::shape::same::SameShape<S2>,
     {
-        self.check_shape()
-            .expect("widen to a shape that does not fit")
+        crate::or_panic::or_panic(self.check_shape())
     }
 
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
-    /// `torch.contiguous_format`. Panics when memory runs out; see
-    /// [`try_contiguous_copy`](Self::try_contiguous_copy).
+    /// `torch.contiguous_format`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_contiguous_copy`](Self::try_contiguous_copy).
     #[track_caller]
     pub fn contiguous_copy(&self) -> Self {
         crate::or_panic::or_panic(self.try_contiguous_copy())
@@ -207,8 +225,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             .clone(tensor_core::MemoryFormat::Contiguous)?))
     }
 
-    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`. Panics when memory runs
-    /// out; see [`try_cast`](Self::try_cast).
+    /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_cast`](Self::try_cast).
     #[track_caller]
     pub fn cast<U: Element>(&self) -> Tensor<U, S> {
         crate::or_panic::or_panic(self.try_cast())
@@ -230,49 +250,116 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S: StaticShape,
     {
         let dims = S::all_static().expect("static shape");
-        wrap!(tensor_core::Tensor::from_vec(data.to_vec(), &dims).expect("tensor! literal"))
+        wrap!(crate::or_panic::or_panic(tensor_core::Tensor::from_vec(
+            data.to_vec(),
+            &dims
+        )))
     }
+}
+
+/// The sizes of a static shape (every dim of a `StaticShape` is static).
+#[cfg_attr(unoptimized, inline)]
+fn static_sizes(dims: &[Option<usize>]) -> Vec<usize> {
+    crate::shape::all_static(dims).expect("a StaticShape has only static dims")
 }
 
 /// `zeros()` / `ones()` of a static shape, outside the generic code (one copy for
 /// every shape, which keeps typed programs quick to compile).
+///
+/// # Errors
+/// `StorageSizeOverflow`, `OutOfMemory`.
 #[cfg_attr(unoptimized, inline)]
-#[track_caller]
-fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> tensor_core::Tensor {
-    let dims = crate::shape::all_static(dims).expect("static shape");
-    let t = if one {
+fn static_filled(dims: &[Option<usize>], dtype: DType, one: bool) -> Result<tensor_core::Tensor> {
+    let dims = static_sizes(dims);
+    if one {
         tensor_core::Tensor::ones(&dims, dtype)
     } else {
         tensor_core::Tensor::zeros(&dims, dtype)
-    };
-    t.expect("a static shape's element count fits in memory")
+    }
+}
+
+/// `full()` of a static shape: fresh zeroed memory (allocated fallibly, never a
+/// `vec![value; n]`) into which the 0-d `value` is copied, so every element type keeps
+/// its exact value.
+///
+/// # Errors
+/// `StorageSizeOverflow`, `OutOfMemory`.
+#[cfg_attr(unoptimized, inline)]
+fn static_full(dims: &[Option<usize>], value: &tensor_core::Tensor) -> Result<tensor_core::Tensor> {
+    let t = tensor_core::Tensor::zeros(&static_sizes(dims), value.dtype())?;
+    t.copy_(value)?;
+    Ok(t)
+}
+
+/// `rand()` / `randn()` of a static shape.
+///
+/// # Errors
+/// `StorageSizeOverflow`, `OutOfMemory`.
+#[cfg_attr(unoptimized, inline)]
+fn static_random(dims: &[Option<usize>], seed: u64, normal: bool) -> Result<tensor_core::Tensor> {
+    let dims = static_sizes(dims);
+    if normal {
+        tensor_core::Tensor::randn(&dims, seed)
+    } else {
+        tensor_core::Tensor::rand(&dims, seed)
+    }
 }
 
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
     ///
     /// # Panics
-    /// When memory runs out.
+    /// When memory runs out (PyTorch's `DefaultCPUAllocator: not enough memory`); see
+    /// [`try_zeros`](Self::try_zeros).
     #[track_caller]
     pub fn zeros() -> Self {
-        wrap!(static_filled(S::DIMS, T::DTYPE, false))
+        crate::or_panic::or_panic(Self::try_zeros())
+    }
+
+    /// [`zeros`](Self::zeros), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::StorageSizeOverflow`] when the bytes exceed `isize::MAX`;
+    /// [`Error::OutOfMemory`] when they cannot be allocated.
+    pub fn try_zeros() -> Result<Self> {
+        Ok(wrap!(static_filled(S::DIMS, T::DTYPE, false)?))
     }
 
     /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
     ///
     /// # Panics
-    /// When memory runs out.
+    /// When memory runs out; see [`try_ones`](Self::try_ones).
     #[track_caller]
     pub fn ones() -> Self {
-        wrap!(static_filled(S::DIMS, T::DTYPE, true))
+        crate::or_panic::or_panic(Self::try_ones())
+    }
+
+    /// [`ones`](Self::ones), returning the error.
+    ///
+    /// # Errors
+    /// As [`try_zeros`](Self::try_zeros).
+    pub fn try_ones() -> Result<Self> {
+        Ok(wrap!(static_filled(S::DIMS, T::DTYPE, true)?))
     }
 
     /// A tensor filled with `value`. Mirrors `torch.full`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_full`](Self::try_full).
     #[track_caller]
     pub fn full(value: T) -> Self {
-        let dims = S::all_static().expect("static shape");
-        let data = vec![value; dims.iter().product()];
-        wrap!(tensor_core::Tensor::from_vec(data, &dims).expect("full"))
+        crate::or_panic::or_panic(Self::try_full(value))
+    }
+
+    /// [`full`](Self::full), returning the error.
+    ///
+    /// # Errors
+    /// As [`try_zeros`](Self::try_zeros).
+    pub fn try_full(value: T) -> Result<Self> {
+        Ok(wrap!(static_full(
+            S::DIMS,
+            &tensor_core::Tensor::scalar(value)
+        )?))
     }
 }
 
@@ -303,18 +390,38 @@ impl<S: Shape> Tensor<f32, S> {
 impl<S: StaticShape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_rand`](Self::try_rand).
     #[track_caller]
     pub fn rand(seed: u64) -> Self {
-        let dims = S::all_static().expect("static shape");
-        wrap!(tensor_core::Tensor::rand(&dims, seed).expect("rand"))
+        crate::or_panic::or_panic(Self::try_rand(seed))
+    }
+
+    /// [`rand`](Self::rand), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::StorageSizeOverflow`], [`Error::OutOfMemory`].
+    pub fn try_rand(seed: u64) -> Result<Self> {
+        Ok(wrap!(static_random(S::DIMS, seed, false)?))
     }
 
     /// Standard normal samples (seeded). Mirrors `torch.randn`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
+    ///
+    /// # Panics
+    /// When memory runs out; see [`try_randn`](Self::try_randn).
     #[track_caller]
     pub fn randn(seed: u64) -> Self {
-        let dims = S::all_static().expect("static shape");
-        wrap!(tensor_core::Tensor::randn(&dims, seed).expect("randn"))
+        crate::or_panic::or_panic(Self::try_randn(seed))
+    }
+
+    /// [`randn`](Self::randn), returning the error.
+    ///
+    /// # Errors
+    /// [`Error::StorageSizeOverflow`], [`Error::OutOfMemory`].
+    pub fn try_randn(seed: u64) -> Result<Self> {
+        Ok(wrap!(static_random(S::DIMS, seed, true)?))
     }
 }
 

@@ -2,7 +2,9 @@
 //! are mutated (bytes flipped, set to interesting values, inserted, deleted, the file
 //! truncated, numbers in the header replaced) and read back. Every read must return
 //! `Ok` or `Err`, never panic; every tensor an `Ok` gives must read in full and hold no
-//! more bytes than the file has.
+//! more bytes than the file has. Safetensors files are also read through tensor-typed's
+//! `Weights` (`load::<f32, Shape![Dyn, Dyn]>`, `load::<i64, Shape![3, Dyn]>`), which
+//! checks the header against the type first (issue 33).
 //!
 //! - CI: a fixed seed and a fixed number of cases (2,000 per format), stopped early
 //!   after 3 s in all so a slow machine cannot stretch it.
@@ -18,6 +20,8 @@ use tensor_core::io::{
     read_npy, read_npz, save_safetensors, write_npy, write_npz, SafetensorsFile,
 };
 use tensor_core::{DType, MemoryFormat, Tensor, ALL_DTYPES};
+use tensor_typed::io::Weights;
+use tensor_typed::Shape;
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
@@ -175,6 +179,20 @@ fn read(kind: &str, path: &Path, file_len: usize) {
                 for n in names {
                     if let Ok(t) = f.get(&n) {
                         check_tensor(&t, file_len, kind);
+                    }
+                }
+            }
+            // The typed reader over the same file: `Weights::load` checks the header's
+            // dtype and shape against the type before it maps anything.
+            if let Ok(w) = Weights::open(path) {
+                let names: Vec<String> = w.names().map(str::to_string).collect();
+                for n in names {
+                    if let Ok(t) = w.load::<f32, Shape![Dyn, Dyn]>(&n) {
+                        check_tensor(t.as_dyn(), file_len, "typed safetensors");
+                        t.try_to_vec().unwrap();
+                    }
+                    if let Ok(t) = w.load::<i64, Shape![3, Dyn]>(&n) {
+                        check_tensor(t.as_dyn(), file_len, "typed safetensors");
                     }
                 }
             }

@@ -328,7 +328,7 @@ impl GlobalTensor {
 
 /// One `GlobalTensor` method per row of the unary op table (`ops/unary/defs.rs`).
 macro_rules! global_unary_methods {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
         $kind:ident $kernel:tt $typed:ident $bool_error:tt $node:tt
         $domain:ident $partial:ident ; )*) => {
         impl GlobalTensor {

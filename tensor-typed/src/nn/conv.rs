@@ -14,6 +14,10 @@ use tensor_core::{Element, Result};
 /// `F.conv2d(input, weight, bias, STRIDE, PADDING, DILATION, GROUPS)`; a channels_last
 /// input gives a channels_last output. Compile errors: input channels ≠ weight channels ×
 /// groups, an empty output (both for static dims).
+///
+/// # Panics
+/// With PyTorch's message when `Dyn` dims do not fit, or when memory runs out; see
+/// [`try_conv2d`].
 #[track_caller]
 pub fn conv2d<
     const STRIDE: usize,
@@ -69,6 +73,10 @@ where
 macro_rules! pool {
     ($name:ident, $try_name:ident, $op:ident, $doc:literal) => {
         #[doc = concat!("2-d ", $doc, " pooling of `input` `[N, C, H, W]` with a square `KERNEL`, `STRIDE` and `PADDING`: `[N, C, H', W']`. Mirrors `F.", stringify!($name), "(input, KERNEL, STRIDE, PADDING)` (dilation 1, no ceil mode). Compile errors: padding above half the kernel, an empty output (static dims).")]
+        ///
+        /// # Panics
+        /// With PyTorch's message when `Dyn` dims do not fit (an empty output), or when
+        /// memory runs out; see the `try_` function.
         #[track_caller]
         pub fn $name<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, T: Element, X>(
             input: &Tensor<T, X>,
@@ -103,6 +111,10 @@ pub trait Conv2dExt<T: Element, W: Shape> {
     /// The input's shape.
     type Shape: Shape;
     /// [`conv2d`] of `self`.
+    ///
+    /// # Panics
+    /// As [`conv2d`]; [`try_conv2d`] returns the error.
+    #[track_caller]
     fn conv2d<const ST: usize, const PD: usize, const DL: usize, const G: usize>(
         &self,
         weight: &Tensor<T, W>,
@@ -113,6 +125,7 @@ pub trait Conv2dExt<T: Element, W: Shape> {
 }
 impl<T: Element, X: Shape, W: Shape> Conv2dExt<T, W> for Tensor<T, X> {
     type Shape = X;
+    #[track_caller]
     fn conv2d<const ST: usize, const PD: usize, const DL: usize, const G: usize>(
         &self,
         weight: &Tensor<T, W>,
@@ -127,6 +140,10 @@ impl<T: Element, X: Shape, W: Shape> Conv2dExt<T, W> for Tensor<T, X> {
 
 impl<T: Element, X: Shape> Tensor<T, X> {
     /// [`max_pool2d`] as a method: `x.max_pool2d::<KERNEL, STRIDE, PADDING>()`.
+    ///
+    /// # Panics
+    /// As [`max_pool2d`]; [`try_max_pool2d`] returns the error.
+    #[track_caller]
     pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize>(
         &self,
     ) -> Tensor<T, <X as Pool2dShape<op::max_pool2d, K, ST, PD>>::Output>
@@ -137,6 +154,10 @@ impl<T: Element, X: Shape> Tensor<T, X> {
     }
 
     /// [`avg_pool2d`] as a method: `x.avg_pool2d::<KERNEL, STRIDE, PADDING>()`.
+    ///
+    /// # Panics
+    /// As [`avg_pool2d`]; [`try_avg_pool2d`] returns the error.
+    #[track_caller]
     pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize>(
         &self,
     ) -> Tensor<T, <X as Pool2dShape<op::avg_pool2d, K, ST, PD>>::Output>

@@ -22,9 +22,11 @@ impl IndexElement for i64 {}
 impl IndexElement for i32 {}
 
 /// The rows of `weight` `[V, E]` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors
-/// `F.embedding(ids, weight)`. Compile error: ids that are not `i64`/`i32`. An id
-/// outside `0..V` is PyTorch's `index out of range in self` (a panic here; see
-/// [`try_embedding`]).
+/// `F.embedding(ids, weight)`. Compile error: ids that are not `i64`/`i32`.
+///
+/// # Panics
+/// An id outside `0..V` (PyTorch's `index out of range in self`), or memory running
+/// out; see [`try_embedding`].
 #[track_caller]
 pub fn embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
     ids: &Tensor<I, S>,

@@ -106,17 +106,29 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
     /// until written).
     ///
     /// # Panics
-    /// When memory runs out.
+    /// When memory runs out; see [`try_zeros`](Self::try_zeros).
     #[track_caller]
     pub fn zeros() -> Self
     where
         (O, I): StaticShape,
         (O,): StaticShape,
     {
-        Linear {
-            weight: Tensor::zeros(),
-            bias: Some(Tensor::zeros()),
-        }
+        or_panic(Self::try_zeros())
+    }
+
+    /// [`zeros`](Self::zeros), returning the error.
+    ///
+    /// # Errors
+    /// `OutOfMemory` (or `StorageSizeOverflow`) when the weights cannot be allocated.
+    pub fn try_zeros() -> Result<Self>
+    where
+        (O, I): StaticShape,
+        (O,): StaticShape,
+    {
+        Ok(Linear {
+            weight: Tensor::try_zeros()?,
+            bias: Some(Tensor::try_zeros()?),
+        })
     }
 
     /// `x @ weight.T + bias`: the last dim `I` becomes `O`. Mirrors `Linear.forward`.
@@ -148,17 +160,29 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
     /// A layer of zeros (to load weights into).
     ///
     /// # Panics
-    /// When memory runs out.
+    /// When memory runs out; see [`try_zeros`](Self::try_zeros).
     #[track_caller]
     pub fn zeros() -> Self
     where
         (I, O): StaticShape,
         (O,): StaticShape,
     {
-        Conv1D {
-            weight: Tensor::zeros(),
-            bias: Tensor::zeros(),
-        }
+        or_panic(Self::try_zeros())
+    }
+
+    /// [`zeros`](Self::zeros), returning the error.
+    ///
+    /// # Errors
+    /// `OutOfMemory` (or `StorageSizeOverflow`) when the weights cannot be allocated.
+    pub fn try_zeros() -> Result<Self>
+    where
+        (I, O): StaticShape,
+        (O,): StaticShape,
+    {
+        Ok(Conv1D {
+            weight: Tensor::try_zeros()?,
+            bias: Tensor::try_zeros()?,
+        })
     }
 
     /// `x @ weight + bias`: the last dim `I` becomes `O`. Mirrors Hugging Face's

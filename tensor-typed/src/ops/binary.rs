@@ -36,8 +36,11 @@ macro_rules! binary_methods {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise `", $torch, "` with broadcasting and dtype promotion. Mirrors `torch.", $torch, "`.")]
             ///
-            /// Compile error: static dims that do not broadcast. Panics with PyTorch's
-            /// message when a `Dyn` dim does not broadcast (see the `try_` method).
+            /// Compile error: static dims that do not broadcast.
+            ///
+            /// # Panics
+            /// With PyTorch's message when a `Dyn` dim does not broadcast, or when the
+            /// result cannot be allocated (see the `try_` method).
             #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2, op::$name>
             where
@@ -71,7 +74,11 @@ binary_methods! {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Elementwise true division (integers give `f32`). Mirrors `torch.div`.
-    /// Compile error: static dims that do not broadcast; panics on a `Dyn` mismatch.
+    /// Compile error: static dims that do not broadcast.
+    ///
+    /// # Panics
+    /// On a `Dyn` mismatch (PyTorch's message) or when memory runs out; see
+    /// [`Self::try_div`].
     #[track_caller]
     pub fn div<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> DivOut<T, S, T2, S2>
     where
@@ -100,6 +107,10 @@ macro_rules! compare_methods {
     ($($name:ident $try_name:ident;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise comparison `", stringify!($name), "` (after promotion), giving `bool`. Mirrors `torch.", stringify!($name), "`.")]
+            ///
+            /// # Panics
+            /// With PyTorch's message when a `Dyn` dim does not broadcast, or when the
+            /// result cannot be allocated (see the `try_` method).
             #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2, op::$name>
             where
@@ -124,59 +135,118 @@ compare_methods! {
     eq try_eq; ne try_ne; lt try_lt; le try_le; gt try_gt; ge try_ge;
 }
 
+/// The tensor type of `cond.where_(x, y)`.
+pub type WhereOut<C, T1, S1, T2, S2> =
+    Tensor<Promoted<T1, T2>, Broadcast<Broadcast<C, S1, op::where_>, S2, op::where_>>;
+
 impl<C: Shape> Tensor<bool, C> {
     /// `x` where `self` is true, else `y`, broadcasting all three. Mirrors
     /// `torch.where(cond, x, y)`.
-    #[allow(clippy::type_complexity)]
+    ///
+    /// Compile error: static dims that do not broadcast.
+    ///
+    /// # Panics
+    /// With PyTorch's message when a `Dyn` dim of the condition, `x` or `y` does not
+    /// broadcast, or when the result cannot be allocated; see [`Self::try_where_`].
     #[track_caller]
     pub fn where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
         &self,
         x: &Tensor<T1, S1>,
         y: &Tensor<T2, S2>,
-    ) -> Tensor<Promoted<T1, T2>, Broadcast<Broadcast<C, S1, op::where_>, S2, op::where_>>
+    ) -> WhereOut<C, T1, S1, T2, S2>
     where
         T1: Promote<T2>,
         C: BroadcastShape<S1, op::where_>,
         Broadcast<C, S1, op::where_>: BroadcastShape<S2, op::where_>,
     {
-        wrap!(or_panic(tensor_core::Tensor::where_(
+        or_panic(self.try_where_(x, y))
+    }
+
+    /// [`Self::where_`], returning the error.
+    ///
+    /// # Errors
+    /// PyTorch's broadcast error (`The size of tensor a (3) must match the size of tensor
+    /// b (4) at non-singleton dimension 0`) for `Dyn` dims that differ; `OutOfMemory`.
+    pub fn try_where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
+        &self,
+        x: &Tensor<T1, S1>,
+        y: &Tensor<T2, S2>,
+    ) -> Result<WhereOut<C, T1, S1, T2, S2>>
+    where
+        T1: Promote<T2>,
+        C: BroadcastShape<S1, op::where_>,
+        Broadcast<C, S1, op::where_>: BroadcastShape<S2, op::where_>,
+    {
+        Ok(wrap!(tensor_core::Tensor::where_(
             &self.inner,
             &x.inner,
             &y.inner,
-        )))
+        )?))
     }
 }
 
 macro_rules! scalar_methods {
-    ($($name:ident $core:ident $bound:path;)*) => {
+    ($($name:ident $try_name:ident $core:ident $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
+            ///
+            /// # Panics
+            /// With PyTorch's message when the number does not fit the result's dtype
+            /// (`value cannot be converted to type uint8_t without overflow`), or when
+            /// the result cannot be allocated; see the `try_` method.
             #[track_caller]
             pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Output, S>
             where
                 T: WithScalar<N> + $bound,
             {
-                wrap!(or_panic(self.inner.$name(value)))
+                or_panic(self.$try_name(value))
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the error instead of panicking.")]
+            ///
+            /// # Errors
+            /// PyTorch's overflow error for a number the dtype cannot hold; `OutOfMemory`.
+            pub fn $try_name<N: Into<Scalar> + Copy>(&self, value: N) -> Result<Tensor<<T as WithScalar<N>>::Output, S>>
+            where
+                T: WithScalar<N> + $bound,
+            {
+                Ok(wrap!(self.inner.$name(value)?))
             }
         )*}
     };
 }
 scalar_methods! {
-    add_scalar add Element; sub_scalar sub Subtract; mul_scalar mul Element;
+    add_scalar try_add_scalar add Element; sub_scalar try_sub_scalar sub Subtract;
+    mul_scalar try_mul_scalar mul Element;
 }
+
+/// The tensor type of `t.div_scalar(n)`.
+pub type DivScalarOut<T, S, N> = Tensor<<<T as WithScalar<N>>::Output as FloatOf>::Output, S>;
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// True division by a Rust number (integers give `f32`). Mirrors `torch.div`.
+    ///
+    /// # Panics
+    /// As [`Self::add_scalar`]; see [`Self::try_div_scalar`].
     #[track_caller]
-    pub fn div_scalar<N: Into<Scalar> + Copy>(
-        &self,
-        value: N,
-    ) -> Tensor<<<T as WithScalar<N>>::Output as FloatOf>::Output, S>
+    pub fn div_scalar<N: Into<Scalar> + Copy>(&self, value: N) -> DivScalarOut<T, S, N>
     where
         T: WithScalar<N>,
         <T as WithScalar<N>>::Output: FloatOf,
     {
-        wrap!(or_panic(self.inner.div_scalar(value)))
+        or_panic(self.try_div_scalar(value))
+    }
+
+    /// [`Self::div_scalar`], returning the error.
+    ///
+    /// # Errors
+    /// As [`Self::try_add_scalar`].
+    pub fn try_div_scalar<N: Into<Scalar> + Copy>(&self, value: N) -> Result<DivScalarOut<T, S, N>>
+    where
+        T: WithScalar<N>,
+        <T as WithScalar<N>>::Output: FloatOf,
+    {
+        Ok(wrap!(self.inner.div_scalar(value)?))
     }
 }
 
@@ -188,7 +258,11 @@ macro_rules! inplace_methods {
             /// Compile errors: `other` does not broadcast to this shape (`in-place add_:
             /// output with shape (D<3>,) doesn't match the broadcast shape (D<2>, D<3>)`);
             /// the promoted type does not cast safely into `T` (`add_: result type f32
-            /// can't be cast to the desired output type i64`). Panics on a `Dyn` mismatch.
+            /// can't be cast to the desired output type i64`).
+            ///
+            /// # Panics
+            /// On a `Dyn` mismatch or an overlapping `self` (PyTorch's message); see the
+            /// `try_` method.
             #[track_caller]
             pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
             where

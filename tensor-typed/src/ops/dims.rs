@@ -28,6 +28,10 @@ pub(crate) fn fit<T: Element, S2: Shape>(r: Result<tensor_core::Tensor>) -> Resu
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Swaps dims `A` and `B` (a view). Mirrors `torch.transpose(x, A, B)`; `-1` is the
     /// last dim. Compile error: a dim out of range.
+    ///
+    /// # Panics
+    /// Never for a tensor of this type (the dims are checked at compile time);
+    /// [`Tensor::try_transpose`] returns the runtime's result all the same.
     #[track_caller]
     pub fn transpose<const A: isize, const B: isize>(&self) -> Tensor<T, out::Transposed<S, A, B>>
     where
@@ -42,11 +46,35 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         out::Transposed<S, A, B>: Shape,
         <<ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output as crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>>::Output: crate::shape::IntoShape,
     {
-        or_panic(fit(self.inner.transpose(A as i64, B as i64)))
+        or_panic(self.try_transpose::<A, B>())
+    }
+
+    /// [`Tensor::transpose`], returning the runtime's error instead of panicking.
+    ///
+    /// # Errors
+    /// None for a tensor of this type (see [`Tensor::transpose`]).
+    pub fn try_transpose<const A: isize, const B: isize>(&self) -> Result<Tensor<T, out::Transposed<S, A, B>>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
+        crate::shape::dims::SDim<B>: WrapDim<crate::shape::dims::RankOf<S>>,
+        DimOkOf<S, A>: DimInRange<op::transpose, S, A>,
+        DimOkOf<S, B>: DimInRange<op::transpose, S, B>,
+        ListOf<S>: At<PosOf<S, A>> + At<PosOf<S, B>>,
+        ListOf<S>: crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>,
+        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output:
+            crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>,
+        out::Transposed<S, A, B>: Shape,
+        <<ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output as crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>>::Output: crate::shape::IntoShape,
+    {
+        fit(self.inner.transpose(A as i64, B as i64))
     }
 
     /// Inserts a dim of size 1 at `A` (a view). Mirrors `torch.unsqueeze(x, A)`; `A` lies
     /// in `[-(r + 1), r]`.
+    ///
+    /// # Panics
+    /// Never for a tensor of this type (the dim is checked at compile time);
+    /// [`Tensor::try_unsqueeze`] returns the runtime's result all the same.
     #[track_caller]
     pub fn unsqueeze<const A: isize>(&self) -> Tensor<T, out::Unsqueezed<S, A>>
     where
@@ -56,13 +84,30 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
             crate::shape::IntoShape,
     {
-        or_panic(fit(self.inner.unsqueeze(A as i64)))
+        or_panic(self.try_unsqueeze::<A>())
+    }
+
+    /// [`Tensor::unsqueeze`], returning the runtime's error instead of panicking.
+    ///
+    /// # Errors
+    /// None for a tensor of this type (see [`Tensor::unsqueeze`]).
+    pub fn try_unsqueeze<const A: isize>(&self) -> Result<Tensor<T, out::Unsqueezed<S, A>>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<Succ<crate::shape::dims::RankOf<S>>>,
+        NewDimOkOf<S, A>: DimInRange<op::unsqueeze, S, A>,
+        ListOf<S>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>,
+        <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
+            crate::shape::IntoShape,
+    {
+        fit(self.inner.unsqueeze(A as i64))
     }
 
     /// Removes dim `A`, which must be 1 (a view). Mirrors `torch.squeeze(x, A)`, except
     /// that a dim that is not 1 is an error rather than a no-op (the type removes the
-    /// dim): a compile error for a static dim, a panic for a `Dyn` one (see
-    /// [`Tensor::try_squeeze`]).
+    /// dim): a compile error for a static dim.
+    ///
+    /// # Panics
+    /// When a `Dyn` dim `A` is not 1 (see [`Tensor::try_squeeze`]).
     #[track_caller]
     pub fn squeeze<const A: isize>(&self) -> Tensor<T, out::Squeezed<S, A>>
     where
@@ -93,6 +138,11 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `torch.narrow(x, A, START, LEN)`. Compile error: past the end of a static dim
     /// (`narrow: start (2) + length (3) exceeds dimension size (D<4>)`). `LEN` is at most
     /// 999 (a `D<LEN>`).
+    ///
+    /// # Panics
+    /// When dim `A` is `Dyn` and `START + LEN` exceeds its run-time size, with PyTorch's
+    /// message (`start (1) + length (5) exceeds dimension size (4).`); see
+    /// [`Tensor::try_narrow`].
     #[track_caller]
     pub fn narrow<const A: isize, const START: usize, const LEN: usize>(
         &self,
@@ -108,7 +158,29 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
             crate::shape::IntoShape,
     {
-        or_panic(fit(self.inner.narrow(A as i64, START as i64, LEN)))
+        or_panic(self.try_narrow::<A, START, LEN>())
+    }
+
+    /// [`Tensor::narrow`], returning the error.
+    ///
+    /// # Errors
+    /// PyTorch's `start (1) + length (5) exceeds dimension size (4).` when dim `A` is
+    /// `Dyn` and too short.
+    pub fn try_narrow<const A: isize, const START: usize, const LEN: usize>(
+        &self,
+    ) -> Result<Tensor<T, out::Narrowed<S, A, LEN>>>
+    where
+        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
+        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
+        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
+        D<START>: DimAdd<D<LEN>>,
+        DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
+        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, DimAt<S, PosOf<S, A>>>:
+            NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
+        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
+            crate::shape::IntoShape,
+    {
+        fit(self.inner.narrow(A as i64, START as i64, LEN))
     }
 }
 
@@ -198,8 +270,11 @@ where
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Concatenates 2 to 4 tensors along `DIM`: `Tensor::cat::<1>((&a, &b))` of
     /// `[2, 3]` and `[2, 5]` is `[2, 8]`. Mirrors `torch.cat`. Compile errors: ranks or
-    /// static dims off the cat dim that differ; `Dyn` dims are checked at run time (a
-    /// panic with PyTorch's message; see [`Tensor::try_cat`]).
+    /// static dims off the cat dim that differ.
+    ///
+    /// # Panics
+    /// With PyTorch's message when `Dyn` dims differ off the cat dim, or when the result
+    /// cannot be allocated; see [`Tensor::try_cat`].
     #[track_caller]
     pub fn cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Self {
         or_panic(Self::try_cat::<DIM>(tensors))
@@ -211,8 +286,11 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Stacks `N` tensors of one shape along a new dim `DIM` of size `N`:
-    /// `Tensor::stack::<0>([&a, &b, &c])`. Mirrors `torch.stack`. `Dyn` dims must agree at
-    /// run time (a panic with PyTorch's message; see [`Tensor::try_stack`]).
+    /// `Tensor::stack::<0>([&a, &b, &c])`. Mirrors `torch.stack`.
+    ///
+    /// # Panics
+    /// With PyTorch's message when `Dyn` dims differ, or when the result cannot be
+    /// allocated; see [`Tensor::try_stack`].
     #[track_caller]
     pub fn stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Self {
         or_panic(Self::try_stack::<DIM>(tensors))

@@ -49,6 +49,10 @@ macro_rules! reductions {
     ($($name:ident $keep:ident $try_name:ident $try_keep:ident $out:ty, $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
+            ///
+            /// # Panics
+            /// With PyTorch's message for `amax`/`amin` over an empty `Dyn` axis, or when
+            /// the result cannot be allocated; see the `try_` method.
             #[track_caller]
             pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
             where
@@ -59,6 +63,9 @@ macro_rules! reductions {
             }
 
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
+            ///
+            /// # Panics
+            /// As the form without `_keepdim`; see the `try_` method.
             #[track_caller]
             pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A, op::$name>>
             where
@@ -97,12 +104,27 @@ reductions! {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Sum of all elements, a 0-d tensor. Mirrors `torch.sum(t)`.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (the `OutOfMemory` error's message); see
+    /// [`Self::try_sum_all`].
     #[track_caller]
     pub fn sum_all(&self) -> Tensor<<T as SumOf>::Output, ()>
     where
         T: SumOf,
     {
-        wrap!(or_panic(self.inner.sum(&[], false)))
+        or_panic(self.try_sum_all())
+    }
+
+    /// [`Self::sum_all`], returning the error.
+    ///
+    /// # Errors
+    /// `OutOfMemory` when the result cannot be allocated.
+    pub fn try_sum_all(&self) -> Result<Tensor<<T as SumOf>::Output, ()>>
+    where
+        T: SumOf,
+    {
+        Ok(wrap!(self.inner.sum(&[], false)?))
     }
 
     /// Largest element, a 0-d tensor. Mirrors `torch.max(t)` (`torch.amax(t)`).
@@ -141,18 +163,36 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Mean of all elements, a 0-d tensor. Mirrors `torch.mean(t)`.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (the `OutOfMemory` error's message); see
+    /// [`Self::try_mean_all`].
     #[track_caller]
     pub fn mean_all(&self) -> Tensor<T, ()>
     where
         T: Float,
     {
-        wrap!(or_panic(self.inner.mean(&[], false)))
+        or_panic(self.try_mean_all())
+    }
+
+    /// [`Self::mean_all`], returning the error.
+    ///
+    /// # Errors
+    /// `OutOfMemory` when the result cannot be allocated.
+    pub fn try_mean_all(&self) -> Result<Tensor<T, ()>>
+    where
+        T: Float,
+    {
+        Ok(wrap!(self.inner.mean(&[], false)?))
     }
 
     /// Index of the largest element along axis `AX` (first on ties), removing it.
     /// Mirrors `torch.argmax(t, dim=AX)`; `AX` is signed as PyTorch's dim (`argmax::<-1>`
     /// is over the last dim). Compile errors: `AX` out of range; a bool
-    /// tensor. Panics when the axis is an empty `Dyn` (see [`Self::try_argmax`]).
+    /// tensor.
+    ///
+    /// # Panics
+    /// When the axis is an empty `Dyn` (see [`Self::try_argmax`]).
     #[track_caller]
     pub fn argmax<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmax>>
     where
@@ -176,7 +216,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
-    /// Panics when the axis is an empty `Dyn` (see [`Self::try_argmin`]).
+    ///
+    /// # Panics
+    /// When the axis is an empty `Dyn` (see [`Self::try_argmin`]).
     #[track_caller]
     pub fn argmin<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmin>>
     where
@@ -199,6 +241,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// [`Self::argmax`] keeping the axis as size 1.
+    ///
+    /// # Panics
+    /// As [`Self::argmax`]; see [`Self::try_argmax_keepdim`].
     #[track_caller]
     pub fn argmax_keepdim<const AX: isize>(
         &self,

@@ -154,8 +154,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 
     /// Copies `src` into `self` (and every view of it), broadcasting `src` and casting
-    /// its elements to `T`. Mirrors `Tensor.copy_(src)`; with [`narrow_dyn`]
-    /// (Self::narrow_dyn) it writes a slice of a larger tensor in place (a KV cache).
+    /// its elements to `T`. Mirrors `Tensor.copy_(src)`; with
+    /// [`narrow_dyn`](Self::narrow_dyn) it writes a slice of a larger tensor in place (a
+    /// KV cache).
     ///
     /// Compile error: `src` does not broadcast to this shape.
     ///

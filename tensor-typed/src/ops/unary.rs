@@ -10,51 +10,88 @@ use crate::shape::promote::FloatOf;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::typelevel::dtype_rules::{Negate, Relu};
-use tensor_core::Element;
+use tensor_core::{Element, Result};
 
 /// The typed methods of one row: `all` rows keep `T` (bounded by the row's rule),
 /// `float` rows give `FloatOf<T>`.
 macro_rules! typed_unary {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident
+        $torch:literal $what:literal
         $kind:ident $kernel:tt $rule:ident $bool_error:tt $node:tt
         $domain:ident $partial:ident ; )*) => {
-        $( typed_unary!(@$kind $name $inplace $torch $what $rule); )*
+        $( typed_unary!(@$kind $name $inplace $try_name $try_inplace $torch $what $rule); )*
     };
-    (@all $name:ident $inplace:ident $torch:literal $what:literal $rule:ident) => {
+    (@all $name:ident $inplace:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal $rule:ident) => {
         impl<T: Element, S: Shape> Tensor<T, S> {
             #[doc = concat!("Elementwise `", $torch, "` (", $what, "), same element type and shape. Mirrors `torch.", $torch, "`.")]
             ///
             /// # Panics
-            /// Never for an element type the bound admits.
+            /// When the result cannot be allocated (the `OutOfMemory` error's message);
+            /// see the `try_` method.
             #[track_caller]
             pub fn $name(&self) -> Tensor<T, S>
             where
                 T: $rule,
             {
-                wrap!(or_panic(self.inner.$name()))
+                or_panic(self.$try_name())
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the error.")]
+            ///
+            /// # Errors
+            /// `OutOfMemory` when the result cannot be allocated.
+            pub fn $try_name(&self) -> Result<Tensor<T, S>>
+            where
+                T: $rule,
+            {
+                Ok(wrap!(self.inner.$name()?))
             }
 
             #[doc = concat!("In-place `", $torch, "`. Mirrors `Tensor.", $torch, "_`.")]
             ///
             /// # Panics
             /// When `self` has overlapping elements (an expanded view), with PyTorch's
-            /// message.
+            /// message; see the `try_` method.
             #[track_caller]
             pub fn $inplace(&self) -> &Self
             where
                 T: $rule,
             {
-                or_panic(self.inner.$inplace());
+                or_panic(self.$try_inplace());
                 self
+            }
+
+            #[doc = concat!("`", stringify!($inplace), "`, returning the error.")]
+            ///
+            /// # Errors
+            /// PyTorch's internal-overlap error for an expanded `self`; autograd's
+            /// in-place errors (a leaf that requires grad).
+            pub fn $try_inplace(&self) -> Result<()>
+            where
+                T: $rule,
+            {
+                self.inner.$inplace()
             }
         }
     };
-    (@float $name:ident $inplace:ident $torch:literal $what:literal $rule:ident) => {
+    (@float $name:ident $inplace:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal $rule:ident) => {
         impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {
             #[doc = concat!("Elementwise `", $torch, "` (", $what, "); integer inputs give `f32`. Mirrors `torch.", $torch, "`.")]
+            ///
+            /// # Panics
+            /// When the result cannot be allocated (the `OutOfMemory` error's message);
+            /// see the `try_` method.
             #[track_caller]
             pub fn $name(&self) -> Tensor<<T as FloatOf>::Output, S> {
-                wrap!(or_panic(self.inner.$name()))
+                or_panic(self.$try_name())
+            }
+
+            #[doc = concat!("`", stringify!($name), "`, returning the error.")]
+            ///
+            /// # Errors
+            /// `OutOfMemory` when the result cannot be allocated.
+            pub fn $try_name(&self) -> Result<Tensor<<T as FloatOf>::Output, S>> {
+                Ok(wrap!(self.inner.$name()?))
             }
         }
 
@@ -63,11 +100,20 @@ macro_rules! typed_unary {
             ///
             /// # Panics
             /// When `self` has overlapping elements (an expanded view), with PyTorch's
-            /// message.
+            /// message; see the `try_` method.
             #[track_caller]
             pub fn $inplace(&self) -> &Self {
-                or_panic(self.inner.$inplace());
+                or_panic(self.$try_inplace());
                 self
+            }
+
+            #[doc = concat!("`", stringify!($inplace), "`, returning the error.")]
+            ///
+            /// # Errors
+            /// PyTorch's internal-overlap error for an expanded `self`; autograd's
+            /// in-place errors (a leaf that requires grad).
+            pub fn $try_inplace(&self) -> Result<()> {
+                self.inner.$inplace()
             }
         }
     };

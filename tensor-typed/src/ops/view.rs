@@ -49,7 +49,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `Tensor.expand(*sizes)`; a `Dyn` target dim keeps the tensor's size (`-1`).
     ///
     /// Compile errors: a static dim that is neither 1 nor the target, fewer target dims.
-    /// Panics with PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
+    ///
+    /// # Panics
+    /// With PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
     #[track_caller]
     pub fn expand<S2: Shape>(&self) -> Tensor<T, S2>
     where
@@ -70,8 +72,25 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A new tensor repeating the data `R` times along each dim (extra leading counts
     /// add dims). Mirrors `Tensor.repeat(*repeats)`: `[2, 3].repeat([2, 1, 2])` is
     /// `[2, 2, 6]`. Compile error: fewer repeat counts than dims.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (or its size overflows), with the
+    /// `OutOfMemory` (`StorageSizeOverflow`) error's message; see
+    /// [`Self::try_repeat`].
     #[track_caller]
     pub fn repeat<R: Shape>(&self) -> Tensor<T, Repeated<S, R>>
+    where
+        S: RepeatBy<R>,
+    {
+        or_panic(self.try_repeat::<R>())
+    }
+
+    /// [`Self::repeat`], returning the error.
+    ///
+    /// # Errors
+    /// `Error::OutOfMemory` when the result cannot be allocated; a size overflow
+    /// (`StorageSizeOverflow`, or PyTorch's overflow error) for counts past `i64`.
+    pub fn try_repeat<R: Shape>(&self) -> Result<Tensor<T, Repeated<S, R>>>
     where
         S: RepeatBy<R>,
     {
@@ -79,15 +98,18 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             .into_iter()
             .map(|d| d.unwrap_or(1) as i64)
             .collect();
-        wrap!(or_panic(self.inner.repeat(&counts)))
+        Ok(wrap!(self.inner.repeat(&counts)?))
     }
 
     /// The same elements with shape `S2` (a view when the strides allow, else a copy).
     /// Mirrors `Tensor.reshape(*shape)`; one `Dyn` dim of `S2` is inferred (`-1`).
     ///
-    /// Compile error: both shapes static with different element counts. Panics with
-    /// PyTorch's message for a run-time mismatch or for more than one `Dyn` in `S2`
-    /// (use [`Self::reshape_with`] then).
+    /// Compile error: both shapes static with different element counts.
+    ///
+    /// # Panics
+    /// With PyTorch's message for a run-time mismatch or for more than one `Dyn` in `S2`
+    /// (use [`Self::reshape_with`] then), or when a copy cannot be allocated; see
+    /// [`Self::try_reshape`].
     #[track_caller]
     pub fn reshape<S2: Shape>(&self) -> Tensor<T, S2>
     where
@@ -117,17 +139,36 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A view with the dims reordered by the axis list `A` (`Axes![1, 0]`). Mirrors
     /// `Tensor.permute(*dims)`. Compile errors: wrong number of axes, an axis out of
     /// range or repeated.
+    ///
+    /// # Panics
+    /// Never for a tensor of this type (the axes are checked at compile time; a view
+    /// allocates only its `rank` sizes and strides); [`Self::try_permute`] returns the
+    /// runtime's result all the same.
     #[track_caller]
     pub fn permute<A: AxisList>(&self) -> Tensor<T, Permuted<S, A>>
     where
         S: PermuteBy<A>,
     {
-        wrap!(or_panic(self.inner.permute(&A::indices())))
+        or_panic(self.try_permute::<A>())
+    }
+
+    /// [`Self::permute`], returning the runtime's error instead of panicking.
+    ///
+    /// # Errors
+    /// None for a tensor of this type (see [`Self::permute`]).
+    pub fn try_permute<A: AxisList>(&self) -> Result<Tensor<T, Permuted<S, A>>>
+    where
+        S: PermuteBy<A>,
+    {
+        Ok(wrap!(self.inner.permute(&A::indices())?))
     }
 
     /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
-    /// Compile error: different static inner dims. Panics with PyTorch's message when a
-    /// `Dyn` inner dim differs (see [`Self::try_matmul`]).
+    /// Compile error: different static inner dims.
+    ///
+    /// # Panics
+    /// With PyTorch's message when a `Dyn` inner dim differs, or when the result cannot
+    /// be allocated (see [`Self::try_matmul`]).
     #[track_caller]
     pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
     where
@@ -156,12 +197,28 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// The transpose of a tensor with at most 2 dims (a view). Mirrors `Tensor.t()`.
     /// Compile error: more than 2 dims (`t() expects a tensor with <= 2 dimensions, but
     /// self is (D<2>, D<3>, D<4>)`).
+    ///
+    /// # Panics
+    /// Never for a tensor of this type (the rank is checked at compile time);
+    /// [`Self::try_t`] returns the runtime's result all the same.
     #[track_caller]
     pub fn t(&self) -> Tensor<T, <S as Transpose>::Output>
     where
         S: Transpose,
         <S as Transpose>::Ok: TransposeOk<S>,
     {
-        wrap!(or_panic(self.inner.t()))
+        or_panic(self.try_t())
+    }
+
+    /// [`Self::t`], returning the runtime's error instead of panicking.
+    ///
+    /// # Errors
+    /// None for a tensor of this type (see [`Self::t`]).
+    pub fn try_t(&self) -> Result<Tensor<T, <S as Transpose>::Output>>
+    where
+        S: Transpose,
+        <S as Transpose>::Ok: TransposeOk<S>,
+    {
+        Ok(wrap!(self.inner.t()?))
     }
 }

@@ -1,8 +1,8 @@
 //! Optimisers with PyTorch's update rules and defaults: [`Sgd`] (`torch.optim.SGD`) and
 //! [`AdamW`] (`torch.optim.AdamW`).
 //!
-//! An optimiser updates every parameter of a model ([`Params`], in visit order) in
-//! place, with grad mode off; a parameter without a gradient is skipped, as PyTorch
+//! An optimiser updates every parameter of a model ([`Params`](crate::Params), in visit
+//! order) in place, with grad mode off; a parameter without a gradient is skipped, as PyTorch
 //! does. Per-parameter state (momentum buffers, moment estimates) lives in the
 //! optimiser, keyed by the parameter's position in the visit order, so step the same
 //! model (or one with the same parameters in the same order) each time.

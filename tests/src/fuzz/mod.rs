@@ -10,6 +10,11 @@
 //! must be readable, bools must hold 0 or 1, and on small inputs results are compared
 //! with a naive walk ([`crate::naive`]). A failed check counts as `wrong`.
 //!
+//! Beside the runtime's API (`ops`), the same runner drives one module per surface of
+//! issue 33, each a `run_case` with its own test in `tests/tests/fuzz.rs`:
+//! [`autograd_misuse`], [`optimisers`], [`global_placements`], [`typed_checks`] (the
+//! file readers have their own fuzz test, `tests/tests/io_fuzz.rs`).
+//!
 //! Settings (environment):
 //! - `TENSOR_FUZZ_SECS`: time budget (default: the caller's);
 //! - `TENSOR_FUZZ_SEED`: seed (default: the caller's fixed seed);
@@ -19,11 +24,15 @@
 //!   process (SIGSEGV, allocation abort) or hangs is reported and the run goes on.
 
 mod adapt;
+pub mod autograd_misuse;
 mod compute;
 mod gen;
+pub mod global_placements;
 mod misc;
 mod operand;
 mod ops;
+pub mod optimisers;
 mod runner;
+pub mod typed_checks;
 
-pub use runner::{run_from_env, Report};
+pub use runner::{run_from_env, run_surface_from_env, CaseFn, Report};

@@ -17,9 +17,15 @@ const HANG: Duration = Duration::from_secs(30);
 /// Most findings printed per kind.
 const SHOW: usize = 40;
 
+/// One case of a surface: draws its calls from the generator and makes them through
+/// the context.
+pub type CaseFn = fn(&mut Gen, &mut Ctx);
+
 /// The figures of a run.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
+    /// The surface fuzzed (`api`, `autograd`, `optim`, `global`, `typed`).
+    pub surface: &'static str,
     /// Seed of the run.
     pub seed: u64,
     /// Cases run.
@@ -43,7 +49,8 @@ pub struct Report {
 impl Report {
     fn print(&self) {
         eprintln!(
-            "fuzz: seed {} | {} cases, {} calls in {:.1} s: {} ok, {} err, {} panics, {} wrong, {} crashes",
+            "fuzz {}: seed {} | {} cases, {} calls in {:.1} s: {} ok, {} err, {} panics, {} wrong, {} crashes",
+            self.surface,
             self.seed,
             self.cases,
             self.calls,
@@ -231,7 +238,14 @@ fn env_u64(name: &str) -> Option<u64> {
 }
 
 /// Runs cases `start..` of `seed` in this process until `end` or the deadline.
-fn run_here(seed: u64, start: u64, end: u64, deadline: Instant, child: bool) -> Report {
+fn run_here(
+    run_case: CaseFn,
+    seed: u64,
+    start: u64,
+    end: u64,
+    deadline: Instant,
+    child: bool,
+) -> Report {
     install_hook();
     QUIET.store(true, Ordering::Relaxed);
     let mut ctx = Ctx {
@@ -259,7 +273,7 @@ fn run_here(seed: u64, start: u64, end: u64, deadline: Instant, child: bool) -> 
         }
         let mut g = Gen::new(seed, case);
         // A panic in the harness's own code is a finding too, never the end of the run.
-        if catch_unwind(AssertUnwindSafe(|| ops::run_case(&mut g, &mut ctx))).is_err() {
+        if catch_unwind(AssertUnwindSafe(|| run_case(&mut g, &mut ctx))).is_err() {
             let msg = std::mem::take(&mut *lock(&PANIC_MSG));
             let desc = lock(&CURRENT).clone();
             ctx.report
@@ -298,7 +312,7 @@ fn start_watchdog() {
 }
 
 /// Runs one case, printing every call and its outcome.
-fn run_one(seed: u64, case: u64) -> Report {
+fn run_one(run_case: CaseFn, seed: u64, case: u64) -> Report {
     install_hook();
     QUIET.store(true, Ordering::Relaxed);
     let mut ctx = Ctx {
@@ -315,7 +329,7 @@ fn run_one(seed: u64, case: u64) -> Report {
         "fuzz: case {case} of seed {seed} (hostility {})",
         g.hostility
     );
-    let _ = catch_unwind(AssertUnwindSafe(|| ops::run_case(&mut g, &mut ctx)));
+    let _ = catch_unwind(AssertUnwindSafe(|| run_case(&mut g, &mut ctx)));
     QUIET.store(false, Ordering::Relaxed);
     ctx.report.cases = 1;
     ctx.report
@@ -453,6 +467,23 @@ fn merge_finding(total: &mut Report, line: &str) {
 /// `seed` as defaults, and returns its report after printing it. `test_name` is the
 /// full name of the calling `#[test]`, which isolated mode re-runs as a child.
 pub fn run_from_env(secs: f64, seed: u64, max_cases: u64, test_name: &str) -> Report {
+    run_surface_from_env("api", ops::run_case, secs, seed, max_cases, test_name)
+}
+
+/// [`run_from_env`] for one surface: its cases are `run_case`'s, its report is named
+/// `surface`.
+pub fn run_surface_from_env(
+    surface: &'static str,
+    run_case: CaseFn,
+    secs: f64,
+    seed: u64,
+    max_cases: u64,
+    test_name: &str,
+) -> Report {
+    // The counters, the hook's state and the watchdog are the process's: the tests of
+    // one binary run their surfaces one at a time.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let secs = std::env::var("TENSOR_FUZZ_SECS")
         .ok()
         .and_then(|s| s.parse::<f64>().ok())
@@ -465,18 +496,19 @@ pub fn run_from_env(secs: f64, seed: u64, max_cases: u64, test_name: &str) -> Re
     }
     if let Some(start) = env_u64("TENSOR_FUZZ_CHILD") {
         let end = env_u64("TENSOR_FUZZ_CHILD_END").unwrap_or(end);
-        let r = run_here(seed, start, end, deadline, true);
+        let r = run_here(run_case, seed, start, end, deadline, true);
         print_child_report(&r);
         return Report::default();
     }
-    let report = if let Some(case) = env_u64("TENSOR_FUZZ_CASE") {
-        run_one(seed, case)
+    let mut report = if let Some(case) = env_u64("TENSOR_FUZZ_CASE") {
+        run_one(run_case, seed, case)
     } else if std::env::var("TENSOR_FUZZ_ISOLATE").is_ok_and(|v| v != "0") {
         run_isolated(seed, end, deadline, test_name)
     } else {
         start_watchdog();
-        run_here(seed, 0, end, deadline, false)
+        run_here(run_case, seed, 0, end, deadline, false)
     };
+    report.surface = surface;
     report.print();
     report
 }

@@ -6,7 +6,8 @@
 //! [`UnaryOp::ALL`](crate::UnaryOp::ALL)). ARCHITECTURE.md, "Adding an op", has the recipe.
 //!
 //! One row, in order:
-//! - `name Variant name_ name_out "torch name" "what it computes"`;
+//! - `name Variant name_ name_out try_name try_name_ "torch name" "what it computes"`
+//!   (the last two name tensor-typed's `try_` forms of the op and its in-place form);
 //! - the kernel: `all(|x| ..)` over every dtype through `Arith` (same dtype out), or
 //!   `float(|x| ..)`, a closure over num-traits' `Float` computed in the dtype's
 //!   `opmath_type` (`f32` for `f16`/`bf16`); integral inputs compute in float32
@@ -28,52 +29,52 @@
 macro_rules! __unary_ops {
     ($m:ident) => {
         $m! {
-            neg Neg neg_ neg_out "neg" "negation `-x`"
+            neg Neg neg_ neg_out try_neg try_neg_ "neg" "negation `-x`"
                 all(|x| Arith::neg(x)) Negate
                 [Some("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")]
                 ["NegBackward0" nothing |g, _x| g.neg()?]
                 All Negates;
-            abs Abs abs_ abs_out "abs" "absolute value"
+            abs Abs abs_ abs_out try_abs try_abs_ "abs" "absolute value"
                 all(|x| Arith::abs(x)) Element
                 [None]
                 ["AbsBackward0" input |g, x| g.mul(&sign(x)?)?]
                 NonZero Broadcasts;
-            relu Relu relu_ relu_out "relu" "`max(x, 0)` (NaN stays NaN)"
+            relu Relu relu_ relu_out try_relu try_relu_ "relu" "`max(x, 0)` (NaN stays NaN)"
                 all(|x| Arith::relu(x)) Relu
                 [Some("Boolean inputs not supported for relu")]
                 ["ReluBackward0" result |g, y| threshold_backward(g, y)?]
                 NonZero Monotone;
-            exp Exp exp_ exp_out "exp" "`e^x`"
+            exp Exp exp_ exp_out try_exp try_exp_ "exp" "`e^x`"
                 float(|x| x.exp()) FloatOf
                 [None]
                 ["ExpBackward0" result |g, y| g.mul(y)?]
                 All Broadcasts;
-            log Log log_ log_out "log" "natural log"
+            log Log log_ log_out try_log try_log_ "log" "natural log"
                 float(|x| x.ln()) FloatOf
                 [None]
                 ["LogBackward0" input |g, x| g.div(x)?]
                 Positive Broadcasts;
-            sqrt Sqrt sqrt_ sqrt_out "sqrt" "square root"
+            sqrt Sqrt sqrt_ sqrt_out try_sqrt try_sqrt_ "sqrt" "square root"
                 float(|x| x.sqrt()) FloatOf
                 [None]
                 ["SqrtBackward0" result |g, y| g.div(&y.mul_scalar(2)?)?]
                 Positive Broadcasts;
-            sigmoid Sigmoid sigmoid_ sigmoid_out "sigmoid" "`1 / (1 + e^-x)`"
+            sigmoid Sigmoid sigmoid_ sigmoid_out try_sigmoid try_sigmoid_ "sigmoid" "`1 / (1 + e^-x)`"
                 float(|x| ((-x).exp() + One::one()).recip()) FloatOf
                 [None]
                 ["SigmoidBackward0" result |g, y| g.mul(&y.neg()?.add_scalar(1)?)?.mul(y)?]
                 All Broadcasts;
-            tanh Tanh tanh_ tanh_out "tanh" "hyperbolic tangent"
+            tanh Tanh tanh_ tanh_out try_tanh try_tanh_ "tanh" "hyperbolic tangent"
                 float(|x| x.tanh()) FloatOf
                 [None]
                 ["TanhBackward0" result |g, y| g.mul(&y.mul(y)?.neg()?.add_scalar(1)?)?]
                 All Broadcasts;
-            sin Sin sin_ sin_out "sin" "sine (radians)"
+            sin Sin sin_ sin_out try_sin try_sin_ "sin" "sine (radians)"
                 float(|x| x.sin()) FloatOf
                 [None]
                 ["SinBackward0" input |g, x| g.mul(&x.cos()?)?]
                 All Broadcasts;
-            cos Cos cos_ cos_out "cos" "cosine (radians)"
+            cos Cos cos_ cos_out try_cos try_cos_ "cos" "cosine (radians)"
                 float(|x| x.cos()) FloatOf
                 [None]
                 ["CosBackward0" input |g, x| g.mul(&x.sin()?.neg()?)?]

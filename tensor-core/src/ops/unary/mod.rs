@@ -129,7 +129,7 @@ macro_rules! elem {
 
 /// Everything generated from the table: see `defs.rs` for a row's parts.
 macro_rules! unary_family {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
+    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
         $kind:ident $kernel:tt $typed:ident [$bool_error:expr]
         [$node:literal $saves:ident |$g:ident, $s:pat_param| $grad:expr]
         $domain:ident $partial:ident ; )*) => {
