@@ -127,6 +127,7 @@ impl Tensor {
         }
         let nbatch = checked_product(&plan.batch).unwrap_or(usize::MAX);
         if self.dim() >= 3
+            && !self.is_contiguous()
             && nbatch > 1
             && plan.b.batch_strides.iter().all(|&s| s == 0)
             && folded_rows(&plan, nbatch).is_none()
@@ -171,7 +172,13 @@ fn shared_batches(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Option<Tensor
         }
         Ok(t)
     };
-    let product = once(t1)?.matmul_impl(&once(t2)?)?;
+    let (a, b) = (once(t1)?, once(t2)?);
+    if a.sizes() == t1.sizes() && b.sizes() == t2.sizes() {
+        // Nothing to narrow (cannot happen for a shared dim of size > 1; kept so that
+        // the recursion below always ends).
+        return Ok(None);
+    }
+    let product = a.matmul_impl(&b)?;
     let sizes: Vec<i64> = plan.out_sizes.iter().map(|&s| s as i64).collect();
     Ok(Some(product.expand(&sizes)?.contiguous()?))
 }

@@ -463,3 +463,25 @@ fn one_row_times_a_transposed_or_row_major_matrix_runs_the_gemv_and_matches_naiv
         check(&row.squeeze_dim(0).unwrap(), &w.t().unwrap());
     }
 }
+
+#[test]
+fn a_batch_with_an_empty_inner_dim_times_a_matrix_is_zeros_not_a_recursion() {
+    // [2, 3, 0] (strided) @ [0, 4]: the fold's copy must not repeat forever (the fuzz
+    // test's stack overflow).
+    let a = Tensor::zeros(&[3, 2, 0], crate::DType::F32)
+        .unwrap()
+        .transpose(0, 1)
+        .unwrap();
+    let b = Tensor::zeros(&[0, 4], crate::DType::F32).unwrap();
+    let r = a.matmul(&b).unwrap();
+    assert_eq!(r.sizes(), &[2, 3, 4]);
+    assert!(r.to_vec::<f32>().unwrap().iter().all(|&v| v == 0.0));
+    let e = Tensor::zeros(&[1, 0, 2], crate::DType::F32)
+        .unwrap()
+        .expand(&[5, 0, 2])
+        .unwrap();
+    let r = e
+        .matmul(&Tensor::zeros(&[2, 3], crate::DType::F32).unwrap())
+        .unwrap();
+    assert_eq!(r.sizes(), &[5, 0, 3]);
+}
