@@ -503,16 +503,20 @@ fn sources(src: &Path) -> BTreeMap<PathBuf, String> {
 /// `TensorImpl` ↔ `AutogradMeta` ↔ `Node`/`SavedVariable`).
 const RECURSIVE: &[&[&str]] = &[&["autograd/meta.rs", "autograd/node.rs", "tensor.rs"]];
 
-#[test]
-fn tensor_core_imports_follow_the_layers_of_architecture_md() {
+/// Checks `src` (a crate's source folder under the workspace) against the layers
+/// between ARCHITECTURE.md's `marker` comments, allowing the file cycles of `allowed`.
+fn assert_follows_layers(src: &str, marker: &str, min_layers: usize, allowed: &[&[&str]]) {
     let arch = fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
-    let layers = layers(&arch, "layers");
-    assert!(layers.len() >= 5, "too few layers read: {layers:?}");
-    let report = check(&layers, &sources(&workspace().join("tensor-core/src")));
+    let layers = layers(&arch, marker);
+    assert!(
+        layers.len() >= min_layers,
+        "too few layers read: {layers:?}"
+    );
+    let report = check(&layers, &sources(&workspace().join(src)));
     let cycles: Vec<_> = report
         .cycles
         .iter()
-        .filter(|c| !RECURSIVE.iter().any(|r| r.iter().eq(c.iter())))
+        .filter(|c| !allowed.iter().any(|r| r.iter().eq(c.iter())))
         .collect();
     assert!(
         report.upward.is_empty() && report.unresolved.is_empty() && cycles.is_empty(),
@@ -523,28 +527,18 @@ fn tensor_core_imports_follow_the_layers_of_architecture_md() {
     );
 }
 
+#[test]
+fn tensor_core_imports_follow_the_layers_of_architecture_md() {
+    assert_follows_layers("tensor-core/src", "layers", 5, RECURSIVE);
+}
+
 /// tensor-typed's floors (`typed-layers` in ARCHITECTURE.md), and no loop between files
 /// but one: the type-level numbers, where a dim names its decimal digits and a digit
 /// list names the dim it spells (`typelevel/dim.rs` ↔ `typelevel/decimal.rs`).
 #[test]
 fn tensor_typed_imports_follow_its_layers_in_architecture_md() {
-    let arch = fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
-    let layers = layers(&arch, "typed-layers");
-    assert!(layers.len() >= 4, "too few layers read: {layers:?}");
-    let report = check(&layers, &sources(&workspace().join("tensor-typed/src")));
-    let allowed: &[&str] = &["typelevel/decimal.rs", "typelevel/dim.rs"];
-    let cycles: Vec<_> = report
-        .cycles
-        .iter()
-        .filter(|c| !allowed.iter().eq(c.iter()))
-        .collect();
-    assert!(
-        report.upward.is_empty() && report.unresolved.is_empty() && cycles.is_empty(),
-        "imports that climb a layer:\n{}\nunresolved:\n{}\nfile cycles:\n{:?}",
-        report.upward.join("\n"),
-        report.unresolved.join("\n"),
-        cycles
-    );
+    let allowed: &[&[&str]] = &[&["typelevel/decimal.rs", "typelevel/dim.rs"]];
+    assert_follows_layers("tensor-typed/src", "typed-layers", 4, allowed);
 }
 
 /// The check itself must be able to fail: an upward import, an unknown module and a
