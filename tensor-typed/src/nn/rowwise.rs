@@ -260,10 +260,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// # Errors
     /// PyTorch's broadcast error for a `Dyn` mask dim that does not fit; for a `Dyn`
-    /// mask dim larger than a static size-1 dim of `self` (the result would grow past
-    /// `S`), the message of `masked_fill_` (`output with shape [1, 3] doesn't match the
-    /// broadcast shape [4, 3]`; a `Dyn` dim of `self` grows, as PyTorch's
-    /// `masked_fill`); the overflow error for a `value` outside `T`; `OutOfMemory`.
+    /// mask dim larger than `self`'s size-1 dim (the result would grow), the message of
+    /// `masked_fill_` (`output with shape [1, 3] doesn't match the broadcast shape [4,
+    /// 3]`); the overflow error for a `value` outside `T`; `OutOfMemory`.
     pub fn try_masked_fill<M: Shape>(
         &self,
         mask: &Tensor<bool, M>,
@@ -274,9 +273,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     {
         let sizes = self.inner.sizes();
         let broadcast = tensor_core::broadcast_shapes(sizes, mask.inner.sizes())?;
-        // A `Dyn` dim of `self` may grow (as PyTorch's out-of-place form); a static one
-        // may not.
-        if !crate::shape::matches(S::DIMS, &broadcast) {
+        if broadcast != sizes {
             return Err(tensor_core::Error::OutputShape {
                 sizes: sizes.to_vec(),
                 broadcast,
