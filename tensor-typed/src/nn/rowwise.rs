@@ -259,10 +259,8 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`Tensor::masked_fill`], returning the error.
     ///
     /// # Errors
-    /// PyTorch's broadcast error for a `Dyn` mask dim that does not fit; for a `Dyn`
-    /// mask dim larger than `self`'s size-1 dim (the result would grow), the message of
-    /// `masked_fill_` (`output with shape [1, 3] doesn't match the broadcast shape [4,
-    /// 3]`); the overflow error for a `value` outside `T`; `OutOfMemory`.
+    /// PyTorch's broadcast error for a `Dyn` mask dim that does not fit; the overflow
+    /// error for a `value` outside `T`; `OutOfMemory`.
     pub fn try_masked_fill<M: Shape>(
         &self,
         mask: &Tensor<bool, M>,
@@ -271,14 +269,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: InplaceBroadcast<M, op::masked_fill>,
     {
-        let sizes = self.inner.sizes();
-        let broadcast = tensor_core::broadcast_shapes(sizes, mask.inner.sizes())?;
-        if broadcast != sizes {
-            return Err(tensor_core::Error::OutputShape {
-                sizes: sizes.to_vec(),
-                broadcast,
-            });
-        }
         fit(self.inner.masked_fill(&mask.inner, value))
     }
 
