@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::{FastSetupType, TensorIterator};
 use crate::error::Result;
-use crate::layout::{channels_last_strides_2d, fill_contiguous_strides, DimVec};
+use crate::layout::{channels_last_strides_2d, dims_from_slice, fill_contiguous_strides, DimVec};
 use crate::Tensor;
 
 impl TensorIterator {
@@ -90,7 +90,7 @@ impl TensorIterator {
                     .rev()
                     .find(|op| op.defined())
                     .expect("an input is defined");
-                DimVec::from_slice(last.t().strides())
+                dims_from_slice(last.t().strides())
             }
         };
         for i in 0..self.num_outputs {
@@ -113,5 +113,90 @@ impl TensorIterator {
             op.stride_bytes = DimVec::from_elem(size, new_ndim);
         }
         Ok(true)
+    }
+}
+
+impl TensorIterator {
+    /// What [`build`](TensorIterator::build) gives for the commonest elementwise call,
+    /// without a config: inputs of one dtype and one shape (at least 1-d, not empty),
+    /// all row-major contiguous, and an output that is either `None` (allocated
+    /// contiguous) or a contiguous tensor of that dtype and shape sharing no storage
+    /// with an input unless it is the same view. For such operands `build` finds no
+    /// overlap, no promotion and no cast, and takes the contiguous fast setup; this
+    /// builds that plan directly (the per-op setup is most of a small op's time).
+    /// `Ok(None)` when any condition fails: build the iterator with `build` then.
+    ///
+    /// # Safety
+    /// A `None` output is allocated uninitialised: the caller must run a kernel that
+    /// writes every element of it before anything reads it.
+    ///
+    /// # Errors
+    /// Allocation errors of the output.
+    #[cfg_attr(unoptimized, inline)]
+    pub(crate) unsafe fn trivial_contiguous(
+        out: Option<&Tensor>,
+        inputs: &[&Tensor],
+    ) -> Result<Option<TensorIterator>> {
+        let Some((first, rest)) = inputs.split_first() else {
+            return Ok(None);
+        };
+        let (sizes, dtype) = (first.sizes(), first.dtype());
+        let numel = first.numel();
+        let like = |t: &Tensor| t.dtype() == dtype && t.sizes() == sizes && t.is_contiguous();
+        if sizes.is_empty() || numel == 0 || !first.is_contiguous() || !rest.iter().all(|t| like(t))
+        {
+            return Ok(None);
+        }
+        let output = match out {
+            Some(o) => {
+                let clear = |t: &&Tensor| !o.shares_storage(t) || super::is_same(o, t);
+                if !like(o) || !inputs.iter().all(clear) {
+                    return Ok(None);
+                }
+                o.alias()
+            }
+            None => {
+                let strides = crate::layout::contiguous_strides(sizes);
+                // SAFETY: the caller writes every element before reading (above).
+                unsafe { Tensor::empty_strided_uninit(sizes, &strides, dtype)? }
+            }
+        };
+        let size = dtype.size() as isize;
+        let read_write = inputs.iter().any(|t| super::is_same(&output, t));
+        let operand = |tensor: Tensor, is_output: bool| super::OperandInfo {
+            tensor: Some(tensor),
+            original: None,
+            stride_bytes: DimVec::from_elem(size, 1),
+            target_dtype: Some(dtype),
+            current_dtype: Some(dtype),
+            is_output,
+            is_read_write: is_output && read_write,
+            will_resize: false,
+            is_wrapped_number: false,
+        };
+        let mut operands = super::Operands::new();
+        operands.push(operand(output, true));
+        for t in inputs {
+            operands.push(operand(t.alias(), false));
+        }
+        let trace = super::explain::Trace {
+            broadcast_shape: dims_from_slice(sizes),
+            ..Default::default()
+        };
+        Ok(Some(TensorIterator {
+            operands,
+            num_outputs: 1,
+            shape: DimVec::from_elem(numel, 1),
+            perm: DimVec::new(),
+            common_dtype: Some(dtype),
+            all_ops_same_shape: true,
+            all_ops_are_scalars: false,
+            has_coalesced_dimensions: sizes.len() > 1,
+            is_reduction: false,
+            enforce_linear_iteration: false,
+            fast_setup: FastSetupType::Contiguous,
+            trace,
+            uninit_outputs: out.is_none(),
+        }))
     }
 }

@@ -245,8 +245,11 @@ impl TensorIterator {
             return;
         }
         let (_guards, bases) = self.lock_operands();
-        let safe = self.parallel_safe();
-        if self.is_transposed_2d() && safe {
+        // Safety for threads matters only where the plan could be split or tiled (a
+        // small untransposed plan runs in one range either way).
+        let transposed = self.is_transposed_2d();
+        let safe = (transposed || n >= GRAIN_SIZE) && self.parallel_safe();
+        if transposed && safe {
             // Generic in optimised builds: `loop2d` inlined into the tile loop knows its
             // rows are at most TILE0 long (measured 5% faster on a 4096 x 4096
             // transposed add than an indirect call per tile).

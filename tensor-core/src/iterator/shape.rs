@@ -4,7 +4,7 @@
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, DimVec};
+use crate::layout::{broadcast_shapes, dims_from_slice, DimVec};
 
 impl TensorIterator {
     /// `compute_shape`: broadcasts the operands' sizes left to right (`infer_size`
@@ -30,7 +30,7 @@ impl TensorIterator {
                     });
                 }
             }
-            self.shape = DimVec::from_slice(shape);
+            self.shape = dims_from_slice(shape);
             return Ok(());
         }
         self.all_ops_same_shape = true;
@@ -54,7 +54,7 @@ impl TensorIterator {
                 self.all_ops_same_shape = false;
             }
             match &shape {
-                None => shape = Some(DimVec::from_slice(sizes)),
+                None => shape = Some(dims_from_slice(sizes)),
                 Some(s) if s.as_slice() != sizes => {
                     self.all_ops_same_shape = false;
                     shape = Some(DimVec::from_vec(broadcast_shapes(s, sizes)?));

@@ -233,3 +233,49 @@ fn transposed_add_is_tiled_and_matches_naive_walk() {
     a.add_(&b).unwrap();
     assert_eq!(a.to_vec_f64().unwrap(), expect);
 }
+#[test]
+fn trivial_contiguous_is_the_plan_build_gives_or_declines() {
+    let f = |sizes: &[usize]| Tensor::zeros(sizes, DType::F32).unwrap();
+    let (a, b, out) = (f(&[4, 5]), f(&[4, 5]), f(&[4, 5]));
+    let build = |out: Option<&Tensor>, x: &Tensor, y: &Tensor| {
+        TensorIterator::build(TensorIteratorConfig::binary_op(out, x, y)).unwrap()
+    };
+    // Taken: a given output, an allocated one, the output as an input (in place), one
+    // storage read twice, 1-d.
+    let one = f(&[7]);
+    for (o, x, y) in [
+        (Some(&out), &a, &b),
+        (None, &a, &b),
+        (Some(&a), &a, &b),
+        (Some(&out), &a, &a),
+        (None, &one, &one),
+    ] {
+        // SAFETY: the plans are compared, never run; outputs are never read.
+        let t = unsafe { TensorIterator::trivial_contiguous(o, &[x, y]) }.unwrap();
+        let (t, want) = (t.expect("taken"), build(o, x, y));
+        assert_eq!(t.explain(), want.explain());
+        assert_eq!(t.operands[0].is_read_write, want.operands[0].is_read_write);
+        assert_eq!(t.output(0).strides(), want.output(0).strides());
+    }
+    // Declined: broadcasting, another dtype, a transposed operand, 0-d, empty, an
+    // output overlapping an input as another view.
+    let ints = Tensor::zeros(&[4, 5], DType::I64).unwrap();
+    let t = f(&[5, 4]).t().unwrap();
+    let row = f(&[5]);
+    let (scalar, empty) = (f(&[]), f(&[0, 3]));
+    let view = Tensor::zeros(&[2, 4, 5], DType::F32).unwrap();
+    let (first, second) = (view.select(0, 0).unwrap(), view.select(0, 1).unwrap());
+    for (o, x, y) in [
+        (None, &a, &row),
+        (None, &a, &ints),
+        (Some(&ints), &a, &b),
+        (None, &a, &t),
+        (None, &scalar, &scalar),
+        (None, &empty, &empty),
+        (Some(&first), &second, &b),
+    ] {
+        // SAFETY: as above.
+        let t = unsafe { TensorIterator::trivial_contiguous(o, &[x, y]) }.unwrap();
+        assert!(t.is_none());
+    }
+}

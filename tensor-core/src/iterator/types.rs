@@ -111,13 +111,12 @@ impl TensorIterator {
             if op.target_dtype.is_none() {
                 op.target_dtype = common;
             }
-            let Some(t) = op.tensor.as_ref().map(|t| t.alias()) else {
+            let Some(current) = op.tensor.as_ref().map(|t| t.dtype()) else {
                 continue;
             };
             let Some(c) = common else {
                 continue;
             };
-            let current = t.dtype();
             if config.enforce_safe_casting_to_output
                 && op.is_output
                 && current != c
@@ -129,6 +128,7 @@ impl TensorIterator {
                 });
             }
             if config.cast_common_dtype_to_outputs && op.is_output && current != c {
+                let t = op.t();
                 // empty_like(out, dtype=common, memory_format=contiguous)
                 let tmp = if config.uninit_outputs {
                     let strides = crate::layout::contiguous_strides(t.sizes());
@@ -144,7 +144,7 @@ impl TensorIterator {
                 op.target_dtype = Some(c);
             }
             if config.promote_inputs_to_common_dtype && !op.is_output && current != c {
-                let converted = to_dtype_preserve(&t, c)?;
+                let converted = to_dtype_preserve(op.t(), c)?;
                 op.tensor = Some(converted);
                 op.current_dtype = Some(c);
                 op.target_dtype = Some(c);

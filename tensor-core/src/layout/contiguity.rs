@@ -202,7 +202,9 @@ impl Layout {
 
     /// `is_non_overlapping_and_dense()` (the cached flag).
     pub fn is_non_overlapping_and_dense(&self) -> bool {
-        self.contiguity_flags().is_non_overlapping_and_dense
+        // The flag is true whenever the layout is contiguous: answered without the
+        // channels-last tests for the common case.
+        self.is_contiguous() || self.contiguity_flags().is_non_overlapping_and_dense
     }
 
     /// `suggest_memory_format(channels_last_strides_exact_match)` (TensorBase.h):

@@ -24,4 +24,4 @@ pub use memory_format::{
 pub(crate) use non_overlapping::is_provably_non_overlapping;
 pub(crate) use strided::numel_of;
 pub use strided::{checked_numel, contiguous_nbytes, contiguous_strides, Layout, StridedOffsets};
-pub(crate) use strided::{fill_contiguous_strides, DimVec};
+pub(crate) use strided::{dims_from_slice, fill_contiguous_strides, DimVec};

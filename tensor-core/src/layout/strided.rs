@@ -10,6 +10,23 @@ pub(crate) const INLINE_DIMS: usize = 6;
 /// layout (every `alias`, every operand of an iterator) allocates nothing.
 pub(crate) type DimVec<T> = SmallVec<[T; INLINE_DIMS]>;
 
+/// `DimVec::from_slice` without a call to `memcpy` for the usual few dims: the inline
+/// buffer is filled element by element (an unrolled loop), as cloning a layout happens
+/// several times per elementwise op (`Tensor::alias`).
+#[inline]
+pub(crate) fn dims_from_slice<T: Copy + Default>(s: &[T]) -> DimVec<T> {
+    if s.len() > INLINE_DIMS {
+        return DimVec::from_slice(s);
+    }
+    let mut buf = [T::default(); INLINE_DIMS];
+    for (i, slot) in buf.iter_mut().enumerate() {
+        if let Some(&v) = s.get(i) {
+            *slot = v;
+        }
+    }
+    DimVec::from_buf_and_len(buf, s.len())
+}
+
 /// The geometry of a strided tensor: `sizes`, `strides` (in elements) and
 /// `storage_offset` (in elements), as `torch.Tensor.size()`, `.stride()` and
 /// `.storage_offset()`.
@@ -45,8 +62,8 @@ impl Layout {
     pub(crate) fn from_slices(sizes: &[usize], strides: &[isize], storage_offset: usize) -> Layout {
         debug_assert_eq!(sizes.len(), strides.len());
         Layout {
-            sizes: DimVec::from_slice(sizes),
-            strides: DimVec::from_slice(strides),
+            sizes: dims_from_slice(sizes),
+            strides: dims_from_slice(strides),
             storage_offset,
         }
     }
@@ -117,7 +134,7 @@ impl Layout {
         let mut strides = DimVec::from_elem(0isize, sizes.len());
         fill_contiguous_strides(sizes, &mut strides);
         Ok(Layout {
-            sizes: DimVec::from_slice(sizes),
+            sizes: dims_from_slice(sizes),
             strides,
             storage_offset: 0,
         })

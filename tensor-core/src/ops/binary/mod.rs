@@ -371,6 +371,28 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
     TensorIterator::build(b.add_to(a.add_to(config)))
 }
 
+/// The iterator `build` would give when both operands are tensors that
+/// [`TensorIterator::trivial_contiguous`] takes and `op` neither refuses nor promotes
+/// their dtype; `None` otherwise.
+#[cfg_attr(unoptimized, inline)]
+fn trivial(
+    op: BinaryOp,
+    a: &Arg<'_>,
+    b: &Arg<'_>,
+    out: Option<&Tensor>,
+) -> Result<Option<TensorIterator>> {
+    let (Arg::T(a), Arg::T(b)) = (a, b) else {
+        return Ok(None);
+    };
+    let dtype = a.dtype();
+    if op.check_inputs(dtype, b.dtype()).is_err() || (op.is_float_op() && !dtype.is_floating()) {
+        return Ok(None);
+    }
+    // SAFETY: the caller (`run`) runs the kernel, which writes every output element,
+    // before handing the output out; on an error it drops the iterator.
+    unsafe { TensorIterator::trivial_contiguous(out, &[a, b]) }
+}
+
 /// Builds the iterator for `op` on `out`, `a`, `b`, runs the kernel and copies
 /// temporaries back. Returns the written tensor.
 #[cfg_attr(unoptimized, inline)]
@@ -378,7 +400,10 @@ pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) ->
     if let Some(o) = out {
         autograd::check_writable(o)?;
     }
-    let mut iter = build(op, a, b, out)?;
+    let mut iter = match trivial(op, &a, &b, out)? {
+        Some(iter) => iter,
+        None => build(op, a, b, out)?,
+    };
     kernel(&iter, op)?;
     iter.cast_outputs()?;
     if let Some(o) = out {
