@@ -2,7 +2,10 @@
 """Case-by-case comparison with PyTorch: for each case, alternates our `cases --case X`
 and PyTorch's `torch_bench.cases()[X]` (same timing rule: 2 warm-ups, median of 15, or
 300 for `small` cases) ROUNDS times, and prints best and median of each side and their
-ratios.
+ratios, and the roofline: for a streaming case its bytes per second (the least bytes it
+must move, `cases --work`) as a fraction of the plain copy loop `bandwidth_16M`, for a
+compute-bound case its FLOP/s as a fraction of `fma_peak` (fused multiply-adds alone on
+every thread), each reference timed in the same process as the case, every round.
 
 This machine's memory bandwidth swings by about 2x within minutes, and a full run of
 either program takes long enough to fall into a different period than the other's, so
@@ -59,6 +62,20 @@ def case_names(torch_bench):
     return out.split()
 
 
+def roofline(name, best_ms, ref_best_ms, work):
+    """`41.2 GB/s = 0.83 copy` or `151 GFLOP/s = 0.66 peak` from best times (ms)."""
+    w = work.get(name) or {}
+    if w.get("bytes") and "bandwidth_16M" in ref_best_ms:
+        gbs = w["bytes"] / best_ms / 1e6
+        ref = work["bandwidth_16M"]["bytes"] / ref_best_ms["bandwidth_16M"] / 1e6
+        return f"{gbs:.1f} GB/s = {gbs / ref:.2f} copy"
+    if w.get("flops") and "fma_peak" in ref_best_ms:
+        gf = w["flops"] / best_ms / 1e6
+        ref = work["fma_peak"]["flops"] / ref_best_ms["fma_peak"] / 1e6
+        return f"{gf:.0f} GFLOP/s = {gf / ref:.2f} peak"
+    return ""
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("cases", nargs="*")
@@ -70,12 +87,22 @@ def main():
     torch_bench = os.path.abspath(a.torch_bench)
     ours_bin = os.path.join(ROOT, "target", "release", "cases")
     names = a.cases or case_names(torch_bench)
-    print("| case | ours best | ours median | torch best | torch median | best/best | median/median |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    work = run_json([ours_bin, "--work", "--threads", str(a.threads)], False)
+    print("| case | ours best | ours median | torch best | torch median | best/best | median/median | roofline (ours best) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     for name in names:
         ours, torch = [], []
+        w = work.get(name) or {}
+        ref = "bandwidth_16M" if w.get("bytes") else "fma_peak" if w.get("flops") else None
+        refs = []
         for _ in range(a.rounds):
-            ours.append(run_json([ours_bin, "--threads", str(a.threads), "--case", name], a.rt)[name])
+            cmd = [ours_bin, "--threads", str(a.threads), "--case", name]
+            if ref:
+                cmd += ["--case", ref]
+            got = run_json(cmd, a.rt)
+            ours.append(got[name])
+            if ref:
+                refs.append(got[ref])
             torch.append(
                 run_json(
                     [sys.executable, "-c", TORCH_ONE, str(a.threads), os.path.dirname(torch_bench), name],
@@ -84,7 +111,8 @@ def main():
             )
         bo, bt = min(ours), min(torch)
         mo, mt = statistics.median(ours), statistics.median(torch)
-        print(f"| {name} | {bo:.4g} | {mo:.4g} | {bt:.4g} | {mt:.4g} | {bo / bt:.2f} | {mo / mt:.2f} |", flush=True)
+        line = roofline(name, bo, {ref: min(refs)} if ref else {}, work)
+        print(f"| {name} | {bo:.4g} | {mo:.4g} | {bt:.4g} | {mt:.4g} | {bo / bt:.2f} | {mo / mt:.2f} | {line} |", flush=True)
 
 
 if __name__ == "__main__":

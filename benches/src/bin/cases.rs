@@ -10,7 +10,8 @@
 //! add_outer --reps 300`). `--diag` adds diagnostic cases (`diag_*`) that time
 //! alternative implementations of slow cases. Besides the cases of `torch_bench.py`, `bandwidth_16M` times the plain
 //! `c[i] = a[i] + b[i]` loop over 16M f32 on slices: the physical limit of the streaming
-//! cases.
+//! cases, and `fma_peak` times fused multiply-adds alone on every thread: the limit of
+//! the compute-bound ones. `--work` prints each case's least bytes or FLOPs instead.
 
 use std::process::ExitCode;
 use tensor_benches::{add_slices, median_ms, reps_for, Results};
@@ -22,6 +23,7 @@ struct Options {
     only: Vec<String>,
     reps: Option<usize>,
     diag: bool,
+    work: bool,
 }
 
 fn parse_args() -> std::result::Result<Options, String> {
@@ -30,6 +32,7 @@ fn parse_args() -> std::result::Result<Options, String> {
         only: Vec::new(),
         reps: None,
         diag: false,
+        work: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -45,6 +48,7 @@ fn parse_args() -> std::result::Result<Options, String> {
             }
             "--case" => opts.only.push(value("--case")?),
             "--diag" => opts.diag = true,
+            "--work" => opts.work = true,
             "--reps" => {
                 let v = value("--reps")?;
                 let n = v.parse().ok().filter(|&n| n > 0);
@@ -52,7 +56,7 @@ fn parse_args() -> std::result::Result<Options, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument '{other}' (usage: cases [--threads N] [--case NAME]... [--reps N])"
+                    "unknown argument '{other}' (usage: cases [--threads N] [--case NAME]... [--reps N] [--diag] [--work])"
                 ))
             }
         }
@@ -246,7 +250,57 @@ fn run(opts: &Options) -> Result<Results> {
         add_slices(&va, &vb, &mut vc);
         Ok(())
     })?;
+    // The other limit: fused multiply-adds alone, on every thread.
+    let threads = opts.threads;
+    run.case("fma_peak", || {
+        std::hint::black_box(tensor_benches::peak::fma_peak(threads));
+        Ok(())
+    })?;
     Ok(run.results)
+}
+
+/// `--work`: per case, the least bytes it moves or FLOPs it computes (`null` where not
+/// bandwidth- or compute-bound), as JSON, for the roofline column of
+/// `benches/interleave.py`.
+fn work_json(threads: usize) -> String {
+    let mut cases: Vec<String> = tensor_benches::CASE_ORDER
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    cases.extend(
+        [
+            "softmax_lastdim",
+            "log_softmax_vocab",
+            "cross_entropy_vocab",
+            "layer_norm_768",
+            "gelu_tanh_4M",
+            "embedding_gpt2",
+            "cat_dim1",
+            "max_pool2d_2x2",
+            "linear_gemv_vocab",
+            "linear_gemv_768x3072",
+            "matmul_1024",
+            "bmm_attention",
+            "bmm_scores_s16",
+            "bmm_scores_s64",
+            "bmm_scores_s128",
+            "conv2d_3x3",
+        ]
+        .map(String::from),
+    );
+    let num = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
+    let peak = tensor_benches::peak::fma_peak_flops(threads, tensor_benches::peak::fma_lanes());
+    let mut rows: Vec<String> = cases
+        .iter()
+        .map(|c| {
+            let (b, f) = (tensor_benches::case_bytes(c), tensor_benches::case_flops(c));
+            format!(" \"{c}\": {{\"bytes\": {}, \"flops\": {}}}", num(b), num(f))
+        })
+        .collect();
+    rows.push(format!(
+        " \"fma_peak\": {{\"bytes\": null, \"flops\": {peak}}}"
+    ));
+    format!("{{\n{}\n}}", rows.join(",\n"))
 }
 
 fn main() -> ExitCode {
@@ -266,6 +320,10 @@ fn main() -> ExitCode {
             opts.threads
         );
         return ExitCode::FAILURE;
+    }
+    if opts.work {
+        println!("{}", work_json(opts.threads));
+        return ExitCode::SUCCESS;
     }
     match run(&opts) {
         Ok(results) => {
