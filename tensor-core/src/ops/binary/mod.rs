@@ -356,41 +356,31 @@ impl Tensor {
 #[cfg_attr(unoptimized, inline)]
 fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<TensorIterator> {
     op.check_inputs(a.dtype(), b.dtype())?;
-    let config = TensorIteratorConfig::new()
-        .set_check_mem_overlap(true)
-        .allow_cpu_scalars(true)
-        .promote_inputs_to_common_dtype(true)
-        .cast_common_dtype_to_outputs(true)
-        .enforce_safe_casting_to_output(true)
-        .promote_integer_inputs_to_float(op.is_float_op())
-        .add_maybe_output(out);
-    // SAFETY: the caller (`run`) runs the kernel, which writes every output element,
-    // then `cast_outputs`, before handing the output out; on an error it drops the
-    // iterator.
-    let config = unsafe { config.kernel_writes_every_output() };
-    TensorIterator::build(b.add_to(a.add_to(config)))
-}
-
-/// The iterator `build` would give when both operands are tensors that
-/// [`TensorIterator::trivial_contiguous`] takes and `op` neither refuses nor promotes
-/// their dtype; `None` otherwise.
-#[cfg_attr(unoptimized, inline)]
-fn trivial(
-    op: BinaryOp,
-    a: &Arg<'_>,
-    b: &Arg<'_>,
-    out: Option<&Tensor>,
-) -> Result<Option<TensorIterator>> {
-    let (Arg::T(a), Arg::T(b)) = (a, b) else {
-        return Ok(None);
+    let config = || {
+        let config = TensorIteratorConfig::new()
+            .set_check_mem_overlap(true)
+            .allow_cpu_scalars(true)
+            .promote_inputs_to_common_dtype(true)
+            .cast_common_dtype_to_outputs(true)
+            .enforce_safe_casting_to_output(true)
+            .promote_integer_inputs_to_float(op.is_float_op())
+            .add_maybe_output(out);
+        // SAFETY: the caller (`run`) runs the kernel, which writes every output
+        // element, then `cast_outputs`, before handing the output out; on an error it
+        // drops the iterator.
+        let config = unsafe { config.kernel_writes_every_output() };
+        b.add_to(a.add_to(config))
     };
-    let dtype = a.dtype();
-    if op.check_inputs(dtype, b.dtype()).is_err() || (op.is_float_op() && !dtype.is_floating()) {
-        return Ok(None);
+    // Two tensors, and a dtype the op computes in as it is (a float op promotes
+    // integers): the plan `build` gives same-shape contiguous operands, built directly.
+    match (a, b) {
+        (Arg::T(x), Arg::T(y)) => {
+            let eligible = !op.is_float_op() || x.dtype().is_floating();
+            // SAFETY: as the config's above.
+            unsafe { TensorIterator::build_or_trivial(eligible, out, &[x, y], config) }
+        }
+        _ => TensorIterator::build(config()),
     }
-    // SAFETY: the caller (`run`) runs the kernel, which writes every output element,
-    // before handing the output out; on an error it drops the iterator.
-    unsafe { TensorIterator::trivial_contiguous(out, &[a, b]) }
 }
 
 /// Builds the iterator for `op` on `out`, `a`, `b`, runs the kernel and copies
@@ -400,10 +390,7 @@ pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) ->
     if let Some(o) = out {
         autograd::check_writable(o)?;
     }
-    let mut iter = match trivial(op, &a, &b, out)? {
-        Some(iter) => iter,
-        None => build(op, a, b, out)?,
-    };
+    let mut iter = build(op, a, b, out)?;
     kernel(&iter, op)?;
     iter.cast_outputs()?;
     if let Some(o) = out {

@@ -67,14 +67,19 @@ fn threshold_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
         let zero = Tensor::zeros(&[], g.dtype())?;
         return Tensor::where_(&kill, &zero, g);
     }
+    // The build path resizes this empty output (the trivial one allocates its own).
     let out = Tensor::empty(&[0], g.dtype())?;
-    let config = TensorIteratorConfig::new()
-        .add_output(&out)
-        .add_const_input(g)
-        .add_const_input(result);
-    // SAFETY: the binary kernel below writes every output element before the output
-    // is handed out.
-    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
+    let config = || {
+        let config = TensorIteratorConfig::new()
+            .add_output(&out)
+            .add_const_input(g)
+            .add_const_input(result);
+        // SAFETY: the binary kernel below writes every output element before the
+        // output is handed out.
+        unsafe { config.kernel_writes_every_output() }
+    };
+    // SAFETY: as the config's above.
+    let iter = unsafe { TensorIterator::build_or_trivial(true, None, &[g, result], config)? };
     match g.dtype() {
         DType::F32 => {
             crate::kernels::binary::<f32, f32, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g })
@@ -344,14 +349,19 @@ fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
     if let Some(o) = out {
         autograd::check_writable(o)?;
     }
-    let config = if op.is_float_op() {
-        TensorIteratorConfig::unary_float_op(out, input)
-    } else {
-        TensorIteratorConfig::unary_op(out, input)
+    let config = || {
+        let config = if op.is_float_op() {
+            TensorIteratorConfig::unary_float_op(out, input)
+        } else {
+            TensorIteratorConfig::unary_op(out, input)
+        };
+        // SAFETY: the kernel below writes every output element, then `cast_outputs`
+        // runs, before the output is handed out.
+        unsafe { config.kernel_writes_every_output() }
     };
-    // SAFETY: the kernel below writes every output element, then `cast_outputs` runs,
-    // before the output is handed out.
-    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
+    let eligible = !op.is_float_op() || input.dtype().is_floating();
+    // SAFETY: as the config's above.
+    let mut iter = unsafe { TensorIterator::build_or_trivial(eligible, out, &[input], config)? };
     kernel(&iter, op);
     iter.cast_outputs()?;
     if let Some(o) = out {
