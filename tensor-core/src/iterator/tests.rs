@@ -279,3 +279,25 @@ fn trivial_contiguous_is_the_plan_build_gives_or_declines() {
         assert!(t.is_none());
     }
 }
+
+#[test]
+fn a_0d_conversion_casts_as_copy_does_for_every_dtype_pair() {
+    // The 0-d shortcut of `to_dtype_preserve` against the iterator's copy of a [1].
+    let values = [300.7, -1.5, f64::NAN, 1e10, 0.0, 65519.0];
+    for &from in &crate::ALL_DTYPES {
+        for &v in &values {
+            let one = Tensor::scalar_of(Scalar::Float(v), from);
+            let row = one.reshape(&[1]).unwrap();
+            for &to in &crate::ALL_DTYPES {
+                let got = super::types_to_dtype_preserve(&one, to).unwrap();
+                let want = super::types_to_dtype_preserve(&row, to).unwrap();
+                assert_eq!(got.sizes(), &[] as &[usize]);
+                let (g, w) = (got.to_vec_f64().unwrap()[0], want.to_vec_f64().unwrap()[0]);
+                assert!(
+                    g == w || (g.is_nan() && w.is_nan()),
+                    "{v} {from} -> {to}: {g} vs {w}"
+                );
+            }
+        }
+    }
+}

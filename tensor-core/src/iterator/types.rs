@@ -7,7 +7,7 @@ use super::promotion::ResultTypeState;
 use super::TensorIterator;
 use crate::error::{Error, Result};
 use crate::layout::preserve_strides;
-use crate::{can_cast, DType, Tensor};
+use crate::{can_cast, dispatch_dtype, DType, Element, Scalar, Tensor};
 
 /// `t.to(dtype)` with `memory_format=preserve` (`_to_copy`): a dense tensor keeps its
 /// strides, any other gets `infer_dense_strides`; then the values are copied.
@@ -16,6 +16,20 @@ use crate::{can_cast, DType, Tensor};
 /// As [`Tensor::copy_`].
 #[cfg_attr(unoptimized, inline)]
 pub(crate) fn to_dtype_preserve(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    if t.dim() == 0 {
+        // One element (a wrapped number, most often): the cast `copy_` applies
+        // (`Element::cast`: floats through `f64`, the rest through `i64`), without
+        // building a second iterator.
+        let value = dispatch_dtype!(t.dtype(), T, {
+            let v = t.item::<T>()?;
+            if T::DTYPE.is_floating() {
+                Scalar::Float(v.to_f64())
+            } else {
+                Scalar::Int(v.to_i64())
+            }
+        });
+        return Ok(Tensor::scalar_of(value, dtype));
+    }
     let strides = preserve_strides(t.layout());
     Tensor::fresh_copy(t, &strides, dtype)
 }
