@@ -19,6 +19,16 @@ pub struct Config {
     pub seed: u64,
     /// The gzip CSV (`--data`, default: the file shipped in `tensor-typed/data/`).
     pub data: PathBuf,
+    /// In-process data-parallel ranks, one thread each (`--ranks`, default 1).
+    pub ranks: usize,
+    /// Data-parallel over MPI's world (`--mpi`, under `mpirun -np N`; needs the
+    /// example built with `--features tensor-core/mpi`).
+    pub mpi: bool,
+    /// Where rank 0 writes the loss curve as CSV (`--curve`; none by default).
+    pub curve: Option<PathBuf>,
+    /// A rank that is handed a bad label on its third batch (`--fail-rank`): shows,
+    /// and tests, that a rank's error ends every rank with an error naming it.
+    pub fail_rank: Option<usize>,
 }
 
 impl Default for Config {
@@ -30,6 +40,10 @@ impl Default for Config {
             batch: 32,
             seed: 0,
             data: default_data_path(),
+            ranks: 1,
+            mpi: false,
+            curve: None,
+            fail_rank: None,
         }
     }
 }
@@ -40,7 +54,7 @@ pub fn default_data_path() -> PathBuf {
 }
 
 /// Usage text printed by `--help` and after a flag error.
-pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH]";
+pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--fail-rank R]";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -55,7 +69,7 @@ pub enum Command {
 ///
 /// # Errors
 /// A message naming the flag for an unknown flag, a missing value or a value that does
-/// not parse (epochs and batch must be positive integers, lr a positive number, model
+/// not parse (epochs, batch and ranks must be positive integers, lr a positive number, model
 /// one of mlp, cnn, transformer).
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
     let mut c = Config::default();
@@ -63,6 +77,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     while let Some(flag) = args.next() {
         if flag == "--help" || flag == "-h" {
             return Ok(Command::Help);
+        }
+        if flag == "--mpi" {
+            c.mpi = true;
+            continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let bad = |what: &str| format!("{flag}: expected {what}, got '{value}'");
@@ -89,6 +107,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?
             }
             "--data" => c.data = PathBuf::from(value),
+            "--ranks" => {
+                c.ranks = value
+                    .parse()
+                    .ok()
+                    .filter(|&r| r > 0)
+                    .ok_or_else(|| bad("a positive integer"))?
+            }
+            "--curve" => c.curve = Some(PathBuf::from(value)),
+            "--fail-rank" => {
+                c.fail_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
+            }
             _ => return Err(format!("unknown flag '{flag}'")),
         }
     }

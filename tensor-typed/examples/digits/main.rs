@@ -6,12 +6,16 @@
 //! ```sh
 //! cargo run --release -p tensor-typed --example digits -- [--model mlp|cnn|transformer]
 //!     [--epochs 30] [--lr F] [--batch 32] [--seed 0] [--data PATH]
+//!     [--ranks N | --mpi] [--curve PATH]
 //! ```
+//! `--ranks N` trains data-parallel on N in-process ranks (threads); `--mpi` on the
+//! ranks of `mpirun -np N` (built with `--features tensor-core/mpi`).
 //! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
 //! scikit-learn; see `tensor-typed/data/README.md`.
 
 mod cli;
+mod curve;
 mod data;
 #[cfg(test)]
 mod manual_mlp;
@@ -112,40 +116,32 @@ fn main() -> ExitCode {
         );
         bar
     });
-    let report = train::train(
-        &split,
-        &config,
-        || {
-            if let Some(b) = &bar {
-                b.inc(1)
-            }
-        },
-        |e| {
-            let line = format!(
-                "epoch {:3}: loss {:.4}, train accuracy {:.4}",
-                e.epoch, e.loss, e.train_accuracy
-            );
-            match &bar {
-                Some(b) => b.println(line),
-                None => println!("{line}"),
-            }
-        },
-    );
+    let on_batch = || {
+        if let Some(b) = &bar {
+            b.inc(1)
+        }
+    };
+    let on_epoch = |e: &train::Epoch| {
+        let line = format!(
+            "epoch {:3}: loss {:.4}, train accuracy {:.4}, {:.3} s",
+            e.epoch, e.loss, e.train_accuracy, e.seconds
+        );
+        match &bar {
+            Some(b) => b.println(line),
+            None => println!("{line}"),
+        }
+    };
+    let hooks = train::Hooks {
+        on_batch: &on_batch,
+        on_epoch: &on_epoch,
+    };
+    let reports = train::train(&split, &config, &hooks);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    match report {
-        Ok(r) => {
-            if let Err(e) = show_mistakes(&split, &r, 6) {
-                eprintln!("digits: cannot show mistakes: {e}");
-            }
-            println!(
-                "{} of {} test digits misclassified",
-                r.mistakes.len(),
-                split.test.len()
-            );
-            println!("test accuracy: {:.4}", r.test_accuracy);
-            println!("train time: {:.3} s", r.train_seconds);
+    match reports {
+        Ok(reports) => {
+            report(&split, &config, &reports);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -153,4 +149,37 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints rank 0's results (and each rank's time in the all-reduce), and writes the
+/// loss curve where `--curve` says. Under MPI, a rank other than 0 prints its timing
+/// only.
+fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) {
+    if reports.len() > 1 || config.mpi {
+        for r in reports {
+            println!(
+                "rank {}: train time {:.3} s, of which all-reduce (waiting included) {:.3} s",
+                r.rank, r.train_seconds, r.all_reduce_seconds
+            );
+        }
+    }
+    let Some(r) = reports.first().filter(|r| r.rank == 0) else {
+        return;
+    };
+    if let Some(path) = &config.curve {
+        match curve::write(path, r) {
+            Ok(()) => println!("loss curve of rank 0 written to {}", path.display()),
+            Err(e) => eprintln!("digits: cannot write {}: {e}", path.display()),
+        }
+    }
+    if let Err(e) = show_mistakes(split, r, 6) {
+        eprintln!("digits: cannot show mistakes: {e}");
+    }
+    println!(
+        "{} of {} test digits misclassified",
+        r.mistakes.len(),
+        split.test.len()
+    );
+    println!("test accuracy: {:.4}", r.test_accuracy);
+    println!("train time: {:.3} s", r.train_seconds);
 }

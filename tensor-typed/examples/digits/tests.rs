@@ -7,6 +7,7 @@ use super::{cli, data, manual_mlp, rng::Rng, train};
 use flate2::{write::GzEncoder, Compression};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tensor_typed::prelude::*;
 
 /// A directory of this test process's own under the system's temp dir.
@@ -31,6 +32,30 @@ fn row(pixel: &str, label: &str) -> String {
     fields.join(",")
 }
 
+/// Trains as `config` says on the shipped file, counting the hooks' calls; the reports.
+fn run(config: &cli::Config) -> Vec<train::Report> {
+    let split = data::load(&config.data).unwrap();
+    assert_eq!((split.train.len(), split.test.len()), (1438, 359));
+    let (batches, seen) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let on_batch = || {
+        batches.fetch_add(1, Ordering::Relaxed);
+    };
+    let on_epoch = |_: &train::Epoch| {
+        seen.fetch_add(1, Ordering::Relaxed);
+    };
+    let hooks = train::Hooks {
+        on_batch: &on_batch,
+        on_epoch: &on_epoch,
+    };
+    let reports = train::train(&split, config, &hooks).unwrap();
+    let batches_per_epoch = 1438_usize.div_ceil(config.batch);
+    assert_eq!(
+        (seen.into_inner(), batches.into_inner()),
+        (config.epochs, config.epochs * batches_per_epoch)
+    );
+    reports
+}
+
 /// Trains `model` for `epochs` on the shipped file; its test accuracy.
 fn short_run(model: Kind, epochs: usize) -> f64 {
     let config = cli::Config {
@@ -38,12 +63,7 @@ fn short_run(model: Kind, epochs: usize) -> f64 {
         epochs,
         ..cli::Config::default()
     };
-    let split = data::load(&config.data).unwrap();
-    assert_eq!((split.train.len(), split.test.len()), (1438, 359));
-    let (mut batches, mut seen) = (0, 0);
-    let report = train::train(&split, &config, || batches += 1, |_| seen += 1).unwrap();
-    assert_eq!((seen, batches), (epochs, epochs * 1438_usize.div_ceil(32)));
-    report.test_accuracy
+    run(&config)[0].test_accuracy
 }
 
 #[test]
