@@ -209,3 +209,104 @@ fn model_flag_picks_the_model() {
     let e = cli::parse(["--model", "rnn"].map(String::from)).unwrap_err();
     assert_eq!(e, "--model: expected mlp, cnn or transformer, got 'rnn'");
 }
+
+/// The mlp trained as `config` says on one rank and on `ranks` ranks: the reports.
+fn one_and_many(config: &cli::Config, ranks: usize) -> (train::Report, Vec<train::Report>) {
+    let one = run(config).remove(0);
+    let many = run(&cli::Config {
+        ranks,
+        ..config.clone()
+    });
+    assert_eq!(many.len(), ranks);
+    (one, many)
+}
+
+/// The largest difference between two loss curves of the same length.
+fn curve_gap(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+#[test]
+fn mlp_on_two_ranks_matches_one_rank_within_0_002() {
+    let config = cli::Config {
+        epochs: 3,
+        ..cli::Config::default()
+    };
+    let (one, many) = one_and_many(&config, 2);
+    // Every replica ends with the same parameters, so with the same test accuracy.
+    assert_eq!(many[0].test_accuracy, many[1].test_accuracy);
+    let gap = (one.test_accuracy - many[0].test_accuracy).abs();
+    assert!(gap <= 0.002, "1 rank {}, 2 ranks {}", one.test_accuracy, many[0].test_accuracy);
+    // The step losses differ only by float summation order (f32 sums of 16 + 16 rows
+    // against 32, the loss sums travelling as f32): 1e-4 is about 400 ulps of a loss
+    // near 0.3, and a wrong weighting of a shard moves them by 1e-2 and more.
+    let gap = curve_gap(&one.steps, &many[0].steps);
+    assert!(gap < 1e-4, "largest step-loss difference {gap}");
+}
+
+#[test]
+fn uneven_and_empty_shards_weigh_each_rank_by_its_rows() {
+    // Batch 31 on 3 ranks is 11 + 10 + 10 rows (the last batch of 12: 4 + 4 + 4);
+    // batch 2 on 3 ranks leaves rank 2 without rows at every step.
+    for (batch, epochs) in [(31, 2), (2, 1)] {
+        let config = cli::Config {
+            epochs,
+            batch,
+            ..cli::Config::default()
+        };
+        let (one, many) = one_and_many(&config, 3);
+        let gap = curve_gap(&one.steps, &many[0].steps);
+        assert!(gap < 1e-4, "batch {batch}: largest step-loss difference {gap}");
+        assert!((one.test_accuracy - many[2].test_accuracy).abs() <= 0.002);
+    }
+}
+
+#[test]
+fn a_rank_with_a_bad_label_ends_every_rank_with_an_error_naming_it() {
+    let config = cli::Config {
+        epochs: 1,
+        ranks: 2,
+        fail_rank: Some(1),
+        ..cli::Config::default()
+    };
+    let split = data::load(&config.data).unwrap();
+    let hooks = train::Hooks {
+        on_batch: &|| {},
+        on_epoch: &|_| {},
+    };
+    // Bounded: rank 0 waits for rank 1 at most the engine's timeout (60 s); it sees
+    // rank 1 stop within one poll (20 ms).
+    let start = std::time::Instant::now();
+    let e = train::train(&split, &config, &hooks).err().unwrap().to_string();
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    assert!(e.starts_with("rank 1: "), "{e}");
+    assert!(e.contains("Target 10 is out of bounds"), "{e}");
+}
+
+#[test]
+#[ignore = "five full trainings on 1 and 2 ranks (about 2 s in release): cargo test --release -p tensor-typed --example digits -- --ignored"]
+fn mlp_seeds_0_to_4_on_two_ranks_match_one_rank_within_0_002() {
+    for seed in 0..5 {
+        let config = cli::Config {
+            seed,
+            ..cli::Config::default()
+        };
+        let (one, many) = one_and_many(&config, 2);
+        let (a, b) = (one.test_accuracy, many[0].test_accuracy);
+        println!("seed {seed}: 1 rank {a:.4}, 2 ranks {b:.4}");
+        assert!((a - b).abs() <= 0.002, "seed {seed}: 1 rank {a}, 2 ranks {b}");
+    }
+}
+
+#[test]
+fn ranks_mpi_and_curve_flags_parse() {
+    let args = ["--ranks", "3", "--mpi", "--curve", "c.csv", "--fail-rank", "1"];
+    let cli::Command::Train(c) = cli::parse(args.map(String::from)).unwrap() else {
+        panic!("expected a training command")
+    };
+    assert_eq!((c.ranks, c.mpi, c.fail_rank), (3, true, Some(1)));
+    assert_eq!(c.curve, Some(PathBuf::from("c.csv")));
+    let e = cli::parse(["--ranks", "0"].map(String::from)).unwrap_err();
+    assert_eq!(e, "--ranks: expected a positive integer, got '0'");
+}
