@@ -224,7 +224,10 @@ fn one_and_many(config: &cli::Config, ranks: usize) -> (train::Report, Vec<train
 /// The largest difference between two loss curves of the same length.
 fn curve_gap(a: &[f64], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 #[test]
@@ -237,7 +240,12 @@ fn mlp_on_two_ranks_matches_one_rank_within_0_002() {
     // Every replica ends with the same parameters, so with the same test accuracy.
     assert_eq!(many[0].test_accuracy, many[1].test_accuracy);
     let gap = (one.test_accuracy - many[0].test_accuracy).abs();
-    assert!(gap <= 0.002, "1 rank {}, 2 ranks {}", one.test_accuracy, many[0].test_accuracy);
+    assert!(
+        gap <= 0.002,
+        "1 rank {}, 2 ranks {}",
+        one.test_accuracy,
+        many[0].test_accuracy
+    );
     // The step losses differ only by float summation order (f32 sums of 16 + 16 rows
     // against 32, the loss sums travelling as f32): 1e-4 is about 400 ulps of a loss
     // near 0.3, and a wrong weighting of a shard moves them by 1e-2 and more.
@@ -257,7 +265,10 @@ fn uneven_and_empty_shards_weigh_each_rank_by_its_rows() {
         };
         let (one, many) = one_and_many(&config, 3);
         let gap = curve_gap(&one.steps, &many[0].steps);
-        assert!(gap < 1e-4, "batch {batch}: largest step-loss difference {gap}");
+        assert!(
+            gap < 1e-4,
+            "batch {batch}: largest step-loss difference {gap}"
+        );
         assert!((one.test_accuracy - many[2].test_accuracy).abs() <= 0.002);
     }
 }
@@ -278,7 +289,10 @@ fn a_rank_with_a_bad_label_ends_every_rank_with_an_error_naming_it() {
     // Bounded: rank 0 waits for rank 1 at most the engine's timeout (60 s); it sees
     // rank 1 stop within one poll (20 ms).
     let start = std::time::Instant::now();
-    let e = train::train(&split, &config, &hooks).err().unwrap().to_string();
+    let e = train::train(&split, &config, &hooks)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
     assert!(e.starts_with("rank 1: "), "{e}");
     assert!(e.contains("Target 10 is out of bounds"), "{e}");
@@ -295,13 +309,24 @@ fn mlp_seeds_0_to_4_on_two_ranks_match_one_rank_within_0_002() {
         let (one, many) = one_and_many(&config, 2);
         let (a, b) = (one.test_accuracy, many[0].test_accuracy);
         println!("seed {seed}: 1 rank {a:.4}, 2 ranks {b:.4}");
-        assert!((a - b).abs() <= 0.002, "seed {seed}: 1 rank {a}, 2 ranks {b}");
+        assert!(
+            (a - b).abs() <= 0.002,
+            "seed {seed}: 1 rank {a}, 2 ranks {b}"
+        );
     }
 }
 
 #[test]
 fn ranks_mpi_and_curve_flags_parse() {
-    let args = ["--ranks", "3", "--mpi", "--curve", "c.csv", "--fail-rank", "1"];
+    let args = [
+        "--ranks",
+        "3",
+        "--mpi",
+        "--curve",
+        "c.csv",
+        "--fail-rank",
+        "1",
+    ];
     let cli::Command::Train(c) = cli::parse(args.map(String::from)).unwrap() else {
         panic!("expected a training command")
     };
