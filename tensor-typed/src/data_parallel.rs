@@ -56,23 +56,27 @@ impl DataParallel {
     ///
     /// # Errors
     /// [`Placement::all`]'s (never for a communicator's world).
+    #[cfg_attr(unoptimized, inline)]
     pub fn new(comm: Comm) -> Result<DataParallel> {
         let placement = Placement::all(comm.world_size())?;
         Ok(DataParallel { comm, placement })
     }
 
     /// This rank.
+    #[cfg_attr(unoptimized, inline)]
     pub fn rank(&self) -> usize {
         self.comm.rank()
     }
 
     /// The number of ranks.
+    #[cfg_attr(unoptimized, inline)]
     pub fn world_size(&self) -> usize {
         self.comm.world_size()
     }
 
     /// This rank's rows of a batch of `len` rows: split(0)'s balanced rule (the first
     /// `len % ranks` ranks hold one more row; a rank may hold none).
+    #[cfg_attr(unoptimized, inline)]
     pub fn shard(&self, len: usize) -> Range<usize> {
         split_range(len, self.world_size(), self.rank()).unwrap_or(0..0)
     }
