@@ -26,6 +26,9 @@ pub struct Config {
     pub mpi: bool,
     /// Where rank 0 writes the loss curve as CSV (`--curve`; none by default).
     pub curve: Option<PathBuf>,
+    /// Where rank 0 draws the picture of training as PNG (`--plot`; needs the
+    /// example built with `--features plot`).
+    pub plot: Option<PathBuf>,
     /// A rank that is handed a bad label on its third batch (`--fail-rank`): shows,
     /// and tests, that a rank's error ends every rank with an error naming it.
     pub fail_rank: Option<usize>,
@@ -43,6 +46,7 @@ impl Default for Config {
             ranks: 1,
             mpi: false,
             curve: None,
+            plot: None,
             fail_rank: None,
         }
     }
@@ -54,7 +58,7 @@ pub fn default_data_path() -> PathBuf {
 }
 
 /// Usage text printed by `--help` and after a flag error.
-pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--fail-rank R]";
+pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--plot PATH] [--fail-rank R]";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -115,6 +119,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     .ok_or_else(|| bad("a positive integer"))?
             }
             "--curve" => c.curve = Some(PathBuf::from(value)),
+            "--plot" => c.plot = Some(PathBuf::from(value)),
             "--fail-rank" => {
                 c.fail_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
             }

@@ -6,10 +6,12 @@
 //! ```sh
 //! cargo run --release -p tensor-typed --example digits -- [--model mlp|cnn|transformer]
 //!     [--epochs 30] [--lr F] [--batch 32] [--seed 0] [--data PATH]
-//!     [--ranks N | --mpi] [--curve PATH]
+//!     [--ranks N | --mpi] [--curve PATH] [--plot PATH]
 //! ```
 //! `--ranks N` trains data-parallel on N in-process ranks (threads); `--mpi` on the
-//! ranks of `mpirun -np N` (built with `--features tensor-core/mpi`).
+//! ranks of `mpirun -np N` (built with `--features tensor-core/mpi`); `--plot` draws
+//! the loss, the accuracy and the misclassified digits into a PNG (built with
+//! `--features plot`).
 //! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
 //! scikit-learn; see `tensor-typed/data/README.md`.
@@ -20,6 +22,8 @@ mod data;
 #[cfg(test)]
 mod manual_mlp;
 mod models;
+#[cfg(feature = "plot")]
+mod plot;
 mod rng;
 mod train;
 
@@ -151,6 +155,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Draws the picture of training (`plot.rs`).
+#[cfg(feature = "plot")]
+fn picture(path: &std::path::Path, split: &data::Split, r: &train::Report) -> Result<(), String> {
+    plot::write(path, split, r)
+}
+
+/// Without the `plot` feature there is no picture.
+#[cfg(not(feature = "plot"))]
+fn picture(_: &std::path::Path, _: &data::Split, _: &train::Report) -> Result<(), String> {
+    Err("the example was built without its picture: add `--features plot` to cargo".into())
+}
+
 /// Prints rank 0's results (and each rank's time in the all-reduce), and writes the
 /// loss curve where `--curve` says. Under MPI, a rank other than 0 prints its timing
 /// only.
@@ -170,6 +186,12 @@ fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) 
         match curve::write(path, r) {
             Ok(()) => println!("loss curve of rank 0 written to {}", path.display()),
             Err(e) => eprintln!("digits: cannot write {}: {e}", path.display()),
+        }
+    }
+    if let Some(path) = &config.plot {
+        match picture(path, split, r) {
+            Ok(()) => println!("picture of training written to {}", path.display()),
+            Err(e) => eprintln!("digits: cannot draw {}: {e}", path.display()),
         }
     }
     if let Err(e) = show_mistakes(split, r, 6) {

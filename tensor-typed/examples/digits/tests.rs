@@ -335,3 +335,18 @@ fn ranks_mpi_and_curve_flags_parse() {
     let e = cli::parse(["--ranks", "0"].map(String::from)).unwrap_err();
     assert_eq!(e, "--ranks: expected a positive integer, got '0'");
 }
+
+#[cfg(feature = "plot")]
+#[test]
+fn plot_writes_a_png_of_training() {
+    let config = cli::Config {
+        epochs: 2,
+        ..cli::Config::default()
+    };
+    let split = data::load(&config.data).unwrap();
+    let report = run(&config).remove(0);
+    let path = tmp_dir().join("training.png");
+    super::plot::write(&path, &split, &report).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
