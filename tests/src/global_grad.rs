@@ -252,8 +252,11 @@ pub fn refused_case(c: &Comm) -> Check {
     Ok(())
 }
 
+/// An SPMD case: a function of this rank's communicator.
+pub type Case = fn(&Comm) -> Check;
+
 /// The cases, by name, for the runners.
-pub const CASES: [(&str, fn(&Comm) -> Check); 4] = [
+pub const CASES: [(&str, Case); 4] = [
     ("grad_mlp", mlp_case),
     ("grad_boxing", boxing_case),
     ("grad_matmul", matmul_case),

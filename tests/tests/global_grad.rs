@@ -7,13 +7,13 @@
 
 use std::time::Duration;
 use tensor_core::global::run_ranks_with_timeout;
-use tensor_tests::global_grad::{boxing_case, matmul_case, mlp_case, refused_case, Check};
+use tensor_tests::global_grad::{boxing_case, matmul_case, mlp_case, refused_case, Case};
 
 /// Every wait for a peer is bounded: a broken collective fails the test, never hangs it.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Runs `case` on 1-4 in-process ranks and fails with the first rank's message.
-fn on_1_to_4_ranks(case: fn(&tensor_core::global::Comm) -> Check) {
+fn on_1_to_4_ranks(case: Case) {
     for n in 1..=4 {
         let out = run_ranks_with_timeout(n, TIMEOUT, |c| Ok(case(&c)))
             .unwrap_or_else(|e| panic!("{n} ranks: {e}"));
