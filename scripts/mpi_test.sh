@@ -65,6 +65,18 @@ for np in 2 4; do
 done
 # The data-parallel digits example (tensor-typed, built with tensor-core's `mpi`).
 digits_log=$(mktemp)
+# `count_case STATUS WHAT`: one digits case, passed when STATUS is 0 (else the end of
+# its log is printed).
+count_case() {
+    if [ "$1" -eq 0 ]; then
+        echo "$2: ok"
+        passed=$((passed + 1))
+    else
+        tail -20 "$digits_log"
+        echo "$2: FAILED"
+        failed=$((failed + 1))
+    fi
+}
 digits=""
 if cargo build --release -p tensor-typed --features tensor-core/mpi --example digits \
     --message-format=json >"$digits_log" 2>/dev/null; then
@@ -81,15 +93,9 @@ else
     rc=$?
     grep -E "^epoch +(1|30):|^rank|test accuracy|train time" "$digits_log"
     two=$(grep -oE "test accuracy: [0-9.]+" "$digits_log" | grep -oE "[0-9.]+$" | tail -1)
-    if [ "$rc" -eq 0 ] && [ -n "$one" ] && [ -n "$two" ] &&
-        awk -v a="$one" -v b="$two" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.002) }'; then
-        echo "digits mpirun -np 2: accuracy $two, one rank $one: ok"
-        passed=$((passed + 1))
-    else
-        tail -20 "$digits_log"
-        echo "digits mpirun -np 2: accuracy '$two', one rank '$one' (exit $rc): FAILED"
-        failed=$((failed + 1))
-    fi
+    [ "$rc" -eq 0 ] && [ -n "$one" ] && [ -n "$two" ] &&
+        awk -v a="$one" -v b="$two" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.002) }'
+    count_case $? "digits mpirun -np 2: accuracy '$two', one rank '$one' (exit $rc)"
     echo "== mpirun -np 2 $digits --mpi --epochs 1 --fail-rank 1 (must fail, naming rank 1)"
     start=$(date +%s)
     timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 \
@@ -97,15 +103,9 @@ else
     rc=$?
     took=$(( $(date +%s) - start ))
     grep -E "training failed" "$digits_log"
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
-        grep -q "training failed: rank 1: .*Target 10 is out of bounds" "$digits_log"; then
-        echo "digits failing rank: the job ended in ${took} s (exit $rc), naming rank 1: ok"
-        passed=$((passed + 1))
-    else
-        tail -20 "$digits_log"
-        echo "digits failing rank: exit $rc after ${took} s: FAILED"
-        failed=$((failed + 1))
-    fi
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
+        grep -q "training failed: rank 1: .*Target 10 is out of bounds" "$digits_log"
+    count_case $? "digits failing rank: the job ended in ${took} s (exit $rc), naming rank 1"
 fi
 
 echo "mpi: $passed passed, $failed failed"

@@ -88,15 +88,16 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let bad = |what: &str| format!("{flag}: expected {what}, got '{value}'");
+        let positive = || {
+            value
+                .parse()
+                .ok()
+                .filter(|&n: &usize| n > 0)
+                .ok_or_else(|| bad("a positive integer"))
+        };
         match flag.as_str() {
             "--epochs" => c.epochs = value.parse().map_err(|_| bad("an integer"))?,
-            "--batch" => {
-                c.batch = value
-                    .parse()
-                    .ok()
-                    .filter(|&b| b > 0)
-                    .ok_or_else(|| bad("a positive integer"))?
-            }
+            "--batch" => c.batch = positive()?,
             "--lr" => {
                 c.lr = Some(
                     value
@@ -111,13 +112,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?
             }
             "--data" => c.data = PathBuf::from(value),
-            "--ranks" => {
-                c.ranks = value
-                    .parse()
-                    .ok()
-                    .filter(|&r| r > 0)
-                    .ok_or_else(|| bad("a positive integer"))?
-            }
+            "--ranks" => c.ranks = positive()?,
             "--curve" => c.curve = Some(PathBuf::from(value)),
             "--plot" => c.plot = Some(PathBuf::from(value)),
             "--fail-rank" => {
