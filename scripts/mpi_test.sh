@@ -3,11 +3,12 @@
 # the gradient cases of tests/src/global_grad.rs) under MPI: tensor-core built with its
 # `mpi` feature (rsmpi over Debian's Open MPI), then `mpirun -np 2` and `-np 4`; then the
 # data-parallel digits example under `mpirun -np 2` (its mlp's test accuracy against the
-# one-rank run of the same seed, within 0.002), and a rank that fails (`--fail-rank 1`)
-# ending the job with an error naming it, within a timeout. Installs openmpi-bin, libopenmpi-dev and libclang-dev
+# one-rank run of the same seed, within 0.002), a rank that fails (`--fail-rank 1`) and
+# one that aborts (`--drop-rank 1`, a dropped peer), each ending the job with an error
+# naming it, within a timeout. Installs openmpi-bin, libopenmpi-dev and libclang-dev
 # (needed by rsmpi's bindgen) with apt-get when they are missing.
 # Ends with the line `mpi: N passed, M failed`: the cases counted by rank 0 over both
-# runs (a run that crashes or prints no count is one failure), plus the two digits cases.
+# runs (a run that crashes or prints no count is one failure), plus the three digits cases.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,7 +85,7 @@ if cargo build --release -p tensor-typed --features tensor-core/mpi --example di
 fi
 if [ -z "$digits" ] || [ ! -x "$digits" ]; then
     echo "digits: the example did not build with the mpi feature"
-    failed=$((failed + 2))
+    failed=$((failed + 3))
 else
     one=$(timeout 300 "$digits" --model mlp --seed 0 | grep -oE "test accuracy: [0-9.]+" | grep -oE "[0-9.]+$")
     echo "== mpirun -np 2 $digits --mpi --model mlp --seed 0"
@@ -106,6 +107,15 @@ else
     [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
         grep -q "training failed: rank 1: .*Target 10 is out of bounds" "$digits_log"
     count_case $? "digits failing rank: the job ended in ${took} s (exit $rc), naming rank 1"
+    echo "== mpirun -np 2 $digits --mpi --epochs 1 --drop-rank 1 (rank 1 aborts: must fail, naming it)"
+    start=$(date +%s)
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 \
+        "$digits" --mpi --epochs 1 --drop-rank 1 >"$digits_log" 2>&1
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    grep -E "process rank 1" "$digits_log"
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "process rank 1" "$digits_log"
+    count_case $? "digits dropped peer: the job ended in ${took} s (exit $rc), naming rank 1"
 fi
 
 echo "mpi: $passed passed, $failed failed"

@@ -32,6 +32,9 @@ pub struct Config {
     /// A rank that is handed a bad label on its third batch (`--fail-rank`): shows,
     /// and tests, that a rank's error ends every rank with an error naming it.
     pub fail_rank: Option<usize>,
+    /// A rank that drops out on its third batch (`--drop-rank`): under MPI the process
+    /// aborts (a dropped peer), in-process the rank's thread panics.
+    pub drop_rank: Option<usize>,
 }
 
 impl Default for Config {
@@ -48,6 +51,7 @@ impl Default for Config {
             curve: None,
             plot: None,
             fail_rank: None,
+            drop_rank: None,
         }
     }
 }
@@ -58,7 +62,7 @@ pub fn default_data_path() -> PathBuf {
 }
 
 /// Usage text printed by `--help` and after a flag error.
-pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--plot PATH] [--fail-rank R]";
+pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--plot PATH] [--fail-rank R] [--drop-rank R]";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -117,6 +121,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--plot" => c.plot = Some(PathBuf::from(value)),
             "--fail-rank" => {
                 c.fail_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
+            }
+            "--drop-rank" => {
+                c.drop_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
             }
             _ => return Err(format!("unknown flag '{flag}'")),
         }

@@ -299,6 +299,28 @@ fn a_rank_with_a_bad_label_ends_every_rank_with_an_error_naming_it() {
 }
 
 #[test]
+fn a_rank_that_drops_out_ends_every_rank_with_an_error_naming_it() {
+    let config = cli::Config {
+        epochs: 1,
+        ranks: 3,
+        drop_rank: Some(2),
+        ..cli::Config::default()
+    };
+    let split = data::load(&config.data).unwrap();
+    let hooks = train::Hooks {
+        on_batch: &|| {},
+        on_epoch: &|_| {},
+    };
+    let start = std::time::Instant::now();
+    let e = train::train(&split, &config, &hooks)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    assert!(e.contains("rank 2 panicked: rank 2 dropped out"), "{e}");
+}
+
+#[test]
 #[ignore = "five full trainings on 1 and 2 ranks (about 2 s in release): cargo test --release -p tensor-typed --example digits -- --ignored"]
 fn mlp_seeds_0_to_4_on_two_ranks_match_one_rank_within_0_002() {
     for seed in 0..5 {

@@ -146,6 +146,15 @@ fn local_step<M: Model>(
     Ok((loss_sum, correct))
 }
 
+/// `--drop-rank`: this rank stops without a word to the others, as a crashed peer.
+fn drop_out(mpi: bool, rank: usize) -> ! {
+    if mpi {
+        eprintln!("digits: rank {rank} aborts (--drop-rank)");
+        std::process::abort();
+    }
+    panic!("rank {rank} dropped out (--drop-rank)");
+}
+
 /// [`train`] for the model type `M`, on one rank or as one rank of `dp`.
 fn train_model<M: Model>(
     split: &Split,
@@ -169,6 +178,9 @@ fn train_model<M: Model>(
         let (mut loss_sum, mut correct) = (0.0f64, 0usize);
         for idx in perm.chunks(config.batch) {
             let mine = dp.map_or(idx, |d| &idx[d.shard(idx.len())]);
+            if config.drop_rank == Some(rank) && steps.len() == 2 {
+                drop_out(config.mpi, rank);
+            }
             let bad = config.fail_rank == Some(rank) && steps.len() == 2;
             let (l, c) = local_step(&model, &split.train, mine, idx.len(), bad)?;
             let (l, c) = match dp {
