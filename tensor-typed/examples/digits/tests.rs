@@ -273,50 +273,40 @@ fn uneven_and_empty_shards_weigh_each_rank_by_its_rows() {
     }
 }
 
-#[test]
-fn a_rank_with_a_bad_label_ends_every_rank_with_an_error_naming_it() {
-    let config = cli::Config {
+/// The error of one epoch on `ranks` in-process ranks with a fault injected by
+/// `fault`; bounded: the others wait for the faulty rank at most the engine's timeout
+/// (60 s) and see it stop within one poll (20 ms), so it must take under 30 s.
+fn faulty_run(ranks: usize, fault: impl FnOnce(&mut cli::Config)) -> String {
+    let mut config = cli::Config {
         epochs: 1,
-        ranks: 2,
-        fail_rank: Some(1),
+        ranks,
         ..cli::Config::default()
     };
+    fault(&mut config);
     let split = data::load(&config.data).unwrap();
     let hooks = train::Hooks {
         on_batch: &|| {},
         on_epoch: &|_| {},
     };
-    // Bounded: rank 0 waits for rank 1 at most the engine's timeout (60 s); it sees
-    // rank 1 stop within one poll (20 ms).
     let start = std::time::Instant::now();
     let e = train::train(&split, &config, &hooks)
         .err()
         .unwrap()
         .to_string();
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    e
+}
+
+#[test]
+fn a_rank_with_a_bad_label_ends_every_rank_with_an_error_naming_it() {
+    let e = faulty_run(2, |c| c.fail_rank = Some(1));
     assert!(e.starts_with("rank 1: "), "{e}");
     assert!(e.contains("Target 10 is out of bounds"), "{e}");
 }
 
 #[test]
 fn a_rank_that_drops_out_ends_every_rank_with_an_error_naming_it() {
-    let config = cli::Config {
-        epochs: 1,
-        ranks: 3,
-        drop_rank: Some(2),
-        ..cli::Config::default()
-    };
-    let split = data::load(&config.data).unwrap();
-    let hooks = train::Hooks {
-        on_batch: &|| {},
-        on_epoch: &|_| {},
-    };
-    let start = std::time::Instant::now();
-    let e = train::train(&split, &config, &hooks)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    let e = faulty_run(3, |c| c.drop_rank = Some(2));
     assert!(e.contains("rank 2 panicked: rank 2 dropped out"), "{e}");
 }
 
