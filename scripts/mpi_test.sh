@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Runs the global-tensor tests (tests/tests/global.rs, test `mpi_suite`) under MPI:
-# tensor-core built with its `mpi` feature (rsmpi over Debian's Open MPI), then
-# `mpirun -np 2` and `-np 4`. Installs openmpi-bin, libopenmpi-dev and libclang-dev
+# Runs the global-tensor tests (tests/tests/global.rs, test `mpi_suite`, which includes
+# the gradient cases of tests/src/global_grad.rs) under MPI: tensor-core built with its
+# `mpi` feature (rsmpi over Debian's Open MPI), then `mpirun -np 2` and `-np 4`; then the
+# data-parallel digits example under `mpirun -np 2` (its mlp's test accuracy against the
+# one-rank run of the same seed, within 0.002), a rank that fails (`--fail-rank 1`) and
+# one that aborts (`--drop-rank 1`, a dropped peer), each ending the job with an error
+# naming it, within a timeout. Installs openmpi-bin, libopenmpi-dev and libclang-dev
 # (needed by rsmpi's bindgen) with apt-get when they are missing.
 # Ends with the line `mpi: N passed, M failed`: the cases counted by rank 0 over both
-# runs (a run that crashes or prints no count is one failure).
+# runs (a run that crashes or prints no count is one failure), plus the three digits cases.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,5 +64,54 @@ for np in 2 4; do
         fi
     fi
 done
+# The data-parallel digits example (tensor-typed, built with tensor-core's `mpi`).
+digits_log=$(mktemp)
+# `count_case STATUS WHAT`: one digits case, passed when STATUS is 0 (else the end of
+# its log is printed).
+count_case() {
+    if [ "$1" -eq 0 ]; then
+        echo "$2: ok"
+        passed=$((passed + 1))
+    else
+        tail -20 "$digits_log"
+        echo "$2: FAILED"
+        failed=$((failed + 1))
+    fi
+}
+digits=""
+if cargo build --release -p tensor-typed --features tensor-core/mpi --example digits \
+    --message-format=json >"$digits_log" 2>/dev/null; then
+    digits=$(grep -o '"executable":"[^"]*examples/digits"' "$digits_log" | tail -1 | sed 's/"executable":"\(.*\)"/\1/')
+fi
+if [ -z "$digits" ] || [ ! -x "$digits" ]; then
+    echo "digits: the example did not build with the mpi feature"
+    failed=$((failed + 3))
+else
+    one=$(timeout 300 "$digits" --model mlp --seed 0 | grep -oE "test accuracy: [0-9.]+" | grep -oE "[0-9.]+$")
+    echo "== mpirun -np 2 $digits --mpi --model mlp --seed 0"
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+        "$digits" --mpi --model mlp --seed 0 >"$digits_log" 2>&1
+    rc=$?
+    grep -E "^epoch +(1|30):|^rank|test accuracy|train time" "$digits_log"
+    two=$(grep -oE "test accuracy: [0-9.]+" "$digits_log" | grep -oE "[0-9.]+$" | tail -1)
+    [ "$rc" -eq 0 ] && [ -n "$one" ] && [ -n "$two" ] &&
+        awk -v a="$one" -v b="$two" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.002) }'
+    count_case $? "digits mpirun -np 2: accuracy '$two', one rank '$one' (exit $rc)"
+    # A faulty rank 1 (flag FLAG) must end the job, naming it (the log matches PATTERN).
+    faulty_case() {
+        echo "== mpirun -np 2 $digits --mpi --epochs 1 $1 1 (must fail, naming rank 1)"
+        start=$(date +%s)
+        timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 \
+            "$digits" --mpi --epochs 1 "$1" 1 >"$digits_log" 2>&1
+        rc=$?
+        took=$(( $(date +%s) - start ))
+        grep -E "$2" "$digits_log"
+        [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "$2" "$digits_log"
+        count_case $? "digits $1 1: the job ended in ${took} s (exit $rc), naming rank 1"
+    }
+    faulty_case --fail-rank "training failed: rank 1: .*Target 10 is out of bounds"
+    faulty_case --drop-rank "process rank 1 .*exited on signal"
+fi
+
 echo "mpi: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -218,6 +218,15 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// One rank of a multi-rank program failed with `source` (its own error, not one
+    /// caused by another rank stopping): the error the whole world ends with, naming
+    /// the rank (`rank 1: ...`).
+    RankFailed {
+        /// The world rank that failed.
+        rank: usize,
+        /// Its error.
+        source: Box<Error>,
+    },
     /// An allocation failed (c10's `DefaultCPUAllocator` message); the process goes on.
     OutOfMemory {
         /// The size asked for, in bytes.
@@ -357,6 +366,7 @@ impl fmt::Display for Error {
             Error::ReductionDimRequired { op, hint } => write!(f, "{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}"),
             Error::MatmulShape { message } => write!(f, "{message}"),
             Error::InvalidArgument { op, message } => write!(f, "{op}: {message}"),
+            Error::RankFailed { rank, source } => write!(f, "rank {rank}: {source}"),
             Error::OutOfMemory { nbytes } => write!(f, "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."),
             Error::StorageSizeOverflow { sizes, strides } => write!(f, "Storage size calculation overflowed with sizes={}{}", list(sizes), strides.as_ref().map(|s| format!(" and strides={}", list(s))).unwrap_or_default()),
             Error::StorageDType { op, storage, dtype } => write!(f, "{op}: a storage created for {} cannot be viewed as {}: only dtypes that accept every bit pattern may share bytes, and bool storage is bool only", storage.scalar_type_name(), dtype.scalar_type_name()),

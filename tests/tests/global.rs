@@ -777,7 +777,8 @@ fn mpi_comm_without_the_feature_is_an_error() {
 }
 
 /// Run by `scripts/mpi_test.sh` under `mpirun -np N` (tensor-core built with `mpi`):
-/// the fixed cases and the random suite on the MPI world. Every rank checks its own
+/// the fixed cases, the gradient cases (`tensor_tests::global_grad`) and the random
+/// suite on the MPI world. Every rank checks its own
 /// shards; rank 0 prints `mpi-suite np=N: P passed, F failed` and each rank's failures.
 #[test]
 #[ignore = "needs mpirun and tensor-core's `mpi` feature: scripts/mpi_test.sh"]
@@ -787,6 +788,12 @@ fn mpi_suite() {
     let mut failures = Vec::new();
     let mut passed = 0;
     for (name, case) in FIXED {
+        match case(&c) {
+            Ok(()) => passed += 1,
+            Err(m) => failures.push(format!("{name}: {m}")),
+        }
+    }
+    for (name, case) in tensor_tests::global_grad::CASES {
         match case(&c) {
             Ok(()) => passed += 1,
             Err(m) => failures.push(format!("{name}: {m}")),

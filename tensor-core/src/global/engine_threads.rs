@@ -167,7 +167,8 @@ where
 /// [`Error::InvalidArgument`] when `world_size` is 0 or a rank's thread cannot be
 /// started (the system's thread limit); otherwise, when any rank fails, the error of
 /// the lowest rank whose failure is its own (not a collective that failed because
-/// another rank stopped); a panicking rank becomes an error naming it. A rank waits at
+/// another rank stopped), as [`Error::RankFailed`] naming that rank; a panicking rank
+/// becomes an error naming it. A rank waits at
 /// most `timeout` for any one message, so the call always returns.
 pub fn run_ranks_with_timeout<T, F>(world_size: usize, timeout: Duration, f: F) -> Result<Vec<T>>
 where
@@ -233,14 +234,31 @@ where
             })
             .collect()
     });
-    let own = results
-        .iter()
-        .find_map(|r| r.as_ref().err().filter(|e| !is_comm_error(e)).cloned());
+    let own = results.iter().enumerate().find_map(|(rank, r)| {
+        let e = r.as_ref().err().filter(|e| !is_comm_error(e))?;
+        Some(name_rank(rank, e))
+    });
     let any = results.iter().find_map(|r| r.as_ref().err().cloned());
     if let Some(e) = own.or(any) {
         return Err(e);
     }
     results.into_iter().collect()
+}
+
+/// `e`, the own error of `rank`, as [`Error::RankFailed`] naming it (a panic's error
+/// and an error that already is one name their rank already).
+#[cfg_attr(unoptimized, inline)]
+fn name_rank(rank: usize, e: &Error) -> Error {
+    match e {
+        Error::RankFailed { .. }
+        | Error::InvalidArgument {
+            op: "run_ranks", ..
+        } => e.clone(),
+        _ => Error::RankFailed {
+            rank,
+            source: Box::new(e.clone()),
+        },
+    }
 }
 
 #[cfg_attr(unoptimized, inline)]
@@ -282,6 +300,10 @@ mod tests {
         })
         .unwrap_err();
         assert!(e.to_string().contains("rank 1 fails"), "{e}");
+        assert!(
+            matches!(e, Error::RankFailed { rank: 1, .. }),
+            "names the failing rank: {e}"
+        );
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! its shard as an ordinary runtime [`Tensor`] (OneFlow's global, formerly
 //! "consistent", tensor).
 
-use super::boxing::{boxing, local_from_broadcast};
-use super::collective::{Comm, Group};
+use super::boxing::local_from_broadcast;
+use super::boxing_grad::boxing_recorded;
+use super::collective::Comm;
 use super::infer::{logical_shape, physical_shape};
 use super::placement::Placement;
 use super::sbp::Sbp;
@@ -198,16 +199,6 @@ impl GlobalTensor {
         &self.comm
     }
 
-    /// The collective group of this tensor's placement, seen from this rank.
-    #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn group(&self) -> Group<'_> {
-        Group {
-            comm: &*self.comm,
-            ranks: self.placement.ranks(),
-            index: self.index,
-        }
-    }
-
     /// A tensor on the same placement and communicator with a new shard; checks the
     /// shard against the inferred physical shape (an internal invariant, reported as an
     /// error rather than a panic).
@@ -224,13 +215,23 @@ impl GlobalTensor {
     /// Re-distributes to `sbp` (OneFlow's `to_global(sbp=...)`, "boxing"): S → B
     /// all-gather, P → B all-reduce, B → S local slice, P → S reduce-scatter,
     /// S(i) → S(j) all-to-all, B → P and S → P locally (identity elsewhere).
+    /// Recorded for autograd when the shard requires grad: its backward is the boxing
+    /// of the gradient from the dual of `sbp` to the dual of the input's
+    /// ([`super::grad_sbp`]).
     ///
     /// # Errors
     /// [`Sbp::check`]'s for an invalid target; a collective's error.
     #[cfg_attr(unoptimized, inline)]
     pub fn to_sbp(&self, sbp: Sbp) -> Result<GlobalTensor> {
         sbp.check(self.dim())?;
-        let local = boxing(&self.group(), &self.local, &self.sizes, self.sbp, sbp)?;
+        let local = boxing_recorded(
+            &self.comm,
+            self.placement.ranks(),
+            self.index,
+            &self.local,
+            &self.sizes,
+            (self.sbp, sbp),
+        )?;
         self.with_local(local, &self.sizes, sbp)
     }
 

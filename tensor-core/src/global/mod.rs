@@ -5,22 +5,30 @@
 //! Programs are SPMD: every rank runs the same code on its own [`GlobalTensor`]s. Ops
 //! deduce an SBP signature from the logical metadata (the `*_signature` functions),
 //! box inputs with collectives when needed, and run the ordinary runtime op on each
-//! shard. Collectives go through the [`Collective`] trait: in-process ranks
+//! shard. Gradients flow through global ops (`grad.rs`, `boxing_grad.rs`: a gradient has
+//! the dual SBP of its tensor, a boxing's backward is the dual boxing), and data-parallel
+//! training has its bucketed all-reduce (`data_parallel.rs`). Collectives go through the [`Collective`] trait: in-process ranks
 //! ([`run_ranks`], one thread per rank) or MPI ([`mpi_comm`], feature `mpi`).
 
 mod apply;
 mod boxing;
+mod boxing_grad;
 mod collective;
+mod data_parallel;
 mod engine_mpi;
 mod engine_threads;
 mod global_tensor;
+mod grad;
 mod infer;
+mod loss;
 mod ops;
 mod placement;
 mod sbp;
 
 pub use boxing::{boxing_kind, BoxingKind};
+pub use boxing_grad::grad_sbp;
 pub use collective::{Collective, Comm};
+pub use data_parallel::{all_reduce_sum, broadcast_from_first};
 pub use engine_mpi::mpi_comm;
 #[cfg(feature = "mpi")]
 pub use engine_mpi::MpiComm;

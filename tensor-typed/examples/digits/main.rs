@@ -6,16 +6,24 @@
 //! ```sh
 //! cargo run --release -p tensor-typed --example digits -- [--model mlp|cnn|transformer]
 //!     [--epochs 30] [--lr F] [--batch 32] [--seed 0] [--data PATH]
+//!     [--ranks N | --mpi] [--curve PATH] [--plot PATH]
 //! ```
+//! `--ranks N` trains data-parallel on N in-process ranks (threads); `--mpi` on the
+//! ranks of `mpirun -np N` (built with `--features tensor-core/mpi`); `--plot` draws
+//! the loss, the accuracy and the misclassified digits into a PNG (built with
+//! `--features plot`).
 //! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
 //! scikit-learn; see `tensor-typed/data/README.md`.
 
 mod cli;
+mod curve;
 mod data;
 #[cfg(test)]
 mod manual_mlp;
 mod models;
+#[cfg(feature = "plot")]
+mod plot;
 mod rng;
 mod train;
 
@@ -112,40 +120,32 @@ fn main() -> ExitCode {
         );
         bar
     });
-    let report = train::train(
-        &split,
-        &config,
-        || {
-            if let Some(b) = &bar {
-                b.inc(1)
-            }
-        },
-        |e| {
-            let line = format!(
-                "epoch {:3}: loss {:.4}, train accuracy {:.4}",
-                e.epoch, e.loss, e.train_accuracy
-            );
-            match &bar {
-                Some(b) => b.println(line),
-                None => println!("{line}"),
-            }
-        },
-    );
+    let on_batch = || {
+        if let Some(b) = &bar {
+            b.inc(1)
+        }
+    };
+    let on_epoch = |e: &train::Epoch| {
+        let line = format!(
+            "epoch {:3}: loss {:.4}, train accuracy {:.4}, {:.3} s",
+            e.epoch, e.loss, e.train_accuracy, e.seconds
+        );
+        match &bar {
+            Some(b) => b.println(line),
+            None => println!("{line}"),
+        }
+    };
+    let hooks = train::Hooks {
+        on_batch: &on_batch,
+        on_epoch: &on_epoch,
+    };
+    let reports = train::train(&split, &config, &hooks);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    match report {
-        Ok(r) => {
-            if let Err(e) = show_mistakes(&split, &r, 6) {
-                eprintln!("digits: cannot show mistakes: {e}");
-            }
-            println!(
-                "{} of {} test digits misclassified",
-                r.mistakes.len(),
-                split.test.len()
-            );
-            println!("test accuracy: {:.4}", r.test_accuracy);
-            println!("train time: {:.3} s", r.train_seconds);
+    match reports {
+        Ok(reports) => {
+            report(&split, &config, &reports);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -153,4 +153,55 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Draws the picture of training (`plot.rs`).
+#[cfg(feature = "plot")]
+fn picture(path: &std::path::Path, split: &data::Split, r: &train::Report) -> Result<(), String> {
+    plot::write(path, split, r)
+}
+
+/// Without the `plot` feature there is no picture.
+#[cfg(not(feature = "plot"))]
+fn picture(_: &std::path::Path, _: &data::Split, _: &train::Report) -> Result<(), String> {
+    Err("the example was built without its picture: add `--features plot` to cargo".into())
+}
+
+/// Prints rank 0's results (and each rank's time in the all-reduce), and writes the
+/// loss curve where `--curve` says. Under MPI, a rank other than 0 prints its timing
+/// only.
+fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) {
+    if reports.len() > 1 || config.mpi {
+        for r in reports {
+            println!(
+                "rank {}: train time {:.3} s, of which all-reduce (waiting included) {:.3} s",
+                r.rank, r.train_seconds, r.all_reduce_seconds
+            );
+        }
+    }
+    let Some(r) = reports.first().filter(|r| r.rank == 0) else {
+        return;
+    };
+    if let Some(path) = &config.curve {
+        match curve::write(path, r) {
+            Ok(()) => println!("loss curve of rank 0 written to {}", path.display()),
+            Err(e) => eprintln!("digits: cannot write {}: {e}", path.display()),
+        }
+    }
+    if let Some(path) = &config.plot {
+        match picture(path, split, r) {
+            Ok(()) => println!("picture of training written to {}", path.display()),
+            Err(e) => eprintln!("digits: cannot draw {}: {e}", path.display()),
+        }
+    }
+    if let Err(e) = show_mistakes(split, r, 6) {
+        eprintln!("digits: cannot show mistakes: {e}");
+    }
+    println!(
+        "{} of {} test digits misclassified",
+        r.mistakes.len(),
+        split.test.len()
+    );
+    println!("test accuracy: {:.4}", r.test_accuracy);
+    println!("train time: {:.3} s", r.train_seconds);
 }
