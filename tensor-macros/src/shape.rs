@@ -1,9 +1,11 @@
 //! `Shape![2, Dyn, 3]` → `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`.
 //!
 //! A dim is an integer literal, `Dyn`, a dim type named in UpperCamelCase (`Embd` after
-//! `type Embd = Dim![768];`, `C::Embd`, `<C as Config>::Embd`) or a macro call
-//! (`Dim![..]`), used as is, or any other const expression (`N`, `{ 2 * K }`), used as
-//! `D<{ expr }>` (sizes below 1000; see `Dim!` for larger ones).
+//! `type Embd = Dim![768];`, `C::Embd`, `<C as Config>::Embd`, or a name declared by
+//! `dims!`: `Seq`), used as `<Embd as IntoDim>::Out` (the dim itself, or the name's
+//! `Named` dim), a macro call (`Dim![..]`), used as is, or any other const expression
+//! (`N`, `{ 2 * K }`), used as `D<{ expr }>` (sizes below 1000; see `Dim!` for larger
+//! ones).
 //!
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
@@ -39,7 +41,7 @@ enum DimArg {
 
 /// `true` for an UpperCamelCase name (`Embd`, `Vocab`): a type by Rust's naming
 /// convention, where a const is SCREAMING_CASE (`VOCAB`, `N`).
-fn is_camel(name: &str) -> bool {
+pub(crate) fn is_camel(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.chars().any(|c| c.is_ascii_lowercase())
 }
@@ -160,6 +162,11 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
             quote_spanned!(*span=> #dim)
         }
         DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
+        // A path may name a dim (`Embd`, `C::Embd`) or a name declared by `dims!` (`Seq`):
+        // `IntoDim` gives the dim of either (a dim is itself).
+        DimArgRef::Type(e) if matches!(e.parsed(), Some(Expr::Path(_))) => {
+            quote!(<#e as ::tensor_typed::IntoDim>::Out)
+        }
         DimArgRef::Type(e) => quote!(#e),
         DimArgRef::Expr(e) => {
             let block = e.delimited(Delimiter::Brace, e.span());
@@ -293,18 +300,22 @@ mod tests {
         // `Path::is_ident`: one segment, no leading `::`, no generic arguments. A longer
         // path ends in an UpperCamelCase segment: a dim type, kept as written.
         assert_eq!(expand("Dyn"), "(:: tensor_typed :: Dyn ,)");
-        assert_eq!(expand("tensor_typed::Dyn"), "(tensor_typed :: Dyn ,)");
+        assert_eq!(
+            expand("tensor_typed::Dyn"),
+            "(< tensor_typed :: Dyn as :: tensor_typed :: IntoDim > :: Out ,)"
+        );
     }
 
     #[test]
     fn an_upper_camel_case_path_or_a_macro_call_is_a_dim_type_used_as_is() {
+        let into = |d: &str| format!("< {d} as :: tensor_typed :: IntoDim > :: Out");
         assert_eq!(
             expand("Dyn, Embd, C::Embd"),
-            "(:: tensor_typed :: Dyn , Embd , C :: Embd)"
+            format!("(:: tensor_typed :: Dyn , {} , {})", into("Embd"), into("C :: Embd"))
         );
         assert_eq!(
             expand("<C as Config>::Vocab"),
-            "(< C as Config > :: Vocab ,)"
+            format!("({} ,)", into("< C as Config > :: Vocab"))
         );
         assert_eq!(expand("Dim![768]"), "(Dim ! [768] ,)");
         // SCREAMING_CASE names and one-letter names are consts, as before.

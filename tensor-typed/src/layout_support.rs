@@ -163,6 +163,9 @@ impl<H, L> ModeOfDim for K<H, L> {
 impl ModeOfDim for Dyn {
     type Then<M: Mode> = MayFail;
 }
+impl<N, S: ModeOfDim> ModeOfDim for crate::Named<N, S> {
+    type Then<M: Mode> = S::Then<M>;
+}
 
 /// `reduce = mean` needs floating-point elements (as PyTorch's `mean`).
 #[diagnostic::on_unimplemented(

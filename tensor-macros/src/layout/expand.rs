@@ -244,12 +244,17 @@ fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
         .iter()
         .map(|n| match c.size(n) {
             None => quote!(::core::option::Option::None),
-            Some(s) => match (s.static_value(), s.block()) {
-                (Some(v), _) => quote!(::core::option::Option::Some(#v)),
-                (None, Some(block)) => {
+            Some(s) => match (s.static_value(), s.block(), s.dim()) {
+                (Some(v), _, _) => quote!(::core::option::Option::Some(#v)),
+                (None, Some(block), _) => {
                     quote!(::core::option::Option::Some::<usize>(#block))
                 }
-                (None, None) => quote!(::core::option::Option::None),
+                // A dim type's static size; a named run-time dim gives its name, not a
+                // size (the axis is sized by the input).
+                (None, None, Some(path)) => {
+                    quote!(<<#path as ::tensor_typed::IntoDim>::Out as ::tensor_typed::Dim>::STATIC)
+                }
+                (None, None, None) => quote!(::core::option::Option::None),
             },
         })
         .collect()
@@ -341,8 +346,7 @@ fn shape_impl(
     };
     let mut axes: Vec<Option<Ty>> = vec![None; names.len()];
     let given = |name: &str| -> Option<Ty> {
-        c.size(name)
-            .map(|s| s.static_value().map_or(Ty::Dyn, Ty::Static))
+        c.size(name).map(|s| s.ty())
     };
     let mut bounds: Vec<TokenStream> = Vec::new();
     let mut ellipsis: Vec<Ty> = Vec::new();
@@ -390,15 +394,17 @@ fn shape_impl(
                 ty.bounds(span, &mut bounds);
                 axes[i] = Some(ty);
             }
-            None => {
-                if let Ty::Static(k) = known {
-                    let t = input.tokens();
-                    let op = Ident::new(op_marker(c.op), Span::call_site());
-                    let i = Literal::usize_unsuffixed(input_dim);
-                    let k = crate::shape::static_dim(&quote!(#ls), k);
-                    bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
-                }
+            // Every axis of the dim is given: the input dim must be their product (a
+            // static size, or a dim type whose name must match too).
+            None if known != Ty::Dyn => {
+                known.bounds(span, &mut bounds);
+                let t = input.tokens();
+                let op = Ident::new(op_marker(c.op), Span::call_site());
+                let i = Literal::usize_unsuffixed(input_dim);
+                let k = known.tokens();
+                bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
             }
+            None => {}
         }
     }
 

@@ -260,6 +260,14 @@ impl<const N: usize, T: AllStatic> AllStatic for Cons<D<N>, T> {
 impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
 }
+impl<N, S: crate::typelevel::dim::StaticDim, T: AllStatic> AllStatic
+    for Cons<crate::Named<N, S>, T>
+{
+    type Ok = T::Ok;
+}
+impl<N, T> AllStatic for Cons<crate::Named<N, Dyn>, T> {
+    type Ok = typenum::B0;
+}
 impl<T> AllStatic for Cons<Dyn, T> {
     type Ok = typenum::B0;
 }

@@ -7,6 +7,7 @@ use crate::shape::dims::RankOf;
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
+use crate::typelevel::named::{DimName, Named};
 use crate::typelevel::list::{Len, Next};
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
@@ -20,20 +21,23 @@ pub struct DimsDiffer<A, B, P>(PhantomData<(A, B, P)>);
 
 /// Whether one dim of `check_shape` holds: `Self` vs `Y`.
 pub trait SameAt<Y> {
-    /// `B1` when the dims are equal or either is `Dyn`.
+    /// `B1` when the dims unify ([`DimEq`]: equal, or either is `Dyn`, names compared).
     type Ok: Bool;
 }
-impl<A: StaticDim, B: StaticDim> SameAt<B> for A
+impl<A: StaticDim, B> SameAt<B> for A
 where
     A: DimEq<B, Output: Bool>,
 {
     type Ok = <A as DimEq<B>>::Output;
 }
-impl<A: StaticDim> SameAt<Dyn> for A {
-    type Ok = B1;
-}
 impl<Y> SameAt<Y> for Dyn {
     type Ok = B1;
+}
+impl<N: DimName, Y> SameAt<Y> for Named<N, Dyn>
+where
+    Self: DimEq<Y, Output: Bool>,
+{
+    type Ok = <Self as DimEq<Y>>::Output;
 }
 
 /// Zips two dim lists for `check_shape`; `J` is the index of the heads (a `D<j>`).

@@ -12,6 +12,7 @@
 use crate::typelevel::arith::DimDiv;
 use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
 use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim};
+use crate::typelevel::named::{DimName, Named};
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
 /// sizes, or `Self` is `Dyn` (checked at run time).
@@ -25,6 +26,15 @@ where
 // Not listed as an alternative in errors (it says nothing about a static dim).
 #[diagnostic::do_not_recommend]
 impl<Op, B, const I: usize> DimIs<Op, I, B> for Dyn {}
+// A named run-time dim: its size at run time, its name now (a size given by another
+// name is a compile error).
+#[diagnostic::do_not_recommend]
+impl<Op, N: DimName, B, const I: usize> DimIs<Op, I, B> for Named<N, Dyn>
+where
+    Self: DimEq<B, Output: Pick>,
+    Blame<<Self as DimEq<B>>::Output, Self>: SizeEq<Op, Self, B, I>,
+{
+}
 
 /// Dim `I` of the input (`Self`) split into chunks of `Rhs`: the number of chunks, a
 /// compile error when a static `Rhs` does not divide a static `Self`; `Dyn` if either
@@ -46,6 +56,10 @@ where
 // Not listed as an alternative in errors (it says nothing about a static dim).
 #[diagnostic::do_not_recommend]
 impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
+    type Output = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, N: DimName, X: Dim, const I: usize> SplitDim<Op, I, X> for Named<N, Dyn> {
     type Output = Dyn;
 }
 

@@ -1,0 +1,226 @@
+//! Named dims: [`Named<N, S>`], the dim of size `S` (a static dim or [`Dyn`]) named by
+//! the marker type `N` that `dims!` declares (`dims! { pub Seq; pub Model = 256; }`).
+//!
+//! A name joins the dim traits of [`crate::typelevel::dim`] as one more implementor, so
+//! every rule that compares dims through them (broadcast, matmul, cat, expand, layout!,
+//! check_shape, the nn ops) compares names too:
+//!
+//! * the same name unifies with itself (a run-time one is checked at run time, as `Dyn`);
+//! * two different names never unify, whatever their sizes (a compile error);
+//! * a named static dim unifies with an unnamed static dim of the same size (so `256`
+//!   written by hand still works), and the result keeps the name;
+//! * `Dyn` unifies with anything (checked at run time);
+//! * an unnamed size-1 dim broadcasts against a named one (a named dim is never the
+//!   broadcast 1 itself: its name says what it is).
+//!
+//! Two names are compared by their [`DimName::Id`], a static dim of nine decimal digits
+//! hashed from the name's module path and identifier ([`name_group`]), compared as any
+//! two static dims are ([`DimEq`]). Sizes are types only: a named run-time dim costs at
+//! run time what `Dyn` costs.
+//!
+//! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) go
+//! through the size ([`StaticDim::Digits`]) and come out unnamed.
+
+use crate::typelevel::dim::{
+    BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim, Unify, D, K,
+};
+use std::fmt;
+use std::marker::PhantomData;
+use typenum::{B0, B1};
+
+/// A dim of size `S` (a static dim, or [`Dyn`] for a run-time one) named `N` (a marker
+/// declared by `dims!`). Written by its name inside `Shape![..]`: after
+/// `dims! { pub Seq; pub Model = 256; }`, `Shape![Seq, Model]` is
+/// `(Named<Seq, Dyn>, Named<Model, D<256>>)`.
+pub struct Named<N, S>(PhantomData<(N, S)>);
+
+impl<N, S> Clone for Named<N, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<N, S> Copy for Named<N, S> {}
+impl<N, S> Default for Named<N, S> {
+    fn default() -> Self {
+        Named(PhantomData)
+    }
+}
+
+impl<N: DimName, S: Dim> fmt::Debug for Named<N, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", N::NAME)?;
+        match S::STATIC {
+            Some(n) => write!(f, " ({n})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A dim's name, as `dims!` declares it: a marker type with its identity.
+pub trait DimName: Send + Sync + 'static {
+    /// The name as written (`"Seq"`), for `Debug`.
+    const NAME: &'static str;
+    /// The name's identity: a static dim of nine decimal digits hashed from the module
+    /// path and the identifier ([`name_group`]); two names are the same name exactly when
+    /// their ids are equal.
+    type Id;
+}
+
+/// What a dim written in `Shape![..]` stands for: a dim stands for itself; a name
+/// declared by `dims!` for its [`Named`] dim (so `Shape![Seq]` is `(Named<Seq, Dyn>,)`).
+pub trait IntoDim {
+    /// The dim.
+    type Out: Dim;
+}
+impl<X: Dim> IntoDim for X {
+    type Out = X;
+}
+
+/// The group `g` (0: the lowest three digits) of the id of the name `ident` declared in
+/// the module `module` (FNV-1a over both, reduced to nine digits whose top group is at
+/// least 1, so the id has one form: `K<K<D<hi>, D<mid>>, D<lo>>`).
+#[doc(hidden)]
+pub const fn name_group(module: &str, ident: &str, g: u32) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let parts = [module.as_bytes(), b"::", ident.as_bytes()];
+    let mut p = 0;
+    while p < parts.len() {
+        let bytes = parts[p];
+        let mut i = 0;
+        while i < bytes.len() {
+            h ^= bytes[i] as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+            i += 1;
+        }
+        p += 1;
+    }
+    let id = 100_000_000 + h % 900_000_000;
+    ((id / 1000u64.pow(g)) % 1000) as usize
+}
+
+impl<N: DimName, S: Dim> Dim for Named<N, S> {
+    const STATIC: Option<usize> = S::STATIC;
+}
+
+/// A named static dim is a static dim of its size (arithmetic reads its digits, so a
+/// product or a sum of named dims is unnamed).
+impl<N: DimName, S: StaticDim> StaticDim for Named<N, S> {
+    type Digits = S::Digits;
+}
+
+/// A named dim is never the broadcast 1 (only an unnamed 1 broadcasts against a name).
+impl<N, S> IsOne for Named<N, S> {
+    type Output = B0;
+}
+
+// ---- equality: by name, then by size ---------------------------------------------
+
+/// Two names: equal ids (the sizes follow, one name having one size).
+impl<N: DimName, S, M: DimName, T> DimEq<Named<M, T>> for Named<N, S>
+where
+    N::Id: DimEq<M::Id>,
+{
+    type Output = <N::Id as DimEq<M::Id>>::Output;
+}
+/// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
+impl<N, S: DimEq<D<B>>, const B: usize> DimEq<D<B>> for Named<N, S> {
+    type Output = <S as DimEq<D<B>>>::Output;
+}
+impl<N, S: DimEq<K<H, L>>, H, L> DimEq<K<H, L>> for Named<N, S> {
+    type Output = <S as DimEq<K<H, L>>>::Output;
+}
+impl<N, S> DimEq<Dyn> for Named<N, S> {
+    type Output = B1;
+}
+impl<const A: usize, N, S> DimEq<Named<N, S>> for D<A>
+where
+    D<A>: DimEq<S>,
+{
+    type Output = <D<A> as DimEq<S>>::Output;
+}
+impl<H, L, N, S> DimEq<Named<N, S>> for K<H, L>
+where
+    K<H, L>: DimEq<S>,
+{
+    type Output = <K<H, L> as DimEq<S>>::Output;
+}
+
+// ---- which of two unified dims is kept, broadcast and unify ----------------------
+
+impl<N, X: Dim> NamedOr<X> for Named<N, Dyn> {
+    type Out = X;
+}
+impl<N: DimName, S: StaticDim, X> NamedOr<X> for Named<N, S> {
+    type Out = Self;
+}
+impl<N: DimName, S: Dim, X> RunTimeOr<X> for Named<N, S> {
+    type Out = Self;
+}
+
+/// A named run-time dim broadcast with `Y`: itself against a 1, else the dim `Y`
+/// ([`RunTimeOr`]: the name against `Dyn`, the static size or the same name otherwise).
+impl<N: DimName, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for Named<N, Dyn>
+where
+    <Y as IsOne>::Output: Select<Self, <Y as RunTimeOr<Self>>::Out, Output: Dim>,
+{
+    type Output = If<<Y as IsOne>::Output, Self, <Y as RunTimeOr<Self>>::Out>;
+}
+/// A named run-time dim unified with `Y` ([`RunTimeOr`]).
+impl<N: DimName, Y: RunTimeOr<Self>> Unify<Y> for Named<N, Dyn> {
+    type Output = <Y as RunTimeOr<Self>>::Out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typenum::Bit;
+
+    struct Seq;
+    impl DimName for Seq {
+        const NAME: &'static str = "Seq";
+        type Id = K<K<D<123>, D<456>>, D<789>>;
+    }
+    struct Head;
+    impl DimName for Head {
+        const NAME: &'static str = "Head";
+        type Id = K<K<D<123>, D<456>>, D<788>>;
+    }
+
+    fn eq<X: DimEq<Y>, Y>() -> bool {
+        <X::Output as Bit>::BOOL
+    }
+
+    #[test]
+    fn two_names_unify_only_when_they_are_the_same_name_whatever_their_sizes() {
+        assert!(eq::<Named<Seq, D<16>>, Named<Seq, D<16>>>());
+        assert!(!eq::<Named<Seq, D<16>>, Named<Head, D<16>>>());
+        assert!(!eq::<Named<Seq, Dyn>, Named<Head, Dyn>>());
+        assert!(eq::<Named<Seq, Dyn>, Named<Seq, Dyn>>());
+    }
+
+    #[test]
+    fn a_name_unifies_with_an_unnamed_dim_of_its_size_and_with_dyn() {
+        assert!(eq::<Named<Seq, D<16>>, D<16>>());
+        assert!(eq::<D<16>, Named<Seq, D<16>>>());
+        assert!(!eq::<Named<Seq, D<16>>, D<32>>());
+        assert!(eq::<Named<Seq, Dyn>, D<32>>());
+        assert!(eq::<Dyn, Named<Head, D<32>>>());
+        assert!(eq::<Named<Head, D<32>>, Dyn>());
+        assert!(!eq::<K<D<1>, D<0>>, Named<Head, D<32>>>());
+    }
+
+    #[test]
+    fn a_name_debug_prints_its_name_and_static_size() {
+        assert_eq!(format!("{:?}", Named::<Seq, Dyn>::default()), "Seq");
+        assert_eq!(format!("{:?}", Named::<Head, D<32>>::default()), "Head (32)");
+    }
+
+    #[test]
+    fn a_name_id_has_nine_digits_and_differs_by_module_and_identifier() {
+        let id = |m, i| (0..3).map(|g| name_group(m, i, g)).collect::<Vec<_>>();
+        assert!(id("a", "Seq")[2] >= 100);
+        assert_ne!(id("a", "Seq"), id("b", "Seq"));
+        assert_ne!(id("a", "Seq"), id("a", "Seg"));
+        assert_eq!(id("a", "Seq"), id("a", "Seq"));
+    }
+}
