@@ -1,7 +1,7 @@
 //! `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Model; }` → named dims: for each
 //! name, a marker struct (the item the user names), its `DimName` identity and its
-//! `IntoDim` dim (`Named<Batch, Dyn>`, `Named<Heads, D<8>>`), so that `Shape![Batch,
-//! Heads]` is `(Named<Batch, Dyn>, Named<Heads, D<8>>)`.
+//! `IntoDim` dim (`NamedDim<Batch, Dyn>`, `NamedDim<Heads, D<8>>`), so that `Shape![Batch,
+//! Heads]` is `(NamedDim<Batch, Dyn>, NamedDim<Heads, D<8>>)`.
 //!
 //! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
 //! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
@@ -157,7 +157,7 @@ fn expand_one(d: &NameDecl) -> TokenStream {
             type Id = #tt::K<#tt::K<#g2, #g1>, #g0>;
         }
         impl #tt::IntoDim for #name {
-            type Out = #tt::Named<#name, #dim>;
+            type Out = #tt::NamedDim<#name, #dim>;
         }
         #size_const
     }
@@ -189,7 +189,7 @@ mod tests {
         let e = expand("/// Rows.\npub Batch;");
         assert!(e.contains("pub struct Batch ;"), "{e}");
         assert!(
-            e.contains("type Out = :: tensor_typed :: Named < Batch , :: tensor_typed :: Dyn >"),
+            e.contains("type Out = :: tensor_typed :: NamedDim < Batch , :: tensor_typed :: Dyn >"),
             "{e}"
         );
         assert!(e.contains("const NAME : & 'static str = \"Batch\""), "{e}");
@@ -200,7 +200,7 @@ mod tests {
     fn a_static_name_has_its_size_as_shape_writes_it_and_a_size_const() {
         let e = expand("pub Vocab = 50257;");
         assert!(
-            e.contains("Named < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
+            e.contains("NamedDim < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
             "{e}"
         );
         assert!(e.contains("pub const SIZE : usize = 50257 ;"), "{e}");

@@ -3,7 +3,7 @@
 //! A dim is an integer literal, `Dyn`, a dim type named in UpperCamelCase (`Embd` after
 //! `type Embd = Dim![768];`, `C::Embd`, `<C as Config>::Embd`, or a name declared by
 //! `dims!`: `Seq`), used as `<Embd as IntoDim>::Out` (the dim itself, or the name's
-//! `Named` dim), a macro call (`Dim![..]`), used as is, or any other const expression
+//! `NamedDim` dim), a macro call (`Dim![..]`), used as is, or any other const expression
 //! (`N`, `{ 2 * K }`), used as `D<{ expr }>` (sizes below 1000; see `Dim!` for larger
 //! ones).
 //!

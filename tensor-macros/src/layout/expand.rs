@@ -376,6 +376,13 @@ fn shape_impl(
             match &t.kind {
                 TermKind::Name(n) => match given(n) {
                     Some(ty) => {
+                        // A name sizing part of a group must be static: a run-time one
+                        // would name an axis whose size nothing checks.
+                        if let (Ty::NamedDim(_), true) = (&ty, dim.terms.len() > 1) {
+                            let t = ty.tokens();
+                            let op = Ident::new(op_marker(c.op), Span::call_site());
+                            bounds.push(quote_spanned!(span=> #t: #ls::GroupSize<#ls::#op, __S>));
+                        }
                         known = known.mul(ty.clone());
                         axes[index(names, n)] = Some(ty);
                     }

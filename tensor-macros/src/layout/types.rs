@@ -21,7 +21,7 @@ pub(crate) enum Ty {
     Dyn,
     /// A dim type given as a size (`h = Heads`): `<Heads as IntoDim>::Out` (kept as the
     /// path's text, so that `Ty` stays comparable).
-    Named(String),
+    NamedDim(String),
     /// `Prod<X, Y>`.
     Prod(Box<Ty>, Box<Ty>),
     /// `op::Chunks<I, X, Y>`: input dim `I` (`X`) split in chunks of `Y` (exact
@@ -79,7 +79,7 @@ impl Ty {
             }
             Ty::Static(n) => crate::shape::static_dim(&ls, *n),
             Ty::Dyn => quote!(#ls::Dyn),
-            Ty::Named(path) => {
+            Ty::NamedDim(path) => {
                 let path: TokenStream = path.parse().unwrap_or_default();
                 quote!(<#path as ::tensor_typed::IntoDim>::Out)
             }
@@ -101,7 +101,7 @@ impl Ty {
     pub fn bounds(&self, span: Span, out: &mut Vec<TokenStream>) {
         let ls = support();
         let bound = match self {
-            Ty::Param(_) | Ty::Static(_) | Ty::Dyn | Ty::Named(_) => return,
+            Ty::Param(_) | Ty::Static(_) | Ty::Dyn | Ty::NamedDim(_) => return,
             Ty::Prod(a, b) => {
                 a.bounds(span, out);
                 b.bounds(span, out);

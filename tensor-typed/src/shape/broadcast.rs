@@ -10,7 +10,7 @@
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::BroadcastOk;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, StaticDim, D};
-use crate::typelevel::named::{DimName, Named};
+use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::list::{LenOf, Pred};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -86,16 +86,16 @@ where
 }
 /// A static dim with a named run-time one: the same as with `Dyn`, but for a named
 /// static dim only the same name.
-impl<A: StaticDim, M: DimName> BroadcastAt<Named<M, Dyn>> for A
+impl<A: StaticDim, M: DimName> BroadcastAt<NamedDim<M, Dyn>> for A
 where
-    A: BroadcastDim<Named<M, Dyn>> + DimEq<Named<M, Dyn>> + IsOne,
-    <A as DimEq<Named<M, Dyn>>>::Output: Or<<A as IsOne>::Output>,
+    A: BroadcastDim<NamedDim<M, Dyn>> + DimEq<NamedDim<M, Dyn>> + IsOne,
+    <A as DimEq<NamedDim<M, Dyn>>>::Output: Or<<A as IsOne>::Output>,
 {
-    type Output = <A as BroadcastDim<Named<M, Dyn>>>::Output;
-    type Ok = <<A as DimEq<Named<M, Dyn>>>::Output as Or<<A as IsOne>::Output>>::Output;
+    type Output = <A as BroadcastDim<NamedDim<M, Dyn>>>::Output;
+    type Ok = <<A as DimEq<NamedDim<M, Dyn>>>::Output as Or<<A as IsOne>::Output>>::Output;
 }
 /// A named run-time dim with `Y`: `Y` is the same name, an unnamed dim or a 1.
-impl<N: DimName, Y: IsOne> BroadcastAt<Y> for Named<N, Dyn>
+impl<N: DimName, Y: IsOne> BroadcastAt<Y> for NamedDim<N, Dyn>
 where
     Self: BroadcastDim<Y> + DimEq<Y>,
     <Self as DimEq<Y>>::Output: Or<<Y as IsOne>::Output>,

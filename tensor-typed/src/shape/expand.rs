@@ -16,7 +16,7 @@ use crate::typelevel::checks::{
     ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
-use crate::typelevel::named::{DimName, Named};
+use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
@@ -46,7 +46,7 @@ where
 impl<T> ExpandAt<T> for Dyn {
     type Ok = B1;
 }
-impl<N: DimName, T> ExpandAt<T> for Named<N, Dyn>
+impl<N: DimName, T> ExpandAt<T> for NamedDim<N, Dyn>
 where
     Self: DimEq<T, Output: Bool>,
 {
@@ -70,10 +70,10 @@ impl<H, L, T: LeadingVerdict> LeadingVerdict for Cons<K<H, L>, T> {
 impl<T> LeadingVerdict for Cons<Dyn, T> {
     type Verdict = ExpandNewLeadingDyn;
 }
-impl<N, S: StaticDim, T: LeadingVerdict> LeadingVerdict for Cons<Named<N, S>, T> {
+impl<N, S: StaticDim, T: LeadingVerdict> LeadingVerdict for Cons<NamedDim<N, S>, T> {
     type Verdict = T::Verdict;
 }
-impl<N, T> LeadingVerdict for Cons<Named<N, Dyn>, T> {
+impl<N, T> LeadingVerdict for Cons<NamedDim<N, Dyn>, T> {
     type Verdict = ExpandNewLeadingDyn;
 }
 
@@ -162,7 +162,7 @@ impl<X> RepeatAt<Dyn> for X {
     type Ok = B0;
 }
 // A named count repeats by its size (the product is unnamed).
-impl<X: RepeatAt<S>, N, S> RepeatAt<Named<N, S>> for X {
+impl<X: RepeatAt<S>, N, S> RepeatAt<NamedDim<N, S>> for X {
     type Output = <X as RepeatAt<S>>::Output;
     type Ok = <X as RepeatAt<S>>::Ok;
 }

@@ -9,7 +9,7 @@ use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
 use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
-use crate::typelevel::named::{DimName, Named};
+use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::list::{Len, LenOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -31,7 +31,7 @@ where
 {
     type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
 }
-impl<N: DimName, B> InnerDim<B> for Named<N, Dyn>
+impl<N: DimName, B> InnerDim<B> for NamedDim<N, Dyn>
 where
     Self: DimEq<B>,
     <Self as DimEq<B>>::Output: Select<B1, InnerMismatch<Self, B>>,

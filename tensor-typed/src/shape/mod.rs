@@ -70,6 +70,7 @@ pub mod matmul_dims;
 pub mod matrix_t;
 pub mod nn_rules;
 pub mod promote;
+pub mod rename;
 pub mod reshape;
 pub mod same;
 
@@ -261,11 +262,11 @@ impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
 }
 impl<N, S: crate::typelevel::dim::StaticDim, T: AllStatic> AllStatic
-    for Cons<crate::Named<N, S>, T>
+    for Cons<crate::NamedDim<N, S>, T>
 {
     type Ok = T::Ok;
 }
-impl<N, T> AllStatic for Cons<crate::Named<N, Dyn>, T> {
+impl<N, T> AllStatic for Cons<crate::NamedDim<N, Dyn>, T> {
     type Ok = typenum::B0;
 }
 impl<T> AllStatic for Cons<Dyn, T> {

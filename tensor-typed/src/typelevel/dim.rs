@@ -24,7 +24,7 @@
 //!
 //! Rules match dims through the traits of this module ([`StaticDim`], [`DimEq`],
 //! [`IsOne`], ...), never through `D<N>` directly, so a named dim
-//! `Named<Seq, D<16>>` ([`crate::typelevel::named`]) is one more implementor:
+//! `NamedDim<Seq, D<16>>` ([`crate::typelevel::named`]) is one more implementor:
 //! [`StaticDim`] by its size, [`DimEq`] by size *and* name (so `Seq` and `HeadDim` of
 //! size 16 do not unify).
 

@@ -1,4 +1,4 @@
-//! Named dims: [`Named<N, S>`], the dim of size `S` (a static dim or [`Dyn`]) named by
+//! Named dims: [`NamedDim<N, S>`], the dim of size `S` (a static dim or [`Dyn`]) named by
 //! the marker type `N` that `dims!` declares (`dims! { pub Seq; pub Model = 256; }`).
 //!
 //! A name joins the dim traits of [`crate::typelevel::dim`] as one more implementor, so
@@ -31,22 +31,22 @@ use typenum::{B0, B1};
 /// A dim of size `S` (a static dim, or [`Dyn`] for a run-time one) named `N` (a marker
 /// declared by `dims!`). Written by its name inside `Shape![..]`: after
 /// `dims! { pub Seq; pub Model = 256; }`, `Shape![Seq, Model]` is
-/// `(Named<Seq, Dyn>, Named<Model, D<256>>)`.
-pub struct Named<N, S>(PhantomData<(N, S)>);
+/// `(NamedDim<Seq, Dyn>, NamedDim<Model, D<256>>)`.
+pub struct NamedDim<N, S>(PhantomData<(N, S)>);
 
-impl<N, S> Clone for Named<N, S> {
+impl<N, S> Clone for NamedDim<N, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<N, S> Copy for Named<N, S> {}
-impl<N, S> Default for Named<N, S> {
+impl<N, S> Copy for NamedDim<N, S> {}
+impl<N, S> Default for NamedDim<N, S> {
     fn default() -> Self {
-        Named(PhantomData)
+        NamedDim(PhantomData)
     }
 }
 
-impl<N: DimName, S: Dim> fmt::Debug for Named<N, S> {
+impl<N: DimName, S: Dim> fmt::Debug for NamedDim<N, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", N::NAME)?;
         match S::STATIC {
@@ -67,7 +67,7 @@ pub trait DimName: Send + Sync + 'static {
 }
 
 /// What a dim written in `Shape![..]` stands for: a dim stands for itself; a name
-/// declared by `dims!` for its [`Named`] dim (so `Shape![Seq]` is `(Named<Seq, Dyn>,)`).
+/// declared by `dims!` for its [`NamedDim`] dim (so `Shape![Seq]` is `(NamedDim<Seq, Dyn>,)`).
 pub trait IntoDim {
     /// The dim.
     type Out: Dim;
@@ -98,47 +98,47 @@ pub const fn name_group(module: &str, ident: &str, g: u32) -> usize {
     ((id / 1000u64.pow(g)) % 1000) as usize
 }
 
-impl<N: DimName, S: Dim> Dim for Named<N, S> {
+impl<N: DimName, S: Dim> Dim for NamedDim<N, S> {
     const STATIC: Option<usize> = S::STATIC;
 }
 
 /// A named static dim is a static dim of its size (arithmetic reads its digits, so a
 /// product or a sum of named dims is unnamed).
-impl<N: DimName, S: StaticDim> StaticDim for Named<N, S> {
+impl<N: DimName, S: StaticDim> StaticDim for NamedDim<N, S> {
     type Digits = S::Digits;
 }
 
 /// A named dim is never the broadcast 1 (only an unnamed 1 broadcasts against a name).
-impl<N, S> IsOne for Named<N, S> {
+impl<N, S> IsOne for NamedDim<N, S> {
     type Output = B0;
 }
 
 // ---- equality: by name, then by size ---------------------------------------------
 
 /// Two names: equal ids (the sizes follow, one name having one size).
-impl<N: DimName, S, M: DimName, T> DimEq<Named<M, T>> for Named<N, S>
+impl<N: DimName, S, M: DimName, T> DimEq<NamedDim<M, T>> for NamedDim<N, S>
 where
     N::Id: DimEq<M::Id>,
 {
     type Output = <N::Id as DimEq<M::Id>>::Output;
 }
 /// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
-impl<N, S: DimEq<D<B>>, const B: usize> DimEq<D<B>> for Named<N, S> {
+impl<N, S: DimEq<D<B>>, const B: usize> DimEq<D<B>> for NamedDim<N, S> {
     type Output = <S as DimEq<D<B>>>::Output;
 }
-impl<N, S: DimEq<K<H, L>>, H, L> DimEq<K<H, L>> for Named<N, S> {
+impl<N, S: DimEq<K<H, L>>, H, L> DimEq<K<H, L>> for NamedDim<N, S> {
     type Output = <S as DimEq<K<H, L>>>::Output;
 }
-impl<N, S> DimEq<Dyn> for Named<N, S> {
+impl<N, S> DimEq<Dyn> for NamedDim<N, S> {
     type Output = B1;
 }
-impl<const A: usize, N, S> DimEq<Named<N, S>> for D<A>
+impl<const A: usize, N, S> DimEq<NamedDim<N, S>> for D<A>
 where
     D<A>: DimEq<S>,
 {
     type Output = <D<A> as DimEq<S>>::Output;
 }
-impl<H, L, N, S> DimEq<Named<N, S>> for K<H, L>
+impl<H, L, N, S> DimEq<NamedDim<N, S>> for K<H, L>
 where
     K<H, L>: DimEq<S>,
 {
@@ -147,26 +147,26 @@ where
 
 // ---- which of two unified dims is kept, broadcast and unify ----------------------
 
-impl<N, X: Dim> NamedOr<X> for Named<N, Dyn> {
+impl<N, X: Dim> NamedOr<X> for NamedDim<N, Dyn> {
     type Out = X;
 }
-impl<N: DimName, S: StaticDim, X> NamedOr<X> for Named<N, S> {
+impl<N: DimName, S: StaticDim, X> NamedOr<X> for NamedDim<N, S> {
     type Out = Self;
 }
-impl<N: DimName, S: Dim, X> RunTimeOr<X> for Named<N, S> {
+impl<N: DimName, S: Dim, X> RunTimeOr<X> for NamedDim<N, S> {
     type Out = Self;
 }
 
 /// A named run-time dim broadcast with `Y`: itself against a 1, else the dim `Y`
 /// ([`RunTimeOr`]: the name against `Dyn`, the static size or the same name otherwise).
-impl<N: DimName, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for Named<N, Dyn>
+impl<N: DimName, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for NamedDim<N, Dyn>
 where
     <Y as IsOne>::Output: Select<Self, <Y as RunTimeOr<Self>>::Out, Output: Dim>,
 {
     type Output = If<<Y as IsOne>::Output, Self, <Y as RunTimeOr<Self>>::Out>;
 }
 /// A named run-time dim unified with `Y` ([`RunTimeOr`]).
-impl<N: DimName, Y: RunTimeOr<Self>> Unify<Y> for Named<N, Dyn> {
+impl<N: DimName, Y: RunTimeOr<Self>> Unify<Y> for NamedDim<N, Dyn> {
     type Output = <Y as RunTimeOr<Self>>::Out;
 }
 
@@ -192,27 +192,27 @@ mod tests {
 
     #[test]
     fn two_names_unify_only_when_they_are_the_same_name_whatever_their_sizes() {
-        assert!(eq::<Named<Seq, D<16>>, Named<Seq, D<16>>>());
-        assert!(!eq::<Named<Seq, D<16>>, Named<Head, D<16>>>());
-        assert!(!eq::<Named<Seq, Dyn>, Named<Head, Dyn>>());
-        assert!(eq::<Named<Seq, Dyn>, Named<Seq, Dyn>>());
+        assert!(eq::<NamedDim<Seq, D<16>>, NamedDim<Seq, D<16>>>());
+        assert!(!eq::<NamedDim<Seq, D<16>>, NamedDim<Head, D<16>>>());
+        assert!(!eq::<NamedDim<Seq, Dyn>, NamedDim<Head, Dyn>>());
+        assert!(eq::<NamedDim<Seq, Dyn>, NamedDim<Seq, Dyn>>());
     }
 
     #[test]
     fn a_name_unifies_with_an_unnamed_dim_of_its_size_and_with_dyn() {
-        assert!(eq::<Named<Seq, D<16>>, D<16>>());
-        assert!(eq::<D<16>, Named<Seq, D<16>>>());
-        assert!(!eq::<Named<Seq, D<16>>, D<32>>());
-        assert!(eq::<Named<Seq, Dyn>, D<32>>());
-        assert!(eq::<Dyn, Named<Head, D<32>>>());
-        assert!(eq::<Named<Head, D<32>>, Dyn>());
-        assert!(!eq::<K<D<1>, D<0>>, Named<Head, D<32>>>());
+        assert!(eq::<NamedDim<Seq, D<16>>, D<16>>());
+        assert!(eq::<D<16>, NamedDim<Seq, D<16>>>());
+        assert!(!eq::<NamedDim<Seq, D<16>>, D<32>>());
+        assert!(eq::<NamedDim<Seq, Dyn>, D<32>>());
+        assert!(eq::<Dyn, NamedDim<Head, D<32>>>());
+        assert!(eq::<NamedDim<Head, D<32>>, Dyn>());
+        assert!(!eq::<K<D<1>, D<0>>, NamedDim<Head, D<32>>>());
     }
 
     #[test]
     fn a_name_debug_prints_its_name_and_static_size() {
-        assert_eq!(format!("{:?}", Named::<Seq, Dyn>::default()), "Seq");
-        assert_eq!(format!("{:?}", Named::<Head, D<32>>::default()), "Head (32)");
+        assert_eq!(format!("{:?}", NamedDim::<Seq, Dyn>::default()), "Seq");
+        assert_eq!(format!("{:?}", NamedDim::<Head, D<32>>::default()), "Head (32)");
     }
 
     #[test]
