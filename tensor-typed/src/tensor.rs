@@ -201,7 +201,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// differs from a static size of `S2`.
     pub fn try_rename<S2: Shape>(&self) -> Result<Tensor<T, S2>>
     where
-        S: crate::shape::rename::RenameTo<S2>,
+        S: crate::shape::names::RenameTo<S2>,
     {
         if !S2::matches(self.inner.sizes()) {
             return Err(shape_error("rename", S2::describe(), self.inner.sizes()));
@@ -218,7 +218,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     #[track_caller]
     pub fn rename<S2: Shape>(&self) -> Tensor<T, S2>
     where
-        S: crate::shape::rename::RenameTo<S2>,
+        S: crate::shape::names::RenameTo<S2>,
     {
         crate::or_panic::or_panic(self.try_rename())
     }

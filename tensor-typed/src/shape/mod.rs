@@ -70,7 +70,7 @@ pub mod matmul_dims;
 pub mod matrix_t;
 pub mod nn_rules;
 pub mod promote;
-pub mod rename;
+pub mod names;
 pub mod reshape;
 pub mod same;
 

@@ -1,6 +1,8 @@
 //! `RenameTo<T>`: `rename` changes the names of a shape's dims, checked as `check_shape`
 //! on the sizes: both shapes with their names taken off ([`Unnamed`]) must have the same
-//! rank and agree on every dim static in both (the run time checks the rest).
+//! rank and agree on every dim static in both (the run time checks the rest). (Not
+//! `rename.rs`: a module named like the op marker `op::rename` would make rustc print the
+//! marker with its path.)
 
 use crate::shape::dims::RankOf;
 use crate::shape::same::{SameVerdict, SameVerdictOf, SameZip};
