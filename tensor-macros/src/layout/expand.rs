@@ -80,18 +80,22 @@ pub(crate) fn expand(
         #[allow(non_camel_case_types, dead_code)]
         #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
         trait __LayoutOut<O> {}
-        impl<__X> __LayoutOut<__X> for __X {}
-        // `<I as __Later<X>>::Out` is `X`, known only once the literal `0` passed as `I`
-        // falls back to `i32` (two impls keep it open until then): so `O` is not
-        // inferred from the output before the annotation is seen.
+        // The output as is, or with unnamed static dims (a merge `(h d)`) named by the
+        // annotation at their size.
+        #[diagnostic::do_not_recommend]
+        impl<__X: #ls::NamesAs<__O>, __O: #ls::Shape> __LayoutOut<__O> for __X {}
+        // `<I as __Later<X, O>>::Out` is `X`, known only once `I` (the literal `0`) is
+        // an integer type: `i64` when the annotation `O` differs from the output `X`
+        // (the only impl that fits), else the fallback `i32`, whose impl makes `O` the
+        // output. So `O` is not inferred from the output before the annotation is seen.
         #[allow(non_camel_case_types, dead_code)]
-        trait __Later<X> {
+        trait __Later<X, O> {
             type Out;
         }
-        impl<__X> __Later<__X> for i32 {
+        impl<__X> __Later<__X, __X> for i32 {
             type Out = __X;
         }
-        impl<__X> __Later<__X> for i64 {
+        impl<__X, __O> __Later<__X, __O> for i64 {
             type Out = __X;
         }
         const __RECIPE: #ls::Recipe = #recipe;
@@ -104,8 +108,8 @@ pub(crate) fn expand(
             T: #ls::Element,
             S: __LayoutShape<S> + #ls::Shape,
             O: #ls::Shape,
-            I: __Later<<S as __LayoutShape<S>>::Out>,
-            <I as __Later<<S as __LayoutShape<S>>::Out>>::Out: __LayoutOut<O>,
+            I: __Later<<S as __LayoutShape<S>>::Out, O>,
+            <I as __Later<<S as __LayoutShape<S>>::Out, O>>::Out: __LayoutOut<O>,
             #elem_bound
         {
             <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)

@@ -198,10 +198,9 @@ impl<C: Config> Gpt2<C> {
     }
 }
 
-/// The forward pass of one config, written once: `$cfg` is the config type, `$heads`
-/// its head count as a literal (for `layout!`'s split).
+/// The forward pass of one config, written once: `$cfg` is the config type.
 macro_rules! gpt2_forward {
-    ($module:ident, $cfg:ty, heads = $heads:literal) => {
+    ($module:ident, $cfg:ty) => {
         mod $module {
             use super::*;
 
@@ -233,7 +232,7 @@ macro_rules! gpt2_forward {
                     >,
                 ) -> Hidden {
                     let qkv = self.c_attn.forward(h); // [Dyn, Dyn, Qkv]
-                    let qkv = layout!(qkv, "b t (k h d) -> k b h t d", k = 3, h = $heads);
+                    let qkv = layout!(qkv, "b t (k h d) -> k b h t d", k = 3, h = Heads, d = HeadDim);
                     let (q, k, v): (PerHead, PerHead, PerHead) =
                         (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
                     let t = h.dims()[1];
@@ -360,5 +359,5 @@ macro_rules! gpt2_forward {
     };
 }
 
-gpt2_forward!(small, Small, heads = 12);
-gpt2_forward!(tiny, Tiny, heads = 4);
+gpt2_forward!(small, Small);
+gpt2_forward!(tiny, Tiny);

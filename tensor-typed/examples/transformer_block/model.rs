@@ -140,8 +140,8 @@ impl Block {
             .masked_fill(&self.future, f32::NEG_INFINITY)
             .softmax::<-1>();
         let a: PerHead = p.matmul(&v);
-        // The merge `(h d)` is an unnamed 64; the projection's `Model` rows name it.
-        let merged = layout!(a, "b h s d -> b s (h d)");
+        // The merge `(h d)` is an unnamed 64, named `Model` by the annotation.
+        let merged: Acts = layout!(a, "b h s d -> b s (h d)");
         &merged.matmul(&self.o.w) + &self.o.b
     }
 

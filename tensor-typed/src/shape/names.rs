@@ -1,13 +1,15 @@
-//! `RenameTo<T>`: `rename` changes the names of a shape's dims, checked as `check_shape`
-//! on the sizes: both shapes with their names taken off ([`Unnamed`]) must have the same
-//! rank and agree on every dim static in both (the run time checks the rest). (Not
+//! Rules that change names. `RenameTo<T>`: `rename` changes the names of a shape's dims,
+//! checked as `check_shape` on the sizes: both shapes with their names taken off
+//! ([`Unnamed`]) must have the same rank and agree on every dim static in both (the run
+//! time checks the rest). `NamesAs<O>`: an annotation names a result's unnamed static
+//! dims (`layout!`'s merges), at their sizes. (Not
 //! `rename.rs`: a module named like the op marker `op::rename` would make rustc print the
 //! marker with its path.)
 
 use crate::shape::dims::RankOf;
 use crate::shape::same::{SameVerdict, SameVerdictOf, SameZip};
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::dim::{Dyn, D, K};
+use crate::typelevel::dim::{Dyn, StaticDim, D, K};
 use crate::typelevel::list::Len;
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
@@ -58,3 +60,20 @@ where
     SameVerdictOf<S, T, UnnamedOf<S>, UnnamedOf<T>>: SameVerdict<op::rename, S, T>,
 {
 }
+
+/// One dim of a result annotated by the user (`layout!`'s output): the dim itself, or
+/// an unnamed static dim named by the annotation (`D<256>` as `NamedDim<Model, D<256>>`,
+/// the same size: a merge `(h d)` named `Model`).
+pub trait NameAs<Y> {}
+impl<X> NameAs<X> for X {}
+impl<N, S: StaticDim> NameAs<NamedDim<N, S>> for S {}
+
+/// [`NameAs`] dim by dim over two dim lists of the same length.
+pub trait NamesAsList<Y> {}
+impl NamesAsList<Nil> for Nil {}
+impl<H1: NameAs<H2>, T1: NamesAsList<T2>, H2, T2> NamesAsList<Cons<H2, T2>> for Cons<H1, T1> {}
+
+/// `NamesAs<O>`: shape `Self` may be used as `O`: the same dims, but for unnamed static
+/// dims that `O` names (at their size).
+pub trait NamesAs<O: Shape>: Shape {}
+impl<X: Shape, O: Shape> NamesAs<O> for X where ListOf<X>: NamesAsList<ListOf<O>> {}

@@ -39,6 +39,8 @@ const EPS: f64 = 1e-5;
 
 /// Token activations `[batch, tokens, width]`.
 type Tokens = Tensor<f32, Shape![Dyn, Token, Width]>;
+/// Per-head activations `[batch, heads, tokens, head dim]`.
+type PerHead = Tensor<f32, Shape![Dyn, Heads, Token, HeadDim]>;
 
 /// One pre-norm transformer block between an embedding and a linear head.
 #[derive(Params)]
@@ -73,18 +75,18 @@ impl Transformer {
         let q = qkv.narrow::<-1, 0, 32>();
         let k = qkv.narrow::<-1, 32, 32>();
         let v = qkv.narrow::<-1, 64, 32>();
-        let q = layout!(q, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
-        let k = layout!(k, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
-        let v = layout!(v, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
+        let q: PerHead = layout!(q, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
+        let k: PerHead = layout!(k, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
+        let v: PerHead = layout!(v, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
         let scale = 1.0 / (HeadDim::SIZE as f64).sqrt();
         let att = q
             .matmul(&k.transpose::<-2, -1>())
             .mul_scalar(scale)
             .softmax::<-1>(); // [Dyn, Heads, Token, Token]
         let o = att.matmul(&v); // [Dyn, Heads, Token, HeadDim]
-        // The merge `(h d)` is an unnamed 32: name it `Width` (its size is checked).
-        let merged: Tensor<f32, Shape![Dyn, Token, 32]> = layout!(o, "b h s d -> b s (h d)");
-        merged.rename()
+        // The merge `(h d)` is an unnamed 32, named `Width` by the annotation (at its size).
+        let merged: Tokens = layout!(o, "b h s d -> b s (h d)");
+        merged
     }
 }
 

@@ -41,9 +41,12 @@ fn main() -> tensor_typed::Result<()> {
     // Elementwise ops and softmax keep names.
     let p: Tensor<f32, Shape![Batch, Heads, Seq, Seq]> = scores.mul_scalar(0.25).softmax::<-1>();
     let o: Tensor<f32, Shape![Batch, Heads, Seq, HeadDim]> = p.matmul(&q);
-    // A merge is unnamed; rename names it (sizes checked as check_shape).
+    // A merge is unnamed; an annotation names it at its size (or rename does, checked as
+    // check_shape).
+    let y: Tensor<f32, Shape![Batch, Seq, Model]> = layout!(o, "b h s d -> b s (h d)");
     let merged: Tensor<f32, Shape![Batch, Seq, 64]> = layout!(o, "b h s d -> b s (h d)");
     let back: Tensor<f32, Shape![Batch, Seq, Model]> = merged.rename();
+    let _ = y;
     // rename can also drop names.
     let _: Tensor<f32, Shape![Dyn, Dyn, 64]> = back.rename();
     // check_shape binds run-time dims to names (checked at run time).

@@ -1,4 +1,5 @@
-// A layout! merge is unnamed; naming it with a name of another size is an error.
+// A layout! merge is unnamed; an annotation may name it, but only at its size: `(h d)`
+// is 64, not `HeadDim` (16).
 use tensor_typed::prelude::*;
 
 dims! {
@@ -6,11 +7,9 @@ dims! {
     pub Seq;
     pub Heads = 4;
     pub HeadDim = 16;
-    pub Hidden = 128;
 }
 
 fn main() {
     let o = Tensor::<f32, Shape![Batch, Heads, Seq, HeadDim]>::zeros_with(&[2, 4, 16, 16]).unwrap();
-    let merged = layout!(o, "b h s d -> b s (h d)");
-    let _y = merged.rename::<Shape![Batch, Seq, Hidden]>();
+    let _y: Tensor<f32, Shape![Batch, Seq, HeadDim]> = layout!(o, "b h s d -> b s (h d)");
 }
