@@ -119,7 +119,7 @@ fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
     (crate::dim::const_dim(&value), quote!((#value) as usize))
 }
 
-fn expand_one(d: &NameDecl) -> TokenStream {
+fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     let NameDecl {
         attrs,
         vis,
@@ -128,8 +128,10 @@ fn expand_one(d: &NameDecl) -> TokenStream {
     } = d;
     let tt = quote!(::tensor_typed);
     let text = name.to_string();
+    let id = name_id(site, &text);
     let group = |g: u32| {
-        quote!(#tt::D<{ #tt::typelevel::named::name_group(::core::module_path!(), #text, #g) }>)
+        let n = proc_macro2::Literal::u64_unsuffixed(id / 1000u64.pow(g) % 1000);
+        quote!(#tt::D<#n>)
     };
     let (g2, g1, g0) = (group(2), group(1), group(0));
     let (dim, size_const) = match size {
@@ -150,7 +152,6 @@ fn expand_one(d: &NameDecl) -> TokenStream {
     };
     quote! {
         #(#attrs)*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #name;
         impl #tt::DimName for #name {
             const NAME: &'static str = #text;
@@ -163,16 +164,31 @@ fn expand_one(d: &NameDecl) -> TokenStream {
     }
 }
 
-fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
+/// A name's identity: nine decimal digits (the top group at least 100, so the id has one
+/// form) of the FNV-1a hash of the declaring site (`site`: the crate, file, line and
+/// column of the `dims!` call) and the identifier. Computed here, so that the compiler
+/// evaluates nothing per name.
+fn name_id(site: &str, ident: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in site.bytes().chain(*b"::").chain(ident.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    100_000_000 + h % 900_000_000
+}
+
+fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
-    let items = parsed.decls.iter().map(expand_one);
+    let items = parsed.decls.iter().map(|d| expand_one(d, site));
     Ok(quote!(#(#items)*))
 }
 
-/// Expands `dims! { .. }`; on error, a `compile_error!` at the offending name or size.
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
-    match try_expand(input) {
+/// Expands `dims! { .. }` called at `site` (the crate, file, line and column of the call,
+/// which with the identifier make a name's identity); on error, a `compile_error!` at the
+/// offending name or size.
+pub(crate) fn expand(input: TokenStream, site: &str) -> TokenStream {
+    match try_expand(input, site) {
         Ok(ts) => ts,
         Err(e) => e.to_compile_error(),
     }
@@ -181,7 +197,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
 #[cfg(test)]
 mod tests {
     fn expand(input: &str) -> String {
-        super::expand(input.parse().unwrap()).to_string()
+        super::expand(input.parse().unwrap(), "demo:src/lib.rs:1:1").to_string()
     }
 
     #[test]
@@ -211,6 +227,15 @@ mod tests {
         let e = expand("Model = 256; Inner = 4 * model::Model;");
         assert!(e.contains("(4 * model :: Model :: SIZE) as usize"), "{e}");
         assert!(e.contains(":: tensor_typed :: const_dim :: Lead"), "{e}");
+    }
+
+    #[test]
+    fn a_name_id_has_nine_digits_and_differs_by_site_and_identifier() {
+        use super::name_id;
+        assert!((100_000_000..1_000_000_000).contains(&name_id("a", "Seq")));
+        assert_ne!(name_id("a:1:1", "Seq"), name_id("a:2:1", "Seq"));
+        assert_ne!(name_id("a", "Seq"), name_id("a", "Seg"));
+        assert_eq!(name_id("a", "Seq"), name_id("a", "Seq"));
     }
 
     #[test]

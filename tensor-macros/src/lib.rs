@@ -47,7 +47,12 @@ pub fn Dim(input: TokenStream) -> TokenStream {
 /// unify, whatever their sizes.
 #[proc_macro]
 pub fn dims(input: TokenStream) -> TokenStream {
-    dims::expand(input.into()).into()
+    // The call's site makes each name's identity: two `dims!` blocks declaring `Seq`
+    // declare two names.
+    let span = proc_macro::Span::call_site();
+    let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_default();
+    let site = format!("{krate}:{}:{}:{}", span.file(), span.line(), span.column());
+    dims::expand(input.into(), &site).into()
 }
 
 /// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).
