@@ -72,10 +72,8 @@ mod tests {
             ":: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >>"
         );
         assert_eq!(expand("Dyn"), ":: tensor_typed :: Dyn");
-        assert_eq!(
-            expand("C::Embd"),
-            "< C :: Embd as :: tensor_typed :: IntoDim > :: Out"
-        );
+        assert_eq!(expand("C::Embd"), "C :: Embd");
+        assert_eq!(expand("Seq"), ":: tensor_typed :: DimOf < Seq >");
     }
 
     #[test]

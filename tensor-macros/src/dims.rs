@@ -88,7 +88,8 @@ fn sizes_of_names(tokens: TokenStream) -> TokenStream {
                 out.extend([TokenTree::Group(inner)]);
             }
             TokenTree::Ident(id) if crate::shape::is_camel(&id.to_string()) => {
-                let continues = matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                let continues =
+                    matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
                 out.extend([t.clone()]);
                 if !continues {
                     out.extend(quote!(::SIZE));
@@ -113,7 +114,10 @@ fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
     };
     if let Some(n) = literal {
         let lit = proc_macro2::Literal::usize_unsuffixed(n);
-        return (crate::shape::static_dim(&quote!(::tensor_typed), n), quote!(#lit));
+        return (
+            crate::shape::static_dim(&quote!(::tensor_typed), n),
+            quote!(#lit),
+        );
     }
     let value = sizes_of_names(e.to_token_stream());
     (crate::dim::const_dim(&value), quote!((#value) as usize))

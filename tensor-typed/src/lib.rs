@@ -69,7 +69,7 @@ pub use tensor_core::num_traits;
 pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
-pub use typelevel::named::{DimName, IntoDim, NamedDim};
+pub use typelevel::named::{DimName, DimOf, IntoDim, NamedDim};
 
 /// Naming a static size once, for a config: `Dim![..]` is the type of one dim, usable
 /// wherever `Shape![..]` takes a dim (a dim type is written in UpperCamelCase, as Rust

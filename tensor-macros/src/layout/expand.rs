@@ -256,7 +256,7 @@ fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
                 // A dim type's static size; a named run-time dim gives its name, not a
                 // size (the axis is sized by the input).
                 (None, None, Some(path)) => {
-                    quote!(<<#path as ::tensor_typed::IntoDim>::Out as ::tensor_typed::Dim>::STATIC)
+                    quote!(<::tensor_typed::DimOf<#path> as ::tensor_typed::Dim>::STATIC)
                 }
                 (None, None, None) => quote!(::core::option::Option::None),
             },
@@ -349,9 +349,7 @@ fn shape_impl(
         0
     };
     let mut axes: Vec<Option<Ty>> = vec![None; names.len()];
-    let given = |name: &str| -> Option<Ty> {
-        c.size(name).map(|s| s.ty())
-    };
+    let given = |name: &str| -> Option<Ty> { c.size(name).map(|s| s.ty()) };
     let mut bounds: Vec<TokenStream> = Vec::new();
     let mut ellipsis: Vec<Ty> = Vec::new();
     // The input dims whose size the pattern checks (a `Dyn` one makes the call fallible).

@@ -19,7 +19,7 @@ pub(crate) enum Ty {
     Static(usize),
     /// A run-time size, `Dyn`.
     Dyn,
-    /// A dim type given as a size (`h = Heads`): `<Heads as IntoDim>::Out` (kept as the
+    /// A dim type given as a size (`h = Heads`): `DimOf<Heads>` (kept as the
     /// path's text, so that `Ty` stays comparable).
     NamedDim(String),
     /// `Prod<X, Y>`.
@@ -81,7 +81,7 @@ impl Ty {
             Ty::Dyn => quote!(#ls::Dyn),
             Ty::NamedDim(path) => {
                 let path: TokenStream = path.parse().unwrap_or_default();
-                quote!(<#path as ::tensor_typed::IntoDim>::Out)
+                quote!(::tensor_typed::DimOf<#path>)
             }
             Ty::Prod(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());

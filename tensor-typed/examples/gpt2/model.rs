@@ -232,7 +232,13 @@ macro_rules! gpt2_forward {
                     >,
                 ) -> Hidden {
                     let qkv = self.c_attn.forward(h); // [Dyn, Dyn, Qkv]
-                    let qkv = layout!(qkv, "b t (k h d) -> k b h t d", k = 3, h = Heads, d = HeadDim);
+                    let qkv = layout!(
+                        qkv,
+                        "b t (k h d) -> k b h t d",
+                        k = 3,
+                        h = Heads,
+                        d = HeadDim
+                    );
                     let (q, k, v): (PerHead, PerHead, PerHead) =
                         (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
                     let t = h.dims()[1];

@@ -10,8 +10,8 @@
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::BroadcastOk;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, StaticDim, D};
-use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::list::{LenOf, Pred};
+use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;

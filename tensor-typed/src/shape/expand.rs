@@ -16,8 +16,8 @@ use crate::typelevel::checks::{
     ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
-use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::typelevel::named::{DimName, NamedDim};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
 use typenum::{B0, B1};

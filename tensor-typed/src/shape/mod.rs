@@ -68,9 +68,9 @@ pub mod dims;
 pub mod expand;
 pub mod matmul_dims;
 pub mod matrix_t;
+pub mod names;
 pub mod nn_rules;
 pub mod promote;
-pub mod names;
 pub mod reshape;
 pub mod same;
 

@@ -75,6 +75,31 @@ pub trait IntoDim {
 impl<X: Dim> IntoDim for X {
     type Out = X;
 }
+/// The dim a dim type written in `Shape![..]` stands for ([`IntoDim`]): `DimOf<Seq>` is
+/// `NamedDim<Seq, Dyn>`, `DimOf<D<3>>` is `D<3>`. (What `Shape!` writes: an alias keeps
+/// the written type simple, for readers and for clippy's `type_complexity`.)
+pub type DimOf<X> = <X as IntoDim>::Out;
+
+/// What `Shape![..]` writes for a shape that may name a dim: the tuple of the dims
+/// through [`DimOf`] (`Names2<Seq, Model>` is `(NamedDim<Seq, Dyn>, NamedDim<Model,
+/// D<256>>)`). One alias keeps the written type simple to read (and for clippy's
+/// `type_complexity`); rustc prints the tuple.
+macro_rules! names_aliases {
+    ($($alias:ident < $($p:ident),* >;)*) => {$(
+        #[doc(hidden)]
+        pub type $alias<$($p),*> = ($(DimOf<$p>,)*);
+    )*};
+}
+names_aliases! {
+    Names1<A>;
+    Names2<A, B>;
+    Names3<A, B, C>;
+    Names4<A, B, C, E>;
+    Names5<A, B, C, E, F>;
+    Names6<A, B, C, E, F, G>;
+    Names7<A, B, C, E, F, G, H>;
+    Names8<A, B, C, E, F, G, H, I>;
+}
 
 impl<N: DimName, S: Dim> Dim for NamedDim<N, S> {
     const STATIC: Option<usize> = S::STATIC;
@@ -190,6 +215,9 @@ mod tests {
     #[test]
     fn a_name_debug_prints_its_name_and_static_size() {
         assert_eq!(format!("{:?}", NamedDim::<Seq, Dyn>::default()), "Seq");
-        assert_eq!(format!("{:?}", NamedDim::<Head, D<32>>::default()), "Head (32)");
+        assert_eq!(
+            format!("{:?}", NamedDim::<Head, D<32>>::default()),
+            "Head (32)"
+        );
     }
 }

@@ -84,7 +84,7 @@ impl Transformer {
             .mul_scalar(scale)
             .softmax::<-1>(); // [Dyn, Heads, Token, Token]
         let o = att.matmul(&v); // [Dyn, Heads, Token, HeadDim]
-        // The merge `(h d)` is an unnamed 32, named `Width` by the annotation (at its size).
+                                // The merge `(h d)` is an unnamed 32, named `Width` by the annotation (at its size).
         let merged: Tokens = layout!(o, "b h s d -> b s (h d)");
         merged
     }
@@ -93,9 +93,11 @@ impl Transformer {
 impl Model for Transformer {
     fn init(rng: &mut Rng) -> Result<Transformer> {
         let embed = Linear::init(rng)?;
-        let pos =
-            Tensor::from_vec(rng.normals(Token::SIZE * Width::SIZE, 0.02), &[Token::SIZE, Width::SIZE])?
-                .requires_grad_(true);
+        let pos = Tensor::from_vec(
+            rng.normals(Token::SIZE * Width::SIZE, 0.02),
+            &[Token::SIZE, Width::SIZE],
+        )?
+        .requires_grad_(true);
         Ok(Transformer {
             embed,
             pos,
@@ -120,7 +122,7 @@ impl Model for Transformer {
         let m = m.matmul(&self.fc1.w).add(&self.fc1.b).gelu_tanh(); // [Dyn, Token, Hidden]
         let h = h.add(&m.matmul(&self.fc2.w).add(&self.fc2.b));
         let f = nn::layer_norm(&h, &self.lnf.w, &self.lnf.b, EPS).mean::<Axes![1]>(); // [Dyn, Width]
-        // [Dyn, Class], the scores every model returns ([Dyn, 10]).
+                                                                                      // [Dyn, Class], the scores every model returns ([Dyn, 10]).
         f.matmul(&self.head.w).add(&self.head.b).rename()
     }
 
