@@ -6,7 +6,8 @@
 //! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
 //! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
 //! size is a const expression whose UpperCamelCase paths are earlier static names
-//! (`4 * Model` reads `Model::SIZE`), made a dim as `Dim![expr]` makes one, at any size.
+//! (`4 * Model` reads `Model::SIZE`, `DimName`'s), made a dim as `Dim![expr]` makes one,
+//! at any size.
 
 use crate::expr::ExprTokens;
 use proc_macro2::{Ident, TokenStream, TokenTree};
@@ -132,39 +133,27 @@ fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     } = d;
     let tt = quote!(::tensor_typed);
     let text = name.to_string();
-    let id = name_id(site, &text);
-    let group = |g: u32| {
-        let n = proc_macro2::Literal::u64_unsuffixed(id / 1000u64.pow(g) % 1000);
-        quote!(#tt::D<#n>)
-    };
-    let (g2, g1, g0) = (group(2), group(1), group(0));
+    let digits = name_id(site, &text).to_string().into_bytes();
+    let digits = digits
+        .iter()
+        .map(|d| quote::format_ident!("Dg{}", char::from(*d)));
     let (dim, size_const) = match size {
         None => (quote!(#tt::Dyn), TokenStream::new()),
         Some(e) => {
             let (dim, value) = size_of(e);
-            let doc = format!("The size of `{text}` (elements).");
-            (
-                dim,
-                quote! {
-                    impl #name {
-                        #[doc = #doc]
-                        pub const SIZE: usize = #value;
-                    }
-                },
-            )
+            (dim, quote!(const SIZE: usize = #value;))
         }
     };
     quote! {
         #(#attrs)*
         #vis struct #name;
         impl #tt::DimName for #name {
-            const NAME: &'static str = #text;
-            type Id = #tt::K<#tt::K<#g2, #g1>, #g0>;
+            #size_const
+            type Id = #tt::typelevel::named::NameId<#(#tt::decimal::#digits),*>;
         }
         impl #tt::IntoDim for #name {
             type Out = #tt::NamedDim<#name, #dim>;
         }
-        #size_const
     }
 }
 
@@ -185,7 +174,12 @@ fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
     let items = parsed.decls.iter().map(|d| expand_one(d, site));
-    Ok(quote!(#(#items)*))
+    // `Model::SIZE` in a size expression reads `DimName::SIZE`.
+    Ok(quote! {
+        #[allow(unused_imports)]
+        use ::tensor_typed::DimName as _;
+        #(#items)*
+    })
 }
 
 /// Expands `dims! { .. }` called at `site` (the crate, file, line and column of the call,
@@ -212,7 +206,6 @@ mod tests {
             e.contains("type Out = :: tensor_typed :: NamedDim < Batch , :: tensor_typed :: Dyn >"),
             "{e}"
         );
-        assert!(e.contains("const NAME : & 'static str = \"Batch\""), "{e}");
         assert!(!e.contains("SIZE"), "{e}");
     }
 
@@ -223,7 +216,7 @@ mod tests {
             e.contains("NamedDim < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
             "{e}"
         );
-        assert!(e.contains("pub const SIZE : usize = 50257 ;"), "{e}");
+        assert!(e.contains("const SIZE : usize = 50257 ;"), "{e}");
     }
 
     #[test]

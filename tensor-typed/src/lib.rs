@@ -150,6 +150,7 @@ pub mod prelude {
     pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
+    pub use crate::DimName;
     pub use crate::{dims, layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
     pub use tensor_core::{Element, Error, Result};
 }

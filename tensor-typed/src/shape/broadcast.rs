@@ -11,7 +11,7 @@ use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::BroadcastOk;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, StaticDim, D};
 use crate::typelevel::list::{LenOf, Pred};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -86,7 +86,7 @@ where
 }
 /// A static dim with a named run-time one: the same as with `Dyn`, but for a named
 /// static dim only the same name.
-impl<A: StaticDim, M: DimName> BroadcastAt<NamedDim<M, Dyn>> for A
+impl<A: StaticDim, M: 'static> BroadcastAt<NamedDim<M, Dyn>> for A
 where
     A: BroadcastDim<NamedDim<M, Dyn>> + DimEq<NamedDim<M, Dyn>> + IsOne,
     <A as DimEq<NamedDim<M, Dyn>>>::Output: Or<<A as IsOne>::Output>,
@@ -95,7 +95,7 @@ where
     type Ok = <<A as DimEq<NamedDim<M, Dyn>>>::Output as Or<<A as IsOne>::Output>>::Output;
 }
 /// A named run-time dim with `Y`: `Y` is the same name, an unnamed dim or a 1.
-impl<N: DimName, Y: IsOne> BroadcastAt<Y> for NamedDim<N, Dyn>
+impl<N: 'static, Y: IsOne> BroadcastAt<Y> for NamedDim<N, Dyn>
 where
     Self: BroadcastDim<Y> + DimEq<Y>,
     <Self as DimEq<Y>>::Output: Or<<Y as IsOne>::Output>,

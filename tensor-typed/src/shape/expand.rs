@@ -17,7 +17,7 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -46,7 +46,7 @@ where
 impl<T> ExpandAt<T> for Dyn {
     type Ok = B1;
 }
-impl<N: DimName, T> ExpandAt<T> for NamedDim<N, Dyn>
+impl<N: 'static, T> ExpandAt<T> for NamedDim<N, Dyn>
 where
     Self: DimEq<T, Output: Bool>,
 {

@@ -10,7 +10,7 @@ use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
 use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -31,7 +31,7 @@ where
 {
     type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
 }
-impl<N: DimName, B> InnerDim<B> for NamedDim<N, Dyn>
+impl<N: 'static, B> InnerDim<B> for NamedDim<N, Dyn>
 where
     Self: DimEq<B>,
     <Self as DimEq<B>>::Output: Select<B1, InnerMismatch<Self, B>>,

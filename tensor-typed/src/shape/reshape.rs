@@ -11,7 +11,7 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{Blame, ReshapeOk};
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
 use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use typenum::{Bit, B0, B1};
 
 /// Product of two element counts (decimal digit lists, see
@@ -58,7 +58,7 @@ impl<X: StaticDim> DimCount for X {
 impl DimCount for Dyn {
     type N = Dyn;
 }
-impl<N: DimName> DimCount for NamedDim<N, Dyn> {
+impl<N: 'static> DimCount for NamedDim<N, Dyn> {
     type N = Dyn;
 }
 
@@ -152,10 +152,10 @@ impl<X: StaticDim> StaticEq<Dyn> for X {
 impl<Y> StaticEq<Y> for Dyn {
     type Output = B0;
 }
-impl<X: StaticDim, N: DimName> StaticEq<NamedDim<N, Dyn>> for X {
+impl<X: StaticDim, N: 'static> StaticEq<NamedDim<N, Dyn>> for X {
     type Output = B0;
 }
-impl<N: DimName, Y> StaticEq<Y> for NamedDim<N, Dyn> {
+impl<N: 'static, Y> StaticEq<Y> for NamedDim<N, Dyn> {
     type Output = B0;
 }
 

@@ -8,7 +8,7 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
 use crate::typelevel::list::{Len, Next};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
@@ -34,7 +34,7 @@ where
 impl<Y> SameAt<Y> for Dyn {
     type Ok = B1;
 }
-impl<N: DimName, Y> SameAt<Y> for NamedDim<N, Dyn>
+impl<N: 'static, Y> SameAt<Y> for NamedDim<N, Dyn>
 where
     Self: DimEq<Y, Output: Bool>,
 {

@@ -15,7 +15,7 @@ use crate::typelevel::decimal::{
     MulOf, SubB, Trim, XDiv, QR, XQ,
 };
 use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 use typenum::{Bit, B0, B1};
 
 /// Implements a binary dim operator for every pair: static × static computes on digits
@@ -31,11 +31,11 @@ macro_rules! dyn_cases {
             type Output = Dyn;
             type Ok = B1;
         }
-        impl<N: DimName, Y: Dim> $tr<Y> for NamedDim<N, Dyn> {
+        impl<N: 'static, Y: Dim> $tr<Y> for NamedDim<N, Dyn> {
             type Output = Dyn;
             type Ok = B1;
         }
-        impl<X: StaticDim, N: DimName> $tr<NamedDim<N, Dyn>> for X {
+        impl<X: StaticDim, N: 'static> $tr<NamedDim<N, Dyn>> for X {
             type Output = Dyn;
             type Ok = B1;
         }
@@ -189,7 +189,7 @@ impl<Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for Dyn {
     type Output = Dyn;
     type Ok = B1;
 }
-impl<N: DimName, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for NamedDim<N, Dyn> {
+impl<N: 'static, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for NamedDim<N, Dyn> {
     type Output = Dyn;
     type Ok = B1;
 }

@@ -12,7 +12,7 @@
 use crate::typelevel::arith::DimDiv;
 use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
 use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim, D, K};
-use crate::typelevel::named::{DimName, NamedDim};
+use crate::typelevel::named::NamedDim;
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
 /// sizes, or `Self` is `Dyn` (checked at run time); a named dim also by name.
@@ -38,7 +38,7 @@ impl<Op, A: DimEq<B, Output: Pick>, B, const I: usize> DimIs<Op, I, B> for A whe
 /// on the dim type alone would be checked, and fail, where `layout!`'s impl is written).
 pub trait GroupSize<Op, In> {}
 #[diagnostic::do_not_recommend]
-impl<Op, In, N: DimName, S: StaticDim> GroupSize<Op, In> for NamedDim<N, S> {}
+impl<Op, In, N: 'static, S: StaticDim> GroupSize<Op, In> for NamedDim<N, S> {}
 #[diagnostic::do_not_recommend]
 impl<Op, In, const N: usize> GroupSize<Op, In> for D<N> {}
 #[diagnostic::do_not_recommend]
@@ -67,7 +67,7 @@ impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
     type Output = Dyn;
 }
 #[diagnostic::do_not_recommend]
-impl<Op, N: DimName, X: Dim, const I: usize> SplitDim<Op, I, X> for NamedDim<N, Dyn> {
+impl<Op, N: 'static, X: Dim, const I: usize> SplitDim<Op, I, X> for NamedDim<N, Dyn> {
     type Output = Dyn;
 }
 

@@ -13,26 +13,30 @@
 //! * an unnamed size-1 dim broadcasts against a named one (a named dim is never the
 //!   broadcast 1 itself: its name says what it is).
 //!
-//! Two names are compared by their [`DimName::Id`], a static dim of nine decimal digits
-//! that `dims!` hashes from the declaring site (crate, file, line, column) and the
-//! identifier, compared as any two static dims are ([`DimEq`]). Sizes are types only: a named run-time dim costs at
+//! Two names are compared by their [`DimName::Id`], nine decimal digits that `dims!`
+//! hashes from the declaring site (crate, file, line, column) and the identifier
+//! ([`NameId`], [`IdEq`]). Sizes are types only: a named run-time dim costs at
 //! run time what `Dyn` costs.
 //!
 //! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) go
 //! through the size ([`StaticDim::Digits`]) and come out unnamed.
 
+use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
-    BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim, Unify, D, K,
+    All3, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim, Unify,
+    D, K,
 };
 use std::fmt;
 use std::marker::PhantomData;
-use typenum::{B0, B1};
+use typenum::{Bit, B0, B1};
 
 /// A dim of size `S` (a static dim, or [`Dyn`] for a run-time one) named `N` (a marker
 /// declared by `dims!`). Written by its name inside `Shape![..]`: after
 /// `dims! { pub Seq; pub Model = 256; }`, `Shape![Seq, Model]` is
 /// `(NamedDim<Seq, Dyn>, NamedDim<Model, D<256>>)`.
-pub struct NamedDim<N, S>(PhantomData<(N, S)>);
+// `fn() -> ..`: a marker is never a value, so the dim is `Send` and `Sync` whatever
+// the marker, with no bound to prove for it.
+pub struct NamedDim<N, S>(PhantomData<fn() -> (N, S)>);
 
 impl<N, S> Clone for NamedDim<N, S> {
     fn clone(&self) -> Self {
@@ -46,9 +50,10 @@ impl<N, S> Default for NamedDim<N, S> {
     }
 }
 
-impl<N: DimName, S: Dim> fmt::Debug for NamedDim<N, S> {
+impl<N: 'static, S: Dim> fmt::Debug for NamedDim<N, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", N::NAME)?;
+        let path = std::any::type_name::<N>();
+        write!(f, "{}", path.rsplit("::").next().unwrap_or(path))?;
         match S::STATIC {
             Some(n) => write!(f, " ({n})"),
             None => Ok(()),
@@ -57,12 +62,13 @@ impl<N: DimName, S: Dim> fmt::Debug for NamedDim<N, S> {
 }
 
 /// A dim's name, as `dims!` declares it: a marker type with its identity.
-pub trait DimName: Send + Sync + 'static {
-    /// The name as written (`"Seq"`), for `Debug`.
-    const NAME: &'static str;
-    /// The name's identity: a static dim of nine decimal digits (`K<K<D<hi>, D<mid>>,
-    /// D<lo>>`) that `dims!` hashes from the declaring site and the identifier; two names
-    /// are the same name exactly when their ids are equal.
+pub trait DimName: 'static {
+    /// The size of a static name (`Model::SIZE` after `dims! { Model = 256; }`, with
+    /// this trait in scope, as the prelude puts it); a compile error for a run-time name.
+    const SIZE: usize = panic!("a run-time name has no static size");
+    /// The name's identity: a [`NameId`] of nine decimal digits that `dims!` hashes from
+    /// the declaring site and the identifier; two names are the same name exactly when
+    /// their ids are equal.
     type Id;
 }
 
@@ -101,13 +107,15 @@ names_aliases! {
     Names8<A, B, C, E, F, G, H, I>;
 }
 
-impl<N: DimName, S: Dim> Dim for NamedDim<N, S> {
+// No bound on the name: the rules prove `Dim` for every dim they touch, and only a
+// comparison of two names needs their ids.
+impl<N: 'static, S: Dim> Dim for NamedDim<N, S> {
     const STATIC: Option<usize> = S::STATIC;
 }
 
 /// A named static dim is a static dim of its size (arithmetic reads its digits, so a
 /// product or a sum of named dims is unnamed).
-impl<N: DimName, S: StaticDim> StaticDim for NamedDim<N, S> {
+impl<N: 'static, S: StaticDim> StaticDim for NamedDim<N, S> {
     type Digits = S::Digits;
 }
 
@@ -121,9 +129,46 @@ impl<N, S> IsOne for NamedDim<N, S> {
 /// Two names: equal ids (the sizes follow, one name having one size).
 impl<N: DimName, S, M: DimName, T> DimEq<NamedDim<M, T>> for NamedDim<N, S>
 where
-    N::Id: DimEq<M::Id>,
+    N::Id: IdEq<M::Id>,
 {
-    type Output = <N::Id as DimEq<M::Id>>::Output;
+    type Output = <N::Id as IdEq<M::Id>>::Output;
+}
+
+/// A name's identity: nine decimal digits (`Dg0`..`Dg9`), written by `dims!`.
+pub struct NameId<A, B, C, E, F, G, H, I, J>(PhantomData<(A, B, C, E, F, G, H, I, J)>);
+
+/// `B1` when two [`NameId`]s are equal: nine digit comparisons and four table steps
+/// (comparing the ids as static dims took about twice the steps, which the type checker
+/// repeats at every comparison of two names).
+pub trait IdEq<Rhs> {
+    /// `B1` or `B0`.
+    type Output: Bit;
+}
+/// `All3` of the three digit comparisons `X`, `Y`, `Z`.
+type Eq3Of<X, Y, Z> = <X as All3<Y, Z>>::Output;
+impl<A, B, C, E, F, G, H, I, J, A2, B2, C2, E2, F2, G2, H2, I2, J2>
+    IdEq<NameId<A2, B2, C2, E2, F2, G2, H2, I2, J2>> for NameId<A, B, C, E, F, G, H, I, J>
+where
+    A: DigEq<A2>,
+    B: DigEq<B2>,
+    C: DigEq<C2>,
+    E: DigEq<E2>,
+    F: DigEq<F2>,
+    G: DigEq<G2>,
+    H: DigEq<H2>,
+    I: DigEq<I2>,
+    J: DigEq<J2>,
+    A::Output: All3<B::Output, C::Output>,
+    E::Output: All3<F::Output, G::Output>,
+    H::Output: All3<I::Output, J::Output>,
+    Eq3Of<A::Output, B::Output, C::Output>:
+        All3<Eq3Of<E::Output, F::Output, G::Output>, Eq3Of<H::Output, I::Output, J::Output>>,
+{
+    type Output = Eq3Of<
+        Eq3Of<A::Output, B::Output, C::Output>,
+        Eq3Of<E::Output, F::Output, G::Output>,
+        Eq3Of<H::Output, I::Output, J::Output>,
+    >;
 }
 /// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
 impl<N, S: DimEq<D<B>>, const B: usize> DimEq<D<B>> for NamedDim<N, S> {
@@ -153,40 +198,38 @@ where
 impl<N, X: Dim> NamedOr<X> for NamedDim<N, Dyn> {
     type Out = X;
 }
-impl<N: DimName, S: StaticDim, X> NamedOr<X> for NamedDim<N, S> {
+impl<N: 'static, S: StaticDim, X> NamedOr<X> for NamedDim<N, S> {
     type Out = Self;
 }
-impl<N: DimName, S: Dim, X> RunTimeOr<X> for NamedDim<N, S> {
+impl<N: 'static, S: Dim, X> RunTimeOr<X> for NamedDim<N, S> {
     type Out = Self;
 }
 
 /// A named run-time dim broadcast with `Y`: itself against a 1, else the dim `Y`
 /// ([`RunTimeOr`]: the name against `Dyn`, the static size or the same name otherwise).
-impl<N: DimName, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for NamedDim<N, Dyn>
+impl<N: 'static, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for NamedDim<N, Dyn>
 where
     <Y as IsOne>::Output: Select<Self, <Y as RunTimeOr<Self>>::Out, Output: Dim>,
 {
     type Output = If<<Y as IsOne>::Output, Self, <Y as RunTimeOr<Self>>::Out>;
 }
 /// A named run-time dim unified with `Y` ([`RunTimeOr`]).
-impl<N: DimName, Y: RunTimeOr<Self>> Unify<Y> for NamedDim<N, Dyn> {
+impl<N: 'static, Y: RunTimeOr<Self>> Unify<Y> for NamedDim<N, Dyn> {
     type Output = <Y as RunTimeOr<Self>>::Out;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use typenum::Bit;
+    use crate::typelevel::decimal::{Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9};
 
     struct Seq;
     impl DimName for Seq {
-        const NAME: &'static str = "Seq";
-        type Id = K<K<D<123>, D<456>>, D<789>>;
+        type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9>;
     }
     struct Head;
     impl DimName for Head {
-        const NAME: &'static str = "Head";
-        type Id = K<K<D<123>, D<456>>, D<788>>;
+        type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg8>;
     }
 
     fn eq<X: DimEq<Y>, Y>() -> bool {
