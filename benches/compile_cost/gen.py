@@ -202,6 +202,16 @@ def cargo(d, target, *args):
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def report(cmd, a, b, t, u):
+    """Prints the medians of crate `a`'s timings `t` and crate `b`'s `u`, and their ratios."""
+    tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
+    tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
+    print(
+        f"cargo {cmd:5}: wall {a} {tw:6.2f} s, {b} {uw:6.2f} s, ratio {tw / uw:.2f}"
+        f" | cpu {a} {tc:6.2f} s, {b} {uc:6.2f} s, ratio {tc / uc:.2f}"
+    )
+
+
 def run(out, reps):
     target = os.path.join(out, "target")
     results = {}
@@ -217,22 +227,10 @@ def run(out, reps):
                 time.sleep(1.0)
                 os.utime(os.path.join(d, "src", "main.rs"))
                 results.setdefault((kind, cmd), []).append(cargo(d, target, cmd))
+    pairs = [("typed", "untyped")] + ([("named", "typed")] if "named" in KINDS_WRITTEN else [])
     for cmd in ("check", "build"):
-        t, u = results[("typed", cmd)], results[("untyped", cmd)]
-        tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
-        tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
-        print(
-            f"cargo {cmd:5}: wall typed {tw:6.2f} s, untyped {uw:6.2f} s, ratio {tw / uw:.2f}"
-            f" | cpu typed {tc:6.2f} s, untyped {uc:6.2f} s, ratio {tc / uc:.2f}"
-        )
-        if "named" in KINDS_WRITTEN:
-            t, u = results[("named", cmd)], results[("typed", cmd)]
-            tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
-            tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
-            print(
-                f"cargo {cmd:5}: wall named {tw:6.2f} s, typed {uw:6.2f} s, ratio {tw / uw:.2f}"
-                f" | cpu named {tc:6.2f} s, typed {uc:6.2f} s, ratio {tc / uc:.2f}"
-            )
+        for a, b in pairs:
+            report(cmd, a, b, results[(a, cmd)], results[(b, cmd)])
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

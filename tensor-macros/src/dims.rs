@@ -157,10 +157,11 @@ fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     }
 }
 
-/// A name's identity: nine decimal digits (the top group at least 100, so the id has one
-/// form) of the FNV-1a hash of the declaring site (`site`: the crate, file, line and
-/// column of the `dims!` call) and the identifier. Computed here, so that the compiler
-/// evaluates nothing per name.
+/// A name's identity: nine decimal digits (the first at least 1) of the FNV-1a hash of
+/// the declaring site (`site`: the crate, file, line and column of the `dims!` call, and
+/// the block's text) and the identifier. Computed here, so that the compiler evaluates
+/// nothing per name. (The module path is not known to a macro: a `macro_rules!` whose
+/// expansions call `dims!` with the same text declares the same names in each.)
 fn name_id(site: &str, ident: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in site.bytes().chain(*b"::").chain(ident.bytes()) {
@@ -171,6 +172,9 @@ fn name_id(site: &str, ident: &str) -> u64 {
 }
 
 fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
+    // The block's text is part of each name's identity: a `macro_rules!` that calls
+    // `dims!` has one call site for all its expansions, which its arguments tell apart.
+    let site = &format!("{site}|{input}");
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
     let items = parsed.decls.iter().map(|d| expand_one(d, site));

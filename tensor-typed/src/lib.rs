@@ -113,6 +113,11 @@ pub use tensor_macros::Dim;
 /// anything; an unnamed 1 broadcasts against a name. Products and sums of dims (a merge
 /// in `layout!`, `cat`, `reshape`) are unnamed; [`Tensor::rename`] changes names.
 ///
+/// A name's identity is its declaration: the identifier, where the `dims!` call is
+/// (crate, file, line, column) and the block's text. (A `macro_rules!` whose expansions
+/// call `dims!` with the same text, in different modules, declares the same names in
+/// each: pass it something that differs, such as the sizes.)
+///
 /// ```
 /// use tensor_typed::prelude::*;
 ///

@@ -35,46 +35,41 @@ pub fn size<X: tensor_typed::Dim>() -> usize {
     X::STATIC.expect("a config's dims are static")
 }
 
-/// GPT-2 (small, 124M)'s dims: a `dims!` block, one name per size (`small::Embd` and
-/// `tiny::Embd` are two names: a tensor of one config never meets the other's).
-pub mod small {
-    tensor_typed::dims! {
-        /// `vocab_size`.
-        pub Vocab = 50257;
-        /// `n_positions`: the context.
-        pub Positions = 1024;
-        /// `n_embd`.
-        pub Embd = 768;
-        /// `3 * n_embd`: q, k and v side by side.
-        pub Qkv = 3 * Embd;
-        /// `n_inner` = `4 * n_embd`.
-        pub Inner = 4 * Embd;
-        /// `n_head`.
-        pub Heads = 12;
-        /// `n_embd / n_head`.
-        pub HeadDim = Embd / Heads;
-    }
+/// A GPT-2 size's dims as a `dims!` block in module `$module`: one name per size
+/// (`small::Embd` and `tiny::Embd` are two names: a tensor of one config never meets the
+/// other's).
+macro_rules! gpt2_dims {
+    ($(#[$m:meta])* $module:ident: vocab $v:literal, positions $p:literal, embd $e:literal, heads $h:literal) => {
+        $(#[$m])*
+        pub mod $module {
+            tensor_typed::dims! {
+                /// `vocab_size`.
+                pub Vocab = $v;
+                /// `n_positions`: the context.
+                pub Positions = $p;
+                /// `n_embd`.
+                pub Embd = $e;
+                /// `3 * n_embd`: q, k and v side by side.
+                pub Qkv = 3 * Embd;
+                /// `n_inner` = `4 * n_embd`.
+                pub Inner = 4 * Embd;
+                /// `n_head`.
+                pub Heads = $h;
+                /// `n_embd / n_head`.
+                pub HeadDim = Embd / Heads;
+            }
+        }
+    };
 }
 
-/// The tests' GPT-2's dims (`tests/data/gpt2/tiny`, recorded by `record.py`).
-pub mod tiny {
-    tensor_typed::dims! {
-        /// `vocab_size`.
-        pub Vocab = 1000;
-        /// `n_positions`: the context.
-        pub Positions = 128;
-        /// `n_embd`.
-        pub Embd = 64;
-        /// `3 * n_embd`: q, k and v side by side.
-        pub Qkv = 3 * Embd;
-        /// `n_inner` = `4 * n_embd`.
-        pub Inner = 4 * Embd;
-        /// `n_head`.
-        pub Heads = 4;
-        /// `n_embd / n_head`.
-        pub HeadDim = Embd / Heads;
-    }
-}
+gpt2_dims!(
+    /// GPT-2 (small, 124M)'s dims.
+    small: vocab 50257, positions 1024, embd 768, heads 12
+);
+gpt2_dims!(
+    /// The tests' GPT-2's dims (`tests/data/gpt2/tiny`, recorded by `record.py`).
+    tiny: vocab 1000, positions 128, embd 64, heads 4
+);
 
 /// Implements [`Config`] for `$cfg` with the names of the `dims!` module `$dims`.
 macro_rules! config {
