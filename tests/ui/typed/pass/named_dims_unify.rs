@@ -67,6 +67,23 @@ fn main() -> tensor_typed::Result<()> {
     let row: Tensor<f32, Shape![1, Model]> = Tensor::zeros();
     let _: Tensor<f32, Shape![Seq, Model]> = row.try_expand::<Shape![Seq, Model]>()?;
 
+    // Names are ordinary items: a path works in Shape! and Dim!, and a dims! block in a
+    // macro_rules! declares its names once per expansion (its text differs).
+    let _: Tensor<f32, Shape![model::Batch, model::Seq, model::Model]> = x.clone();
+    let _: Tensor<f32, (Dim![Batch], Dim![model::Seq], Dim![Model])> = x.clone();
+    macro_rules! width {
+        ($m:ident, $n:literal) => {
+            mod $m {
+                tensor_typed::dims! { pub Width = $n; }
+            }
+        };
+    }
+    width!(narrow, 8);
+    width!(wide, 16);
+    let _: Tensor<f32, Shape![narrow::Width]> = Tensor::zeros();
+    let _: Tensor<f32, Shape![wide::Width]> = Tensor::zeros();
+    assert_eq!(<narrow::Width as DimName>::SIZE, 8);
+
     // layer_norm over a named last dim keeps every name.
     let g: Tensor<f32, Shape![Model]> = Tensor::ones();
     let _: Tensor<f32, Shape![Batch, Seq, Model]> = nn::layer_norm(&x, &g, &g, 1e-5);
