@@ -5,10 +5,12 @@
 
 Usage (from the workspace root):
     python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3] [--big]
-                                        [--only KIND,KIND..]
+                                        [--only KIND,KIND..] [--named]
 
 --big makes every static dim larger than 65536 (issue: <= 2x untyped). --only cycles
-through the named op kinds only (to find which rules cost the time).
+through the named op kinds only (to find which rules cost the time). --named also writes
+DIR/named: the typed crate with every dim named (`dims!`: one name per role and size,
+`Batch` for the run-time batch), timed against the typed one (issue 31: <= 1.2x).
 
 Without --run it only writes DIR/typed and DIR/untyped (default DIR:
 target/compile_cost). With --run, for each crate and command, it runs the command once
@@ -90,7 +92,7 @@ TEMPLATES = [
         "    let _y{i} = x{i}.expand(&[{a}, {b}, {c}])?;",
     ),
     (  # Dyn batch matmul
-        "let x{i} = Tensor::<f32, Shape![Dyn, {b}]>::zeros_with(&[{a}, {b}])?;\n"
+        "let x{i} = Tensor::<f32, Shape![Dyn, {b}]>::zeros_with(&[{an}, {bn}])?;\n"
         "    let w{i}: Tensor<f32, Shape![{b}, {c}]> = Tensor::zeros();\n"
         "    let _y{i} = x{i}.matmul(&w{i});",
         "let x{i} = T::zeros(&[{a}, {b}], F32)?;\n"
@@ -122,6 +124,8 @@ TEMPLATES = [
 HEADER = {
     "typed": "use tensor_typed::prelude::*;\n\n"
     "#[allow(clippy::all)]\nfn ops() -> tensor_core::Result<()> {\n",
+    "named": "use tensor_typed::prelude::*;\n\n{names}\n"
+    "#[allow(clippy::all)]\nfn ops() -> tensor_core::Result<()> {\n",
     "untyped": "use tensor_core::DType::F32;\nuse tensor_core::Tensor as T;\n\n"
     "#[allow(clippy::all)]\nfn ops() -> tensor_core::Result<()> {\n",
 }
@@ -132,14 +136,30 @@ ONLY = None  # set by --only: the template indices to cycle through
 
 
 def source(kind, n):
-    col = 0 if kind == "typed" else 1
+    col = 1 if kind == "untyped" else 0
     kinds = ONLY if ONLY else list(range(len(TEMPLATES)))
     body = []
+    names = {}  # name -> size, for the `named` crate
     for i in range(n):
         a, b, c = dims(i)
         t = TEMPLATES[kinds[i % len(kinds)]][col]
-        body.append("    " + t.format(i=i, a=a, b=b, c=c, bc=b * c))
-    return HEADER[kind] + "\n".join(body) + "\n" + FOOTER
+        sizes = dict(a=a, b=b, c=c, bc=b * c)
+        if kind == "named":
+            # One name per role and size (`Ax7`, `Bcx39`): the sizes stay written once,
+            # in the `dims!` block; a `Dyn` batch is the run-time name `Batch`.
+            for role, size in list(sizes.items()):
+                name = f"{role.capitalize()}x{size}"
+                names[name] = size
+                # A size given to `layout!` or a new dim in a shape is the name too.
+                sizes[role] = name
+            t = t.replace("Shape![Dyn,", "Shape![Batch,")
+        # `an`, `bn`: sizes as numbers, for run-time arguments.
+        body.append("    " + t.format(i=i, an=a, bn=b, **sizes))
+    header = HEADER[kind]
+    if kind == "named":
+        decls = "".join(f"    pub {k} = {v};\n" for k, v in sorted(names.items()))
+        header = header.replace("{names}", "dims! {\n    pub Batch;\n" + decls + "}\n")
+    return header + "\n".join(body) + "\n" + FOOTER
 
 
 def manifest(kind):
@@ -153,8 +173,11 @@ def manifest(kind):
     )
 
 
+KINDS_WRITTEN = ["typed", "untyped"]  # with --named, also "named"
+
+
 def write(out, n):
-    for kind in ("typed", "untyped"):
+    for kind in KINDS_WRITTEN:
         d = os.path.join(out, kind)
         os.makedirs(os.path.join(d, "src"), exist_ok=True)
         with open(os.path.join(d, "Cargo.toml"), "w") as f:
@@ -179,6 +202,16 @@ def cargo(d, target, *args):
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def report(cmd, a, b, t, u):
+    """Prints the medians of crate `a`'s timings `t` and crate `b`'s `u`, and their ratios."""
+    tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
+    tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
+    print(
+        f"cargo {cmd:5}: wall {a} {tw:6.2f} s, {b} {uw:6.2f} s, ratio {tw / uw:.2f}"
+        f" | cpu {a} {tc:6.2f} s, {b} {uc:6.2f} s, ratio {tc / uc:.2f}"
+    )
+
+
 def run(out, reps):
     target = os.path.join(out, "target")
     results = {}
@@ -186,7 +219,7 @@ def run(out, reps):
         # Typed and untyped alternate within each rep, so that a change in the machine's
         # load hits both alike.
         for _ in range(reps):
-            for kind in ("typed", "untyped"):
+            for kind in KINDS_WRITTEN:
                 d = os.path.join(out, kind)
                 # Untimed: rebuilds whatever dependency changed since (the workspace may
                 # be edited meanwhile), so that the timed run compiles this crate only.
@@ -194,14 +227,10 @@ def run(out, reps):
                 time.sleep(1.0)
                 os.utime(os.path.join(d, "src", "main.rs"))
                 results.setdefault((kind, cmd), []).append(cargo(d, target, cmd))
+    pairs = [("typed", "untyped")] + ([("named", "typed")] if "named" in KINDS_WRITTEN else [])
     for cmd in ("check", "build"):
-        t, u = results[("typed", cmd)], results[("untyped", cmd)]
-        tw, uw = statistics.median(x[0] for x in t), statistics.median(x[0] for x in u)
-        tc, uc = statistics.median(x[1] for x in t), statistics.median(x[1] for x in u)
-        print(
-            f"cargo {cmd:5}: wall typed {tw:6.2f} s, untyped {uw:6.2f} s, ratio {tw / uw:.2f}"
-            f" | cpu typed {tc:6.2f} s, untyped {uc:6.2f} s, ratio {tc / uc:.2f}"
-        )
+        for a, b in pairs:
+            report(cmd, a, b, results[(a, cmd)], results[(b, cmd)])
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
@@ -212,6 +241,7 @@ def main():
     p.add_argument("--run", action="store_true")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--big", action="store_true", help="every static dim above 65536")
+    p.add_argument("--named", action="store_true", help="also the typed crate with named dims")
     p.add_argument(
         "--only",
         help="comma-separated op kinds to cycle through instead of all ten: " + ", ".join(KINDS),
@@ -221,8 +251,10 @@ def main():
     BIG = a.big
     if a.only:
         ONLY = [KINDS.index(k) for k in a.only.split(",")]
+    if a.named:
+        KINDS_WRITTEN.append("named")
     write(a.out, a.ops)
-    print(f"wrote {a.out}/typed and {a.out}/untyped ({a.ops} ops each)", file=sys.stderr)
+    print(f"wrote {', '.join(a.out + '/' + k for k in KINDS_WRITTEN)} ({a.ops} ops each)", file=sys.stderr)
     if a.run:
         run(a.out, a.reps)
 

@@ -10,7 +10,6 @@
 //! usize = 50257` is `K<D<50>, D<257>>`, equal to `Shape![50257]`'s dim). The expression
 //! must be a constant the compiler evaluates without generic parameters.
 
-use crate::expr::ExprTokens;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -26,7 +25,7 @@ const GROUPS: [u64; 6] = [
 
 /// The dim of a const expression: the chain of `Group` steps over its groups, highest
 /// first, then `Last` with the lowest group.
-fn const_dim(e: &ExprTokens) -> TokenStream {
+pub(crate) fn const_dim(e: &impl quote::ToTokens) -> TokenStream {
     let path = quote!(::tensor_typed::const_dim);
     let mut ty = quote!(#path::Lead);
     for p in GROUPS {
@@ -74,6 +73,7 @@ mod tests {
         );
         assert_eq!(expand("Dyn"), ":: tensor_typed :: Dyn");
         assert_eq!(expand("C::Embd"), "C :: Embd");
+        assert_eq!(expand("Seq"), ":: tensor_typed :: DimOf < Seq >");
     }
 
     #[test]

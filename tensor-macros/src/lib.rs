@@ -1,4 +1,4 @@
-//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `Axes!`, and
+//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `dims!`, `Axes!`, and
 //! `#[derive(Params)]`.
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
@@ -16,6 +16,7 @@ use proc_macro::TokenStream;
 
 mod axes;
 mod dim;
+mod dims;
 mod expr;
 mod layout;
 mod literal;
@@ -36,6 +37,22 @@ pub fn Shape(input: TokenStream) -> TokenStream {
 #[allow(non_snake_case)]
 pub fn Dim(input: TokenStream) -> TokenStream {
     dim::expand(input.into()).into()
+}
+
+/// `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Heads; }`: named dims (each may
+/// carry doc comments and attributes).
+/// `Name;` declares a run-time dim, `Name = size;` a static one (a literal, or a const
+/// expression over numbers and earlier static names). Each name is a unit struct, usable
+/// in `Shape![..]` and as a `layout!` size (`h = Heads`); two different names never
+/// unify, whatever their sizes.
+#[proc_macro]
+pub fn dims(input: TokenStream) -> TokenStream {
+    // The call's site makes each name's identity: two `dims!` blocks declaring `Seq`
+    // declare two names.
+    let span = proc_macro::Span::call_site();
+    let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_default();
+    let site = format!("{krate}:{}:{}:{}", span.file(), span.line(), span.column());
+    dims::expand(input.into(), &site).into()
 }
 
 /// `Axes![1, 0]`: a type-level list of axis indices (for `permute`, reductions).

@@ -48,7 +48,34 @@ fn main() -> Result<(), tensor_core::Error> {
         .unwrap_err();
     println!("{err}");
     model_ops()?;
+    named_dims()?;
     training()
+}
+
+/// The README's "Named dims" section.
+fn named_dims() -> Result<(), tensor_core::Error> {
+    dims! {
+        /// Rows of a batch.
+        pub Batch; // a named run-time dim
+        pub Seq;
+        pub Heads = 4; // a named static dim
+        pub HeadDim = 16;
+        pub Model = Heads * HeadDim;
+    }
+
+    let x: Tensor<f32, Shape![Batch, Seq, Model]> = Tensor::zeros_with(&[2, 16, 64])?;
+    let q: Tensor<f32, Shape![Batch, Heads, Seq, HeadDim]> =
+        layout!(x, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
+    let scores = q.matmul(&q.transpose::<-2, -1>()); // [Batch, Heads, Seq, Seq]
+    let o = scores.softmax::<-1>().matmul(&q); // [Batch, Heads, Seq, HeadDim]
+    let y: Tensor<f32, Shape![Batch, Seq, Model]> = layout!(o, "b h s d -> b s (h d)");
+    let b: Tensor<f32, Shape![64]> = Tensor::zeros();
+    let z = &y + &b; // 64 written by hand unifies with Model
+    let r = z.rename::<Shape![Batch, Seq, Dyn]>(); // drop or change names
+    let _: &Tensor<f32, Shape![Batch, Heads, Seq, Seq]> = &scores;
+    let _: &Tensor<f32, Shape![Batch, Seq, Model]> = &z;
+    println!("named: {:?} -> {:?}", x.dims(), r.dims());
+    Ok(())
 }
 
 /// The README's "Model ops, typed" section.

@@ -28,10 +28,11 @@ mod recipe;
 
 use std::marker::PhantomData;
 
+pub use crate::shape::names::NamesAs;
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
 pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};
-pub use crate::typelevel::layout_rules::{Chunks, DimIs, SplitDim};
+pub use crate::typelevel::layout_rules::{Chunks, DimIs, GroupSize, SplitDim};
 pub use crate::typelevel::op::{rearrange, reduce, repeat};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 
@@ -162,6 +163,9 @@ impl<H, L> ModeOfDim for K<H, L> {
 }
 impl ModeOfDim for Dyn {
     type Then<M: Mode> = MayFail;
+}
+impl<N, S: ModeOfDim> ModeOfDim for crate::NamedDim<N, S> {
+    type Then<M: Mode> = S::Then<M>;
 }
 
 /// `reduce = mean` needs floating-point elements (as PyTorch's `mean`).

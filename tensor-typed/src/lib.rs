@@ -70,6 +70,7 @@ pub use tensor_core::num_traits;
 pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
+pub use typelevel::named::{DimName, DimOf, IntoDim, NamedDim};
 
 /// Naming a static size once, for a config: `Dim![..]` is the type of one dim, usable
 /// wherever `Shape![..]` takes a dim (a dim type is written in UpperCamelCase, as Rust
@@ -98,6 +99,56 @@ pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 /// carry its dims as associated types (`type Embd: Dim;`), written `Shape![Dyn, C::Embd]`.
 pub use tensor_macros::Dim;
 
+/// Named dims: `Seq` and `HeadDim` never unify, even at equal sizes or at run time.
+///
+/// `Name;` declares a run-time dim (its size is known at run time, checked once as
+/// `Dyn` is), `Name = N;` a static one (a literal of any size, or a const expression
+/// over numbers and earlier static names: `Inner = 4 * Model;`). Each name is an
+/// ordinary item (a unit struct; paths work: `model::Seq`), written in `Shape![..]`
+/// beside numbers and `Dyn`, and as a `layout!` size (`h = Heads`).
+///
+/// Every op that compares dims (broadcast, matmul, cat, expand, `layout!`,
+/// `check_shape`, the nn ops) unifies the same name with itself; two different names
+/// never unify, whatever their sizes (a compile error); a named static dim unifies with
+/// an unnamed static dim of its size (the result keeps the name); `Dyn` unifies with
+/// anything; an unnamed 1 broadcasts against a name. Products and sums of dims (a merge
+/// in `layout!`, `cat`, `reshape`) are unnamed; [`Tensor::rename`] changes names.
+///
+/// A name's identity is its declaration: the identifier, where the `dims!` call is
+/// (crate, file, line, column) and the block's text. (A `macro_rules!` whose expansions
+/// call `dims!` with the same text, in different modules, declares the same names in
+/// each: pass it something that differs, such as the sizes.)
+///
+/// ```
+/// use tensor_typed::prelude::*;
+///
+/// dims! {
+///     /// Rows of a batch.
+///     pub Batch;
+///     pub Seq;
+///     pub Heads = 4;
+///     pub HeadDim = 8;
+///     pub Model = 4 * HeadDim;
+/// }
+///
+/// let x: Tensor<f32, Shape![Batch, Seq, Model]> = Tensor::zeros_with(&[2, 5, 32])?;
+/// let q = layout!(x, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
+/// let scores = q.matmul(&q.transpose::<-2, -1>());
+/// let _: &Tensor<f32, Shape![Batch, Heads, Seq, Seq]> = &scores;
+/// // An unnamed static dim of the same size unifies with a named one:
+/// let y = x.add(&Tensor::<f32, Shape![32]>::zeros());
+/// let _: &Tensor<f32, Shape![Batch, Seq, Model]> = &y;
+/// # Ok::<(), tensor_typed::Error>(())
+/// ```
+///
+/// ```compile_fail
+/// use tensor_typed::prelude::*;
+/// dims! { pub Seq = 16; pub HeadDim = 16; }
+/// let q = Tensor::<f32, Shape![Seq, HeadDim]>::zeros();
+/// let bad = q.matmul(&q); // inner dims are HeadDim vs Seq
+/// ```
+pub use tensor_macros::dims;
+
 /// Everything a user needs: `use tensor_typed::prelude::*;`.
 pub mod prelude {
     pub use crate::nn;
@@ -105,6 +156,7 @@ pub mod prelude {
     pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
-    pub use crate::{layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
+    pub use crate::DimName;
+    pub use crate::{dims, layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
     pub use tensor_core::{Element, Error, Result};
 }

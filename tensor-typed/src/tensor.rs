@@ -189,6 +189,40 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         Ok(wrap!(self.inner.alias()))
     }
 
+    /// Changes the names of the dims (named dims: [`dims!`](crate::dims)): any shape
+    /// `S2` of the same rank whose sizes agree with `S`'s, whatever the names
+    /// (`Shape![Batch, Seq, Model]` → `Shape![Batch, Seq, Dyn]`, or → `Shape![Rows, Seq,
+    /// 256]`). Checked as [`check_shape`](Self::check_shape): static sizes at compile time
+    /// (`rename: shape .. can never be ..`), run-time ones here. The result is a view of
+    /// the same storage.
+    ///
+    /// # Errors
+    /// `InvalidArgument` naming the expected shape and the sizes, when a run-time size
+    /// differs from a static size of `S2`.
+    pub fn try_rename<S2: Shape>(&self) -> Result<Tensor<T, S2>>
+    where
+        S: crate::shape::names::RenameTo<S2>,
+    {
+        if !S2::matches(self.inner.sizes()) {
+            return Err(shape_error("rename", S2::describe(), self.inner.sizes()));
+        }
+        Ok(wrap!(self.inner.alias()))
+    }
+
+    /// [`try_rename`](Self::try_rename), for a rename that cannot fail at run time
+    /// (names only, or sizes already static).
+    ///
+    /// # Panics
+    /// When a run-time size differs from a static size of `S2`, with the message of
+    /// [`try_rename`](Self::try_rename).
+    #[track_caller]
+    pub fn rename<S2: Shape>(&self) -> Tensor<T, S2>
+    where
+        S: crate::shape::names::RenameTo<S2>,
+    {
+        crate::or_panic::or_panic(self.try_rename())
+    }
+
     /// Forgets static dims: any shape of the same rank whose static dims are also
     /// static (and equal) in `S`, e.g. `Shape![5, 3]` → `Shape![Dyn, 3]`. Checked at run
     /// time like [`Tensor::check_shape`] (never fails for a valid widening).

@@ -80,18 +80,22 @@ pub(crate) fn expand(
         #[allow(non_camel_case_types, dead_code)]
         #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
         trait __LayoutOut<O> {}
-        impl<__X> __LayoutOut<__X> for __X {}
-        // `<I as __Later<X>>::Out` is `X`, known only once the literal `0` passed as `I`
-        // falls back to `i32` (two impls keep it open until then): so `O` is not
-        // inferred from the output before the annotation is seen.
+        // The output as is, or with unnamed static dims (a merge `(h d)`) named by the
+        // annotation at their size.
+        #[diagnostic::do_not_recommend]
+        impl<__X: #ls::NamesAs<__O>, __O: #ls::Shape> __LayoutOut<__O> for __X {}
+        // `<I as __Later<X, O>>::Out` is `X`, known only once `I` (the literal `0`) is
+        // an integer type: `i64` when the annotation `O` differs from the output `X`
+        // (the only impl that fits), else the fallback `i32`, whose impl makes `O` the
+        // output. So `O` is not inferred from the output before the annotation is seen.
         #[allow(non_camel_case_types, dead_code)]
-        trait __Later<X> {
+        trait __Later<X, O> {
             type Out;
         }
-        impl<__X> __Later<__X> for i32 {
+        impl<__X> __Later<__X, __X> for i32 {
             type Out = __X;
         }
-        impl<__X> __Later<__X> for i64 {
+        impl<__X, __O> __Later<__X, __O> for i64 {
             type Out = __X;
         }
         const __RECIPE: #ls::Recipe = #recipe;
@@ -104,8 +108,8 @@ pub(crate) fn expand(
             T: #ls::Element,
             S: __LayoutShape<S> + #ls::Shape,
             O: #ls::Shape,
-            I: __Later<<S as __LayoutShape<S>>::Out>,
-            <I as __Later<<S as __LayoutShape<S>>::Out>>::Out: __LayoutOut<O>,
+            I: __Later<<S as __LayoutShape<S>>::Out, O>,
+            <I as __Later<<S as __LayoutShape<S>>::Out, O>>::Out: __LayoutOut<O>,
             #elem_bound
         {
             <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)
@@ -244,12 +248,17 @@ fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
         .iter()
         .map(|n| match c.size(n) {
             None => quote!(::core::option::Option::None),
-            Some(s) => match (s.static_value(), s.block()) {
-                (Some(v), _) => quote!(::core::option::Option::Some(#v)),
-                (None, Some(block)) => {
+            Some(s) => match (s.static_value(), s.block(), s.dim()) {
+                (Some(v), _, _) => quote!(::core::option::Option::Some(#v)),
+                (None, Some(block), _) => {
                     quote!(::core::option::Option::Some::<usize>(#block))
                 }
-                (None, None) => quote!(::core::option::Option::None),
+                // A dim type's static size; a named run-time dim gives its name, not a
+                // size (the axis is sized by the input).
+                (None, None, Some(path)) => {
+                    quote!(<::tensor_typed::DimOf<#path> as ::tensor_typed::Dim>::STATIC)
+                }
+                (None, None, None) => quote!(::core::option::Option::None),
             },
         })
         .collect()
@@ -340,10 +349,7 @@ fn shape_impl(
         0
     };
     let mut axes: Vec<Option<Ty>> = vec![None; names.len()];
-    let given = |name: &str| -> Option<Ty> {
-        c.size(name)
-            .map(|s| s.static_value().map_or(Ty::Dyn, Ty::Static))
-    };
+    let given = |name: &str| -> Option<Ty> { c.size(name).map(|s| s.ty()) };
     let mut bounds: Vec<TokenStream> = Vec::new();
     let mut ellipsis: Vec<Ty> = Vec::new();
     // The input dims whose size the pattern checks (a `Dyn` one makes the call fallible).
@@ -372,6 +378,13 @@ fn shape_impl(
             match &t.kind {
                 TermKind::Name(n) => match given(n) {
                     Some(ty) => {
+                        // A name sizing part of a group must be static: a run-time one
+                        // would name an axis whose size nothing checks.
+                        if let (Ty::NamedDim(_), true) = (&ty, dim.terms.len() > 1) {
+                            let t = ty.tokens();
+                            let op = Ident::new(op_marker(c.op), Span::call_site());
+                            bounds.push(quote_spanned!(span=> #t: #ls::GroupSize<#ls::#op, __S>));
+                        }
                         known = known.mul(ty.clone());
                         axes[index(names, n)] = Some(ty);
                     }
@@ -390,15 +403,17 @@ fn shape_impl(
                 ty.bounds(span, &mut bounds);
                 axes[i] = Some(ty);
             }
-            None => {
-                if let Ty::Static(k) = known {
-                    let t = input.tokens();
-                    let op = Ident::new(op_marker(c.op), Span::call_site());
-                    let i = Literal::usize_unsuffixed(input_dim);
-                    let k = crate::shape::static_dim(&quote!(#ls), k);
-                    bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
-                }
+            // Every axis of the dim is given: the input dim must be their product (a
+            // static size, or a dim type whose name must match too).
+            None if known != Ty::Dyn => {
+                known.bounds(span, &mut bounds);
+                let t = input.tokens();
+                let op = Ident::new(op_marker(c.op), Span::call_site());
+                let i = Literal::usize_unsuffixed(input_dim);
+                let k = known.tokens();
+                bounds.push(quote_spanned!(span=> #t: #ls::DimIs<#ls::#op, #i, #k>));
             }
+            None => {}
         }
     }
 

@@ -41,6 +41,9 @@ pub(crate) enum SizeValue {
     /// `{expr}`, evaluated at run time: the braces and the tokens inside them, as
     /// written (rustc parses them where they land in the expansion).
     Run(Group),
+    /// A dim type, named in UpperCamelCase (`h = Heads` after `dims! { Heads = 8; }`, or
+    /// `model::Heads`): the axis takes that dim, its name included.
+    Dim(syn::Path),
 }
 
 impl Parse for Invocation {
@@ -81,15 +84,23 @@ impl Parse for Arg {
                 value: SizeValue::Run(run_block(input)?),
             });
         }
+        if input.peek(Ident) || input.peek(Token![::]) {
+            let path: syn::Path = input.parse()?;
+            let camel = path
+                .segments
+                .last()
+                .is_some_and(|s| crate::shape::is_camel(&s.ident.to_string()));
+            if camel {
+                return Ok(Arg::Size {
+                    name,
+                    value: SizeValue::Dim(path),
+                });
+            }
+            return Err(syn::Error::new_spanned(path, size_message(&name)));
+        }
         let lookahead = input.lookahead1();
         if !lookahead.peek(LitInt) {
-            return Err(syn::Error::new(
-                input.span(),
-                format!(
-                    "layout!: the size of axis `{name}` must be an integer literal \
-                     (`{name} = 8`) or a block evaluated at run time (`{name} = {{n}}`)"
-                ),
-            ));
+            return Err(syn::Error::new(input.span(), size_message(&name)));
         }
         let lit: LitInt = input.parse()?;
         let value = lit.base10_parse::<usize>()?;
@@ -98,6 +109,14 @@ impl Parse for Arg {
             value: SizeValue::Static { value },
         })
     }
+}
+
+/// The error for a size argument that is none of the accepted forms.
+fn size_message(name: &Ident) -> String {
+    format!(
+        "layout!: the size of axis `{name}` must be an integer literal (`{name} = 8`), a \
+         dim type (`{name} = Heads`) or a block evaluated at run time (`{name} = {{n}}`)"
+    )
 }
 
 /// `{expr}`: the brace group as written, or (from a `$b:block` of `macro_rules!`, inside

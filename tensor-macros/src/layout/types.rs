@@ -19,6 +19,9 @@ pub(crate) enum Ty {
     Static(usize),
     /// A run-time size, `Dyn`.
     Dyn,
+    /// A dim type given as a size (`h = Heads`): `DimOf<Heads>` (kept as the
+    /// path's text, so that `Ty` stays comparable).
+    NamedDim(String),
     /// `Prod<X, Y>`.
     Prod(Box<Ty>, Box<Ty>),
     /// `op::Chunks<I, X, Y>`: input dim `I` (`X`) split in chunks of `Y` (exact
@@ -76,6 +79,10 @@ impl Ty {
             }
             Ty::Static(n) => crate::shape::static_dim(&ls, *n),
             Ty::Dyn => quote!(#ls::Dyn),
+            Ty::NamedDim(path) => {
+                let path: TokenStream = path.parse().unwrap_or_default();
+                quote!(::tensor_typed::DimOf<#path>)
+            }
             Ty::Prod(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());
                 quote!(#ls::Prod<#a, #b>)
@@ -94,7 +101,7 @@ impl Ty {
     pub fn bounds(&self, span: Span, out: &mut Vec<TokenStream>) {
         let ls = support();
         let bound = match self {
-            Ty::Param(_) | Ty::Static(_) | Ty::Dyn => return,
+            Ty::Param(_) | Ty::Static(_) | Ty::Dyn | Ty::NamedDim(_) => return,
             Ty::Prod(a, b) => {
                 a.bounds(span, out);
                 b.bounds(span, out);

@@ -72,7 +72,7 @@ impl GivenSize {
     pub fn static_value(&self) -> Option<usize> {
         match &self.value {
             SizeValue::Static { value, .. } => Some(*value),
-            SizeValue::Run(_) => None,
+            SizeValue::Run(_) | SizeValue::Dim(_) => None,
         }
     }
 
@@ -80,7 +80,25 @@ impl GivenSize {
     pub fn block(&self) -> Option<&Group> {
         match &self.value {
             SizeValue::Run(b) => Some(b),
-            SizeValue::Static { .. } => None,
+            SizeValue::Static { .. } | SizeValue::Dim(_) => None,
+        }
+    }
+
+    /// The dim type, when the size is one (`h = Heads`).
+    pub fn dim(&self) -> Option<&syn::Path> {
+        match &self.value {
+            SizeValue::Dim(p) => Some(p),
+            SizeValue::Static { .. } | SizeValue::Run(_) => None,
+        }
+    }
+
+    /// The size as a type: a literal's static dim, a dim type's dim, else `Dyn`.
+    pub fn ty(&self) -> super::types::Ty {
+        use super::types::Ty;
+        match &self.value {
+            SizeValue::Static { value } => Ty::Static(*value),
+            SizeValue::Run(_) => Ty::Dyn,
+            SizeValue::Dim(p) => Ty::NamedDim(quote::quote!(#p).to_string()),
         }
     }
 }

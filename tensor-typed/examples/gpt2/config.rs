@@ -35,36 +35,66 @@ pub fn size<X: tensor_typed::Dim>() -> usize {
     X::STATIC.expect("a config's dims are static")
 }
 
-/// GPT-2 (small, 124M): vocab 50257, 1024 positions, 768 wide, 12 layers of 12 heads.
-pub struct Small;
-const SMALL_EMBD: usize = 768;
-impl Config for Small {
-    const NAME: &'static str = "small";
-    type Vocab = Dim![50257];
-    type Positions = Dim![1024];
-    type Embd = Dim![SMALL_EMBD];
-    type Qkv = Dim![3 * SMALL_EMBD];
-    type Inner = Dim![4 * SMALL_EMBD];
-    type Heads = Dim![12];
-    type HeadDim = Dim![SMALL_EMBD / 12];
-    const N_LAYER: usize = 12;
+/// A GPT-2 size's dims as a `dims!` block in module `$module`: one name per size
+/// (`small::Embd` and `tiny::Embd` are two names: a tensor of one config never meets the
+/// other's).
+macro_rules! gpt2_dims {
+    ($(#[$m:meta])* $module:ident: vocab $v:literal, positions $p:literal, embd $e:literal, heads $h:literal) => {
+        $(#[$m])*
+        pub mod $module {
+            tensor_typed::dims! {
+                /// `vocab_size`.
+                pub Vocab = $v;
+                /// `n_positions`: the context.
+                pub Positions = $p;
+                /// `n_embd`.
+                pub Embd = $e;
+                /// `3 * n_embd`: q, k and v side by side.
+                pub Qkv = 3 * Embd;
+                /// `n_inner` = `4 * n_embd`.
+                pub Inner = 4 * Embd;
+                /// `n_head`.
+                pub Heads = $h;
+                /// `n_embd / n_head`.
+                pub HeadDim = Embd / Heads;
+            }
+        }
+    };
 }
 
-/// The tests' GPT-2: vocab 1000, 128 positions, 64 wide, 2 layers of 4 heads
-/// (`tests/data/gpt2/tiny`, recorded by `record.py`).
-pub struct Tiny;
-const TINY_EMBD: usize = 64;
-impl Config for Tiny {
-    const NAME: &'static str = "tiny";
-    type Vocab = Dim![1000];
-    type Positions = Dim![128];
-    type Embd = Dim![TINY_EMBD];
-    type Qkv = Dim![3 * TINY_EMBD];
-    type Inner = Dim![4 * TINY_EMBD];
-    type Heads = Dim![4];
-    type HeadDim = Dim![TINY_EMBD / 4];
-    const N_LAYER: usize = 2;
+gpt2_dims!(
+    /// GPT-2 (small, 124M)'s dims.
+    small: vocab 50257, positions 1024, embd 768, heads 12
+);
+gpt2_dims!(
+    /// The tests' GPT-2's dims (`tests/data/gpt2/tiny`, recorded by `record.py`).
+    tiny: vocab 1000, positions 128, embd 64, heads 4
+);
+
+/// Implements [`Config`] for `$cfg` with the names of the `dims!` module `$dims`.
+macro_rules! config {
+    ($cfg:ident, $dims:ident, $name:literal, layers = $layers:literal) => {
+        impl Config for $cfg {
+            const NAME: &'static str = $name;
+            type Vocab = Dim![$dims::Vocab];
+            type Positions = Dim![$dims::Positions];
+            type Embd = Dim![$dims::Embd];
+            type Qkv = Dim![$dims::Qkv];
+            type Inner = Dim![$dims::Inner];
+            type Heads = Dim![$dims::Heads];
+            type HeadDim = Dim![$dims::HeadDim];
+            const N_LAYER: usize = $layers;
+        }
+    };
 }
+
+/// GPT-2 (small, 124M): vocab 50257, 1024 positions, 768 wide, 12 layers of 12 heads.
+pub struct Small;
+config!(Small, small, "small", layers = 12);
+
+/// The tests' GPT-2: vocab 1000, 128 positions, 64 wide, 2 layers of 4 heads.
+pub struct Tiny;
+config!(Tiny, tiny, "tiny", layers = 2);
 
 /// Which typed config a `config.json` is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,10 @@
 //! GPT-2 as typed model code: the parameters as structs generic over the typed config
 //! (named as Hugging Face's `GPT2LMHeadModel` names them, so [`Weights::load_params`]
 //! loads them strictly), and the forward pass written once (the macro
-//! [`gpt2_forward!`]) and instantiated for each config, where every dim but the batch
-//! and the sequence is static.
+//! [`gpt2_forward!`]) and instantiated for each config. Every dim is named: the
+//! config's static ones (`dims!` blocks in `config.rs`) and the run-time `Batch` and
+//! `Tok` (the positions of one pass), so activations are `[Batch, Tok, Embd]` and
+//! per-head ones `[Batch, Heads, Tok, HeadDim]`.
 //!
 //! The KV cache keeps, per layer, keys transposed `[batch, heads, head_dim, n_positions]`
 //! and values `[batch, heads, n_positions, head_dim]`, allocated once (zeroed memory, so
@@ -19,8 +21,16 @@ use tensor_typed::prelude::*;
 /// Layer norm epsilon (GPT-2's `layer_norm_epsilon`).
 pub const EPS: f64 = 1e-5;
 
+dims! {
+    /// Sequences in a batch.
+    pub Batch;
+    /// The positions of one forward pass: the whole sequence, or the new positions after
+    /// a cache.
+    pub Tok;
+}
+
 /// Token ids `[batch, seq]`.
-pub type Ids = Tensor<i64, Shape![Dyn, Dyn]>;
+pub type Ids = Tensor<i64, Shape![Batch, Tok]>;
 
 /// A layer norm's scale and shift over the last dim `E` (`nn.LayerNorm`'s `weight`,
 /// `bias`).
@@ -198,10 +208,9 @@ impl<C: Config> Gpt2<C> {
     }
 }
 
-/// The forward pass of one config, written once: `$cfg` is the config type, `$heads`
-/// its head count as a literal (for `layout!`'s split).
+/// The forward pass of one config, written once: `$cfg` is the config type.
 macro_rules! gpt2_forward {
-    ($module:ident, $cfg:ty, heads = $heads:literal) => {
+    ($module:ident, $cfg:ty) => {
         mod $module {
             use super::*;
 
@@ -210,9 +219,9 @@ macro_rules! gpt2_forward {
             type HeadDim = <$cfg as Config>::HeadDim;
             type Vocab = <$cfg as Config>::Vocab;
             /// Activations `[batch, seq, Embd]`.
-            type Hidden = Tensor<f32, Shape![Dyn, Dyn, Embd]>;
+            type Hidden = Tensor<f32, Shape![Batch, Tok, Embd]>;
             /// Per-head activations `[batch, Heads, seq, HeadDim]`.
-            type PerHead = Tensor<f32, Shape![Dyn, Heads, Dyn, HeadDim]>;
+            type PerHead = Tensor<f32, Shape![Batch, Heads, Tok, HeadDim]>;
 
             fn layer_norm(ln: &LayerNorm<Embd>, x: &Hidden) -> Hidden {
                 nn::layer_norm(x, &ln.weight, &ln.bias, EPS)
@@ -232,8 +241,14 @@ macro_rules! gpt2_forward {
                         Shape![<$cfg as Config>::Positions, <$cfg as Config>::Positions],
                     >,
                 ) -> Hidden {
-                    let qkv = self.c_attn.forward(h); // [Dyn, Dyn, Qkv]
-                    let qkv = layout!(qkv, "b t (k h d) -> k b h t d", k = 3, h = $heads);
+                    let qkv = self.c_attn.forward(h); // [Batch, Tok, Qkv]
+                    let qkv = layout!(
+                        qkv,
+                        "b t (k h d) -> k b h t d",
+                        k = 3,
+                        h = Heads,
+                        d = HeadDim
+                    );
                     let (q, k, v): (PerHead, PerHead, PerHead) =
                         (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
                     let t = h.dims()[1];
@@ -248,10 +263,12 @@ macro_rules! gpt2_forward {
                                 c.v.narrow_dyn::<2>(0, past + t),
                             )
                         }
-                        None => (k.transpose::<-2, -1>(), v),
+                        // The cache's views have run-time batch and positions: the
+                        // step's own keys and values are renamed to match.
+                        None => (k.transpose::<-2, -1>().rename(), v.rename()),
                     };
                     let scale = 1.0 / (crate::config::size::<HeadDim>() as f64).sqrt();
-                    let scores = q.matmul(&keys_t).mul_scalar(scale); // [Dyn, Heads, Dyn, Dyn]
+                    let scores = q.matmul(&keys_t).mul_scalar(scale); // [Batch, Heads, Tok, Dyn]
                     let scores = if t > 1 {
                         let mask = future.narrow_dyn::<0>(past, t).narrow_dyn::<1>(0, past + t);
                         scores.masked_fill(&mask, f32::NEG_INFINITY)
@@ -297,7 +314,7 @@ macro_rules! gpt2_forward {
                 pub fn hidden(&self, ids: &Ids, mut cache: Option<&mut KvCache<$cfg>>) -> Hidden {
                     let past = cache.as_ref().map_or(0, |c| c.len);
                     let t = ids.dims()[1];
-                    let x = self.wte.forward(ids); // [Dyn, Dyn, Embd]
+                    let x = self.wte.forward(ids); // [Batch, Tok, Embd]
                     x.add_(&self.wpe.weight.narrow_dyn::<0>(past, t));
                     let mut x = x;
                     for (i, block) in self.h.iter().enumerate() {
@@ -312,13 +329,13 @@ macro_rules! gpt2_forward {
 
                 /// Logits `[batch, seq, Vocab]` of hidden states (the tied head:
                 /// `h @ wte.T`).
-                pub fn logits(&self, h: &Hidden) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
+                pub fn logits(&self, h: &Hidden) -> Tensor<f32, Shape![Batch, Tok, Vocab]> {
                     h.matmul(&self.wte.weight.t())
                 }
 
                 /// Logits of every position of `ids`, without a cache. Mirrors
                 /// `GPT2LMHeadModel(ids).logits`.
-                pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Dyn, Dyn, Vocab]> {
+                pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Batch, Tok, Vocab]> {
                     self.logits(&self.hidden(ids, None))
                 }
 
@@ -329,10 +346,14 @@ macro_rules! gpt2_forward {
                     &self,
                     ids: &Ids,
                     cache: Option<&mut KvCache<$cfg>>,
-                ) -> Tensor<f32, Shape![Dyn, Vocab]> {
+                ) -> Tensor<f32, Shape![Batch, Vocab]> {
                     let h = self.hidden(ids, cache);
                     let t = h.dims()[1];
-                    self.logits(&h.narrow_dyn::<1>(t - 1, 1)).select::<1>(0)
+                    // The last position, as a pass of one position.
+                    let last = h
+                        .narrow_dyn::<1>(t - 1, 1)
+                        .rename::<Shape![Batch, Tok, Embd]>();
+                    self.logits(&last).select::<1>(0)
                 }
             }
 
@@ -360,5 +381,5 @@ macro_rules! gpt2_forward {
     };
 }
 
-gpt2_forward!(small, Small, heads = 12);
-gpt2_forward!(tiny, Tiny, heads = 4);
+gpt2_forward!(small, Small);
+gpt2_forward!(tiny, Tiny);

@@ -18,7 +18,7 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-use model::{Block, Gpt2Io, Ids, Seq, SEQ, VOCAB};
+use model::{Acts, Block, Gpt2Io, Ids, Seq, Vocab};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,12 +33,12 @@ pub fn recorded_path() -> PathBuf {
 }
 
 /// The recorded input `x` and PyTorch's output `y` for it.
-pub fn recorded_io(st: &Weights) -> Result<(Seq, Seq)> {
+pub fn recorded_io(st: &Weights) -> Result<(Acts, Acts)> {
     Ok((st.load("x")?, st.load("y")?))
 }
 
 /// The largest absolute difference between two tensors of the same shape.
-pub fn max_abs_diff(a: &Seq, b: &Seq) -> f32 {
+pub fn max_abs_diff(a: &Acts, b: &Acts) -> f32 {
     let (a, b) = (a.contiguous_copy().to_vec(), b.contiguous_copy().to_vec());
     assert_eq!(a.len(), b.len());
     a.iter()
@@ -49,10 +49,10 @@ pub fn max_abs_diff(a: &Seq, b: &Seq) -> f32 {
 
 /// Deterministic token ids spread over the vocabulary.
 fn token_ids(batch: usize) -> Result<Ids> {
-    let ids = (0..batch * SEQ)
-        .map(|i| ((i as u64 * 7919 + 13) % VOCAB as u64) as i64)
+    let ids = (0..batch * Seq::SIZE)
+        .map(|i| ((i as u64 * 7919 + 13) % Vocab::SIZE as u64) as i64)
         .collect();
-    Ids::from_vec(ids, &[batch, SEQ])
+    Ids::from_vec(ids, &[batch, Seq::SIZE])
 }
 
 fn checksum<S: tensor_typed::Shape>(t: &Tensor<f32, S>) -> f64 {

@@ -1,33 +1,49 @@
 //! The model: a pre-norm transformer block (GPT-2's, shrunk to d_model 64) and a
 //! GPT-2-sized token embedding → unembedding path around it, as typed model code.
 //!
-//! Every parameter has a static shape and every activation is `[Dyn, 16, ..]` (only the
-//! batch is `Dyn`): a transposed weight, a head split that does not divide, a mask of
-//! the wrong size or a layer norm over the wrong dims does not compile.
+//! Every dim is named (`dims!`): parameters have static shapes (`[Model, Hidden]`) and
+//! every activation is `[Batch, Seq, ..]` (only the batch is known at run time). A
+//! transposed weight, a head split that does not divide, a mask of the wrong size, a
+//! layer norm over the wrong dims, or `q @ k` without the transpose (`HeadDim` vs `Seq`,
+//! both 16) does not compile.
 
 use tensor_core::Result;
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
 
-/// Sequence length (the causal mask is `[SEQ, SEQ]`).
-pub const SEQ: usize = 16;
-/// The block's width.
-pub const D_MODEL: usize = 64;
-/// GPT-2's vocabulary.
-pub const VOCAB: usize = 50257;
-/// GPT-2 (small)'s width.
-pub const D_GPT2: usize = 768;
+dims! {
+    /// Sequences in a batch (known at run time).
+    pub Batch;
+    /// Token positions (the causal mask is `[Seq, Seq]`).
+    pub Seq = 16;
+    /// The block's width.
+    pub Model = 64;
+    /// Attention heads.
+    pub Heads = 4;
+    /// The width of one head: 16, as `Seq` (so `q @ k` without the transpose would have
+    /// matching sizes; the names keep it from compiling).
+    pub HeadDim = Model / Heads;
+    /// The MLP's hidden width (GPT-2's 4x).
+    pub Hidden = 4 * Model;
+    /// GPT-2's vocabulary.
+    pub Vocab = 50257;
+    /// GPT-2 (small)'s width.
+    pub Embd = 768;
+    /// GPT-2's context (rows of the position embedding).
+    pub Ctx = 1024;
+}
+
 /// Layer norm epsilon (PyTorch's default).
 const EPS: f64 = 1e-5;
 
 /// A batch of sequences of width 64: the block's input and output.
-pub type Seq = Tensor<f32, Shape![Dyn, 16, 64]>;
+pub type Acts = Tensor<f32, Shape![Batch, Seq, Model]>;
 /// Per-head activations: `b h s d`, 4 heads of 16.
-type Heads = Tensor<f32, Shape![Dyn, 4, 16, 16]>;
+type PerHead = Tensor<f32, Shape![Batch, Heads, Seq, HeadDim]>;
 /// Token ids, `[batch, 16]`.
-pub type Ids = Tensor<i64, Shape![Dyn, 16]>;
+pub type Ids = Tensor<i64, Shape![Batch, Seq]>;
 /// Next-token logits over GPT-2's vocabulary.
-pub type Logits = Tensor<f32, Shape![Dyn, 16, 50257]>;
+pub type Logits = Tensor<f32, Shape![Batch, Seq, Vocab]>;
 
 /// A linear layer `x @ w + b` with `w` stored `[in, out]`.
 pub struct Linear<W, B> {
@@ -38,18 +54,18 @@ pub struct Linear<W, B> {
 }
 
 /// A 64 → 64 linear layer (the attention's projections).
-type Proj = Linear<Tensor<f32, Shape![64, 64]>, Tensor<f32, Shape![64]>>;
+type Proj = Linear<Tensor<f32, Shape![Model, Model]>, Tensor<f32, Shape![Model]>>;
 /// The MLP's 64 → 256 layer.
-type Up = Linear<Tensor<f32, Shape![64, 256]>, Tensor<f32, Shape![256]>>;
+type Up = Linear<Tensor<f32, Shape![Model, Hidden]>, Tensor<f32, Shape![Hidden]>>;
 /// The MLP's 256 → 64 layer.
-type Down = Linear<Tensor<f32, Shape![256, 64]>, Tensor<f32, Shape![64]>>;
+type Down = Linear<Tensor<f32, Shape![Hidden, Model]>, Tensor<f32, Shape![Model]>>;
 
 /// A layer norm's weight and bias over the last dim (64).
 pub struct LayerNorm {
     /// Scale (gamma).
-    pub weight: Tensor<f32, Shape![64]>,
+    pub weight: Tensor<f32, Shape![Model]>,
     /// Shift (beta).
-    pub bias: Tensor<f32, Shape![64]>,
+    pub bias: Tensor<f32, Shape![Model]>,
 }
 
 /// The block's parameters (names as in the recorded safetensors file).
@@ -65,13 +81,13 @@ pub struct Block {
     /// MLP down-projection 256 → 64.
     down: Down,
     /// `true` above the diagonal: the future positions a query may not attend to.
-    future: Tensor<bool, Shape![16, 16]>,
+    future: Tensor<bool, Shape![Seq, Seq]>,
 }
 
 /// `true` strictly above the diagonal (`torch.ones(16, 16).tril(0) == 0`).
-fn causal_mask() -> Tensor<bool, Shape![16, 16]> {
-    let lower = Tensor::<f32, Shape![16, 16]>::ones().tril::<0>();
-    lower.eq(&Tensor::<f32, Shape![16, 16]>::zeros())
+fn causal_mask() -> Tensor<bool, Shape![Seq, Seq]> {
+    let lower = Tensor::<f32, Shape![Seq, Seq]>::ones().tril::<0>();
+    lower.eq(&Tensor::<f32, Shape![Seq, Seq]>::zeros())
 }
 
 impl Block {
@@ -111,28 +127,31 @@ impl Block {
 
     /// Causal multi-head self-attention of `h` (already normalised), before the output
     /// projection's residual: 4 heads of 16, scores scaled by `1/sqrt(16)`.
-    fn attention(&self, h: &Seq) -> Seq {
-        let heads = |l: &Proj| -> Heads {
+    fn attention(&self, h: &Acts) -> Acts {
+        let heads = |l: &Proj| -> PerHead {
             let t = &h.matmul(&l.w) + &l.b;
-            layout!(t, "b s (h d) -> b h s d", h = 4)
+            layout!(t, "b s (h d) -> b h s d", h = Heads, d = HeadDim)
         };
         let (q, k, v) = (heads(&self.q), heads(&self.k), heads(&self.v));
-        let scores = q.matmul(&k.transpose::<-2, -1>()).mul_scalar(0.25); // [Dyn, 4, 16, 16]
+        // [Batch, Heads, Seq, Seq]; `q.matmul(&k)` (no transpose) does not compile,
+        // although `Seq` and `HeadDim` are both 16.
+        let scores = q.matmul(&k.transpose::<-2, -1>()).mul_scalar(0.25);
         let p = scores
             .masked_fill(&self.future, f32::NEG_INFINITY)
             .softmax::<-1>();
-        let a = p.matmul(&v); // [Dyn, 4, 16, 16]
-        let merged: Seq = layout!(a, "b h s d -> b s (h d)");
+        let a: PerHead = p.matmul(&v);
+        // The merge `(h d)` is an unnamed 64, named `Model` by the annotation.
+        let merged: Acts = layout!(a, "b h s d -> b s (h d)");
         &merged.matmul(&self.o.w) + &self.o.b
     }
 
     /// The block: `x + attn(ln1(x))`, then `+ mlp(ln2(.))` with a GELU MLP 64 → 256 → 64.
     /// Mirrors `block` in `record.py`.
-    pub fn forward(&self, x: &Seq) -> Seq {
+    pub fn forward(&self, x: &Acts) -> Acts {
         let h = nn::layer_norm(x, &self.ln1.weight, &self.ln1.bias, EPS);
         let x = x + &self.attention(&h);
         let h = nn::layer_norm(&x, &self.ln2.weight, &self.ln2.bias, EPS);
-        let up = (&h.matmul(&self.up.w) + &self.up.b).gelu(); // [Dyn, 16, 256]
+        let up = (&h.matmul(&self.up.w) + &self.up.b).gelu(); // [Batch, Seq, Hidden]
         let m = &up.matmul(&self.down.w) + &self.down.b;
         &x + &m
     }
@@ -142,15 +161,15 @@ impl Block {
 /// and back, and the tied unembedding (logits = h @ wteᵀ, as GPT-2).
 pub struct Gpt2Io {
     /// Token embedding `[50257, 768]` (also the unembedding).
-    wte: Tensor<f32, Shape![50257, 768]>,
+    wte: Tensor<f32, Shape![Vocab, Embd]>,
     /// Position embedding `[1024, 768]` (GPT-2's context); the first 16 rows are used.
-    wpe: Tensor<f32, Shape![1024, 768]>,
+    wpe: Tensor<f32, Shape![Ctx, Embd]>,
     /// 768 → 64, into the block.
-    proj_in: Tensor<f32, Shape![768, 64]>,
+    proj_in: Tensor<f32, Shape![Embd, Model]>,
     /// The final layer norm (GPT-2's `ln_f`), on the block's width.
     ln_f: LayerNorm,
     /// 64 → 768, back to the embedding width.
-    proj_out: Tensor<f32, Shape![64, 768]>,
+    proj_out: Tensor<f32, Shape![Model, Embd]>,
 }
 
 impl Gpt2Io {
@@ -160,25 +179,25 @@ impl Gpt2Io {
         Gpt2Io {
             wte: Tensor::randn(seed).mul_scalar(0.02),
             wpe: Tensor::randn(seed + 1).mul_scalar(0.02),
-            proj_in: Tensor::randn(seed + 2).mul_scalar(1.0 / (D_GPT2 as f64).sqrt()),
+            proj_in: Tensor::randn(seed + 2).mul_scalar(1.0 / (Embd::SIZE as f64).sqrt()),
             ln_f: LayerNorm {
                 weight: Tensor::ones(),
                 bias: Tensor::zeros(),
             },
-            proj_out: Tensor::randn(seed + 3).mul_scalar(1.0 / (D_MODEL as f64).sqrt()),
+            proj_out: Tensor::randn(seed + 3).mul_scalar(1.0 / (Model::SIZE as f64).sqrt()),
         }
     }
 
     /// ids `[b, 16]` → embeddings `[b, 16, 768]` → `[b, 16, 64]` → `block` → `ln_f` →
     /// `[b, 16, 768]` → logits `[b, 16, 50257]`.
     pub fn forward(&self, ids: &Ids, block: &Block) -> Logits {
-        let tokens = nn::embedding(ids, &self.wte); // [Dyn, 16, 768]
-        let positions = self.wpe.narrow::<0, 0, 16>(); // [16, 768]
+        let tokens = nn::embedding(ids, &self.wte); // [Batch, Seq, Embd]
+        let positions = self.wpe.narrow::<0, 0, 16>(); // [16, Embd]: 16 unifies with Seq
         let e = &tokens + &positions;
-        let x: Seq = e.matmul(&self.proj_in);
+        let x: Acts = e.matmul(&self.proj_in);
         let y = block.forward(&x);
         let y = nn::layer_norm(&y, &self.ln_f.weight, &self.ln_f.bias, EPS);
-        let h = y.matmul(&self.proj_out); // [Dyn, 16, 768]
+        let h = y.matmul(&self.proj_out); // [Batch, Seq, Embd]
         h.matmul(&self.wte.t())
     }
 }

@@ -3,7 +3,7 @@
 //! and input.
 
 use super::{max_abs_diff, recorded_io, recorded_path};
-use crate::model::Block;
+use crate::model::{Acts, Block};
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
 
@@ -29,7 +29,7 @@ fn block_is_causal_the_first_position_ignores_the_rest() {
     for e in &mut v[last..last + 64] {
         *e += 1.0;
     }
-    let x2 = Tensor::<f32, Shape![Dyn, 16, 64]>::from_vec(v, &[2, 16, 64]).unwrap();
+    let x2 = Acts::from_vec(v, &[2, 16, 64]).unwrap();
     let (y, y2) = (block.forward(&x).to_vec(), block.forward(&x2).to_vec());
     assert_eq!(y[..last], y2[..last]);
     assert_ne!(y[last..last + 64], y2[last..last + 64]);

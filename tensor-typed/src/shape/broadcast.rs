@@ -9,8 +9,9 @@
 
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::BroadcastOk;
-use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, StaticDim, D};
+use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, StaticDim, D};
 use crate::typelevel::list::{LenOf, Pred};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -53,7 +54,8 @@ where
     type Ok = <<B as IsOne>::Output as BroadcastRhs<A, B>>::Ok;
 }
 /// [`BroadcastLhs`] after asking whether `B` is 1 (`Self`): `B1` gives `A`; `B0` gives
-/// `A` when the dims are equal (`Ok` is their [`DimEq`]).
+/// the one of `A` and `B` that is named ([`NamedOr`]) when the dims are equal (`Ok` is
+/// their [`DimEq`], which compares names).
 pub trait BroadcastRhs<A, B> {
     /// The broadcast dim.
     type Output: Dim;
@@ -64,8 +66,8 @@ impl<A: Dim, B> BroadcastRhs<A, B> for B1 {
     type Output = A;
     type Ok = B1;
 }
-impl<A: Dim + DimEq<B>, B> BroadcastRhs<A, B> for B0 {
-    type Output = A;
+impl<A: Dim + DimEq<B>, B: NamedOr<A>> BroadcastRhs<A, B> for B0 {
+    type Output = <B as NamedOr<A>>::Out;
     type Ok = <A as DimEq<B>>::Output;
 }
 impl<A: StaticDim> BroadcastAt<Dyn> for A
@@ -81,6 +83,25 @@ where
 {
     type Output = <Dyn as BroadcastDim<Y>>::Output;
     type Ok = B1;
+}
+/// A static dim with a named run-time one: the same as with `Dyn`, but for a named
+/// static dim only the same name.
+impl<A: StaticDim, M: 'static> BroadcastAt<NamedDim<M, Dyn>> for A
+where
+    A: BroadcastDim<NamedDim<M, Dyn>> + DimEq<NamedDim<M, Dyn>> + IsOne,
+    <A as DimEq<NamedDim<M, Dyn>>>::Output: Or<<A as IsOne>::Output>,
+{
+    type Output = <A as BroadcastDim<NamedDim<M, Dyn>>>::Output;
+    type Ok = <<A as DimEq<NamedDim<M, Dyn>>>::Output as Or<<A as IsOne>::Output>>::Output;
+}
+/// A named run-time dim with `Y`: `Y` is the same name, an unnamed dim or a 1.
+impl<N: 'static, Y: IsOne> BroadcastAt<Y> for NamedDim<N, Dyn>
+where
+    Self: BroadcastDim<Y> + DimEq<Y>,
+    <Self as DimEq<Y>>::Output: Or<<Y as IsOne>::Output>,
+{
+    type Output = <Self as BroadcastDim<Y>>::Output;
+    type Ok = <<Self as DimEq<Y>>::Output as Or<<Y as IsOne>::Output>>::Output;
 }
 
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast

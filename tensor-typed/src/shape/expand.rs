@@ -17,6 +17,7 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -31,21 +32,25 @@ pub struct ExpandDimDiffers<A, B, P>(PhantomData<(A, B, P)>);
 
 /// Whether one dim of an expand holds: tensor dim `Self` to target dim `T`.
 pub trait ExpandAt<T> {
-    /// `B1` when `Self` equals `T` or is 1, or either is `Dyn`.
+    /// `B1` when `Self` unifies with `T` ([`DimEq`]: names compared, a `Dyn` unifies)
+    /// or is an unnamed 1.
     type Ok: Bool;
 }
-impl<A: StaticDim, B: StaticDim> ExpandAt<B> for A
+impl<A: StaticDim, B> ExpandAt<B> for A
 where
     A: DimEq<B> + IsOne,
     <A as DimEq<B>>::Output: Or<<A as IsOne>::Output>,
 {
     type Ok = <<A as DimEq<B>>::Output as Or<<A as IsOne>::Output>>::Output;
 }
-impl<A: StaticDim> ExpandAt<Dyn> for A {
-    type Ok = B1;
-}
 impl<T> ExpandAt<T> for Dyn {
     type Ok = B1;
+}
+impl<N: 'static, T> ExpandAt<T> for NamedDim<N, Dyn>
+where
+    Self: DimEq<T, Output: Bool>,
+{
+    type Ok = <Self as DimEq<T>>::Output;
 }
 
 /// The verdict of the new leading dims `Self` of an expand target: each must be static.
@@ -63,6 +68,12 @@ impl<H, L, T: LeadingVerdict> LeadingVerdict for Cons<K<H, L>, T> {
     type Verdict = T::Verdict;
 }
 impl<T> LeadingVerdict for Cons<Dyn, T> {
+    type Verdict = ExpandNewLeadingDyn;
+}
+impl<N, S: StaticDim, T: LeadingVerdict> LeadingVerdict for Cons<NamedDim<N, S>, T> {
+    type Verdict = T::Verdict;
+}
+impl<N, T> LeadingVerdict for Cons<NamedDim<N, Dyn>, T> {
     type Verdict = ExpandNewLeadingDyn;
 }
 
@@ -149,6 +160,11 @@ impl<X: DimMul<K<H, L>>, H, L> RepeatAt<K<H, L>> for X {
 impl<X> RepeatAt<Dyn> for X {
     type Output = Dyn;
     type Ok = B0;
+}
+// A named count repeats by its size (the product is unnamed).
+impl<X: RepeatAt<S>, N, S> RepeatAt<NamedDim<N, S>> for X {
+    type Output = <X as RepeatAt<S>>::Output;
+    type Ok = <X as RepeatAt<S>>::Ok;
 }
 
 /// Repeat over reversed lists (`Self` the dims, `R` the counts). Never fails: a mistake

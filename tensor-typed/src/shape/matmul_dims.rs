@@ -10,6 +10,7 @@ use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
 use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
 use crate::typelevel::list::{Len, LenOf};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -21,15 +22,21 @@ pub trait InnerDim<K> {
     /// `B1`, or [`InnerMismatch`].
     type Verdict;
 }
-impl<A: StaticDim, B: StaticDim> InnerDim<B> for A
+// A static dim, or a named run-time one, against any dim: [`DimEq`] (names compared; a
+// `Dyn` unifies).
+impl<A: StaticDim, B> InnerDim<B> for A
 where
     A: DimEq<B>,
     <A as DimEq<B>>::Output: Select<B1, InnerMismatch<A, B>>,
 {
     type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
 }
-impl<A: StaticDim> InnerDim<Dyn> for A {
-    type Verdict = B1;
+impl<N: 'static, B> InnerDim<B> for NamedDim<N, Dyn>
+where
+    Self: DimEq<B>,
+    <Self as DimEq<B>>::Output: Select<B1, InnerMismatch<Self, B>>,
+{
+    type Verdict = If<<Self as DimEq<B>>::Output, B1, InnerMismatch<Self, B>>;
 }
 impl<K> InnerDim<K> for Dyn {
     type Verdict = B1;

@@ -68,6 +68,7 @@ pub mod dims;
 pub mod expand;
 pub mod matmul_dims;
 pub mod matrix_t;
+pub mod names;
 pub mod nn_rules;
 pub mod promote;
 pub mod reshape;
@@ -259,6 +260,14 @@ impl<const N: usize, T: AllStatic> AllStatic for Cons<D<N>, T> {
 }
 impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
+}
+impl<N, S: crate::typelevel::dim::StaticDim, T: AllStatic> AllStatic
+    for Cons<crate::NamedDim<N, S>, T>
+{
+    type Ok = T::Ok;
+}
+impl<N, T> AllStatic for Cons<crate::NamedDim<N, Dyn>, T> {
+    type Ok = typenum::B0;
 }
 impl<T> AllStatic for Cons<Dyn, T> {
     type Ok = typenum::B0;

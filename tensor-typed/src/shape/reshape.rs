@@ -11,6 +11,7 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{Blame, ReshapeOk};
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
 use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim};
+use crate::typelevel::named::NamedDim;
 use typenum::{Bit, B0, B1};
 
 /// Product of two element counts (decimal digit lists, see
@@ -55,6 +56,9 @@ impl<X: StaticDim> DimCount for X {
     type N = X::Digits;
 }
 impl DimCount for Dyn {
+    type N = Dyn;
+}
+impl<N: 'static> DimCount for NamedDim<N, Dyn> {
     type N = Dyn;
 }
 
@@ -146,6 +150,12 @@ impl<X: StaticDim> StaticEq<Dyn> for X {
     type Output = B0;
 }
 impl<Y> StaticEq<Y> for Dyn {
+    type Output = B0;
+}
+impl<X: StaticDim, N: 'static> StaticEq<NamedDim<N, Dyn>> for X {
+    type Output = B0;
+}
+impl<N: 'static, Y> StaticEq<Y> for NamedDim<N, Dyn> {
     type Output = B0;
 }
 

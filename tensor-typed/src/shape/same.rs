@@ -8,6 +8,8 @@ use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
 use crate::typelevel::list::{Len, Next};
+use crate::typelevel::named::NamedDim;
+use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
 use typenum::B1;
@@ -20,20 +22,23 @@ pub struct DimsDiffer<A, B, P>(PhantomData<(A, B, P)>);
 
 /// Whether one dim of `check_shape` holds: `Self` vs `Y`.
 pub trait SameAt<Y> {
-    /// `B1` when the dims are equal or either is `Dyn`.
+    /// `B1` when the dims unify ([`DimEq`]: equal, or either is `Dyn`, names compared).
     type Ok: Bool;
 }
-impl<A: StaticDim, B: StaticDim> SameAt<B> for A
+impl<A: StaticDim, B> SameAt<B> for A
 where
     A: DimEq<B, Output: Bool>,
 {
     type Ok = <A as DimEq<B>>::Output;
 }
-impl<A: StaticDim> SameAt<Dyn> for A {
-    type Ok = B1;
-}
 impl<Y> SameAt<Y> for Dyn {
     type Ok = B1;
+}
+impl<N: 'static, Y> SameAt<Y> for NamedDim<N, Dyn>
+where
+    Self: DimEq<Y, Output: Bool>,
+{
+    type Ok = <Self as DimEq<Y>>::Output;
 }
 
 /// Zips two dim lists for `check_shape`; `J` is the index of the heads (a `D<j>`).
@@ -63,21 +68,22 @@ where
     >;
 }
 
-/// The check of a `check_shape` verdict from `S` to `T`.
-pub trait SameVerdict<S, T> {}
+/// The check of a `check_shape` (or `rename`: `Op`) verdict from `S` to `T`.
+pub trait SameVerdict<Op, S, T> {}
 #[diagnostic::do_not_recommend]
-impl<S, T> SameVerdict<S, T> for B1 {}
+impl<Op, S, T> SameVerdict<Op, S, T> for B1 {}
 // The failed check blames the target: rustc reports a failure whose `Self` is the root
 // bound's `Self` (`S: SameShape<..>`) as that bound, without this check's message.
-impl<S, T> SameVerdict<S, T> for RanksDiffer where T: SameRankOk<S, T> {}
-impl<S, T, A, B, const I: usize> SameVerdict<S, T> for DimsDiffer<A, B, D<I>> where
-    A: SameDimOk<S, T, A, B, I>
+impl<Op, S, T> SameVerdict<Op, S, T> for RanksDiffer where T: SameRankOk<Op, S, T> {}
+impl<Op, S, T, A, B, const I: usize> SameVerdict<Op, S, T> for DimsDiffer<A, B, D<I>> where
+    A: SameDimOk<Op, S, T, A, B, I>
 {
 }
 
-/// The verdict of `check_shape` from `S` to `T`: the ranks first, then the dims.
-type SameVerdictOf<S, T> = <<RankOf<S> as PEq<RankOf<T>>>::Output as Pick>::Out<
-    <ListOf<S> as SameZip<ListOf<T>, D<0>>>::Verdict,
+/// The verdict of comparing the dim lists `LS` and `LT` of shapes `S` and `T`: the ranks
+/// first, then the dims.
+pub type SameVerdictOf<S, T, LS, LT> = <<RankOf<S> as PEq<RankOf<T>>>::Output as Pick>::Out<
+    <LS as SameZip<LT, D<0>>>::Verdict,
     RanksDiffer,
 >;
 
@@ -89,6 +95,6 @@ where
     RankOf<S>: PEq<RankOf<T>>,
     ListOf<S>: Len + SameZip<ListOf<T>, D<0>>,
     ListOf<T>: Len,
-    SameVerdictOf<S, T>: SameVerdict<S, T>,
+    SameVerdictOf<S, T, ListOf<S>, ListOf<T>>: SameVerdict<op::check_shape, S, T>,
 {
 }

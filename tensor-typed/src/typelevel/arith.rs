@@ -15,10 +15,12 @@ use crate::typelevel::decimal::{
     MulOf, SubB, Trim, XDiv, QR, XQ,
 };
 use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
+use crate::typelevel::named::NamedDim;
 use typenum::{Bit, B0, B1};
 
-/// Implements a binary dim operator for every pair: static × static computes on digits;
-/// any `Dyn` gives `Dyn` (and `Ok = B1`).
+/// Implements a binary dim operator for every pair: static × static computes on digits
+/// (a named static dim by its size: the result is unnamed); any `Dyn` or named run-time
+/// dim gives `Dyn` (and `Ok = B1`).
 macro_rules! dyn_cases {
     ($tr:ident) => {
         impl<Y: Dim> $tr<Y> for Dyn {
@@ -26,6 +28,14 @@ macro_rules! dyn_cases {
             type Ok = B1;
         }
         impl<X: StaticDim> $tr<Dyn> for X {
+            type Output = Dyn;
+            type Ok = B1;
+        }
+        impl<N: 'static, Y: Dim> $tr<Y> for NamedDim<N, Dyn> {
+            type Output = Dyn;
+            type Ok = B1;
+        }
+        impl<X: StaticDim, N: 'static> $tr<NamedDim<N, Dyn>> for X {
             type Output = Dyn;
             type Ok = B1;
         }
@@ -176,6 +186,10 @@ pub trait ConvOut<Kernel, Stride, Padding, Dilation> {
     type Ok: Bool;
 }
 impl<Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for Dyn {
+    type Output = Dyn;
+    type Ok = B1;
+}
+impl<N: 'static, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for NamedDim<N, Dyn> {
     type Output = Dyn;
     type Ok = B1;
 }

@@ -36,7 +36,7 @@ check! {
     #[diagnostic::on_unimplemented(
         message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {Self} vs {B}",
         label = "these shapes do not broadcast",
-        note = "two static dims broadcast when they are equal or one of them is 1"
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
     )]
     BroadcastOk<Op, L, R, B; I>
 }
@@ -133,29 +133,30 @@ check! {
     /// Matrix product of `L` and `R`: the inner dims `Self` and `B` must match.
     #[diagnostic::on_unimplemented(
         message = "cannot matmul {L} by {R}: inner dims are {Self} vs {B}",
-        label = "the last dim of the left operand must equal the second-to-last of the right"
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
     )]
     MatmulOk<L, R, B;>
 }
 
 check! {
-    /// `check_shape` from `S` to `T`: dim `I` is `A` vs `B` (the `Self` of a failure is
-    /// `A`).
+    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B` (the
+    /// `Self` of a failure is `A`).
     #[diagnostic::on_unimplemented(
-        message = "check_shape: shape {S} can never be {T}: dim {I} is {A} vs {B}",
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
     )]
-    SameDimOk<S, T, A, B; I>
+    SameDimOk<Op, S, T, A, B; I>
 }
 
 check! {
-    /// `check_shape` from `S` to `T`: the ranks must be equal (the `Self` of a failure is
-    /// `T`).
+    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: the ranks must be equal (the
+    /// `Self` of a failure is `T`).
     #[diagnostic::on_unimplemented(
-        message = "check_shape: shape {S} can never be {T}: the ranks differ",
-        label = "check_shape keeps the rank"
+        message = "{Op}: shape {S} can never be {T}: the ranks differ",
+        label = "{Op} keeps the rank"
     )]
-    SameRankOk<S, T;>
+    SameRankOk<Op, S, T;>
 }
 
 check! {

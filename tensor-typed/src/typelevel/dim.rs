@@ -20,12 +20,13 @@
 //! (`build.rs`) to their decimal digits where a rule needs arithmetic
 //! ([`crate::typelevel::decimal`]).
 //!
-//! # Names (a later extension)
+//! # Names
 //!
 //! Rules match dims through the traits of this module ([`StaticDim`], [`DimEq`],
 //! [`IsOne`], ...), never through `D<N>` directly, so a named dim
-//! `Named<Seq, D<16>>` can join later as one more implementor: [`StaticDim`] by its
-//! size, [`DimEq`] by size *and* name (so `seq` and `head` of size 16 do not unify).
+//! `NamedDim<Seq, D<16>>` ([`crate::typelevel::named`]) is one more implementor:
+//! [`StaticDim`] by its size, [`DimEq`] by size *and* name (so `Seq` and `HeadDim` of
+//! size 16 do not unify).
 
 use crate::typelevel::decimal::{
     DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, DigEq, LeafOf,
@@ -352,17 +353,51 @@ where
     type Output = If<<Y as IsOne>::Output, Dyn, Y>;
 }
 
-/// `Unify<Rhs>`: the more precise of two dims that must be equal: the static one, or
-/// `Dyn` if both are `Dyn` (matmul inner dims, `check_shape`).
+/// `Unify<Rhs>`: the more precise of two dims that must be equal: the static one (a
+/// named one over an unnamed one, [`NamedOr`]), or `Dyn` if both are `Dyn` (matmul inner
+/// dims, `check_shape`, `cat`).
 pub trait Unify<Rhs> {
     /// The unified dim.
     type Output: Dim;
 }
-impl<X: StaticDim, Y: Dim> Unify<Y> for X {
-    type Output = X;
+impl<X: StaticDim, Y: NamedOr<X>> Unify<Y> for X {
+    type Output = <Y as NamedOr<X>>::Out;
 }
 impl<Y: Dim> Unify<Y> for Dyn {
     type Output = Y;
+}
+
+/// Of two static dims that unify, or a static dim `X` and a run-time one `Self`, the one
+/// a result keeps: a named static dim (`Self`) over an unnamed one, else `X` (a static
+/// size over a run-time one). Named dims: [`crate::typelevel::named`].
+pub trait NamedOr<X> {
+    /// The kept dim.
+    type Out: Dim;
+}
+impl<const N: usize, X: Dim> NamedOr<X> for D<N> {
+    type Out = X;
+}
+impl<H, L, X: Dim> NamedOr<X> for K<H, L> {
+    type Out = X;
+}
+impl<X: Dim> NamedOr<X> for Dyn {
+    type Out = X;
+}
+
+/// Of a named run-time dim `X` and a dim `Self` it unifies with, the one a result keeps:
+/// `X` for `Dyn` (the name is kept), else `Self` (the static size, or the same name).
+pub trait RunTimeOr<X> {
+    /// The kept dim.
+    type Out: Dim;
+}
+impl<X: Dim> RunTimeOr<X> for Dyn {
+    type Out = X;
+}
+impl<const N: usize, X> RunTimeOr<X> for D<N> {
+    type Out = Self;
+}
+impl<H: Dim, L: Dim, X> RunTimeOr<X> for K<H, L> {
+    type Out = Self;
 }
 
 #[cfg(test)]

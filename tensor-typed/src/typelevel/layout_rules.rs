@@ -11,20 +11,38 @@
 //!   is its output.
 use crate::typelevel::arith::DimDiv;
 use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
-use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim};
+use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim, D, K};
+use crate::typelevel::named::NamedDim;
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
-/// sizes, or `Self` is `Dyn` (checked at run time).
+/// sizes, or `Self` is `Dyn` (checked at run time); a named dim also by name.
 pub trait DimIs<Op, const I: usize, Rhs> {}
-impl<Op, A: StaticDim + DimEq<B>, B, const I: usize> DimIs<Op, I, B> for A
-where
-    <A as DimEq<B>>::Output: Pick,
-    Blame<<A as DimEq<B>>::Output, A>: SizeEq<Op, A, B, I>,
+// One impl for every dim, through [`DimEq`] (a `Dyn` unifies with any size; a named
+// dim only with its own name or an unnamed size), so that a failure is reported as the
+// check's message.
+impl<Op, A: DimEq<B, Output: Pick>, B, const I: usize> DimIs<Op, I, B> for A where
+    Blame<<A as DimEq<B>>::Output, A>: SizeEq<Op, A, B, I>
 {
 }
-// Not listed as an alternative in errors (it says nothing about a static dim).
+
+/// A dim type (`Self`) given as the size of one axis of a group (`(h d)` with `d =
+/// HeadDim`): a static one (a run-time name would name an axis whose size nothing
+/// checks).
+#[diagnostic::on_unimplemented(
+    message = "layout!({Op}): `{Self}` is a run-time name and cannot size one axis of a group",
+    label = "nothing would check the size of that axis",
+    note = "give the axis a static name or a number, or split by the other axes of the group"
+)]
+///
+/// `In` is the input's shape: a bound that names it waits for the input's type (a bound
+/// on the dim type alone would be checked, and fail, where `layout!`'s impl is written).
+pub trait GroupSize<Op, In> {}
 #[diagnostic::do_not_recommend]
-impl<Op, B, const I: usize> DimIs<Op, I, B> for Dyn {}
+impl<Op, In, N: 'static, S: StaticDim> GroupSize<Op, In> for NamedDim<N, S> {}
+#[diagnostic::do_not_recommend]
+impl<Op, In, const N: usize> GroupSize<Op, In> for D<N> {}
+#[diagnostic::do_not_recommend]
+impl<Op, In, H, L> GroupSize<Op, In> for K<H, L> {}
 
 /// Dim `I` of the input (`Self`) split into chunks of `Rhs`: the number of chunks, a
 /// compile error when a static `Rhs` does not divide a static `Self`; `Dyn` if either
@@ -46,6 +64,10 @@ where
 // Not listed as an alternative in errors (it says nothing about a static dim).
 #[diagnostic::do_not_recommend]
 impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
+    type Output = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, N: 'static, X: Dim, const I: usize> SplitDim<Op, I, X> for NamedDim<N, Dyn> {
     type Output = Dyn;
 }
 

@@ -16,5 +16,6 @@ pub mod dim;
 pub mod dtype_rules;
 pub mod layout_rules;
 pub mod list;
+pub mod named;
 pub mod op;
 pub mod peano;

@@ -52,6 +52,8 @@ ops! {
     copy_ "Tensor.copy_";
     linear "torch.nn.functional.linear";
     cat "torch.cat";
+    check_shape "Tensor.check_shape (a run-time check of the Dyn dims)";
+    rename "Tensor.rename (names changed, sizes checked as check_shape)";
     stack "torch.stack";
     tril "torch.tril";
     triu "torch.triu";

@@ -1,0 +1,248 @@
+//! `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Model; }` → named dims: for each
+//! name, a marker struct (the item the user names), its `DimName` identity and its
+//! `IntoDim` dim (`NamedDim<Batch, Dyn>`, `NamedDim<Heads, D<8>>`), so that `Shape![Batch,
+//! Heads]` is `(NamedDim<Batch, Dyn>, NamedDim<Heads, D<8>>)`.
+//!
+//! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
+//! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
+//! size is a const expression whose UpperCamelCase paths are earlier static names
+//! (`4 * Model` reads `Model::SIZE`, `DimName`'s), made a dim as `Dim![expr]` makes one,
+//! at any size.
+
+use crate::expr::ExprTokens;
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::parse::{Parse, ParseStream};
+use syn::{Attribute, Expr, Lit, Token, Visibility};
+
+/// One declared name.
+struct NameDecl {
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    name: Ident,
+    /// `None` for a run-time dim.
+    size: Option<ExprTokens>,
+}
+
+/// The parsed macro input.
+struct DimsInput {
+    decls: Vec<NameDecl>,
+}
+
+impl Parse for DimsInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut decls = Vec::new();
+        while !input.is_empty() {
+            let attrs = input.call(Attribute::parse_outer)?;
+            let vis: Visibility = input.parse()?;
+            let name: Ident = input.parse()?;
+            let size = if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                Some(input.parse::<ExprTokens>()?)
+            } else {
+                None
+            };
+            input.parse::<Token![;]>()?;
+            decls.push(NameDecl {
+                attrs,
+                vis,
+                name,
+                size,
+            });
+        }
+        Ok(DimsInput { decls })
+    }
+}
+
+/// Each name once, and in UpperCamelCase (so that `Shape!` reads it as a dim type).
+fn validate(input: &DimsInput) -> syn::Result<()> {
+    for (i, d) in input.decls.iter().enumerate() {
+        if !crate::shape::is_camel(&d.name.to_string()) {
+            return Err(syn::Error::new(
+                d.name.span(),
+                format!(
+                    "dims!: a dim's name is UpperCamelCase (`Seq`, `HeadDim`), as `Shape!` reads a dim type; found `{}`",
+                    d.name
+                ),
+            ));
+        }
+        if input.decls[..i].iter().any(|e| e.name == d.name) {
+            return Err(syn::Error::new(
+                d.name.span(),
+                format!("dims!: the name `{}` is declared twice", d.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The expression with every UpperCamelCase path that ends there read as the static
+/// name's size (`4 * Model` → `4 * Model::SIZE`).
+fn sizes_of_names(tokens: TokenStream) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    for (i, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => {
+                let mut inner = proc_macro2::Group::new(g.delimiter(), sizes_of_names(g.stream()));
+                inner.set_span(g.span());
+                out.extend([TokenTree::Group(inner)]);
+            }
+            TokenTree::Ident(id) if crate::shape::is_camel(&id.to_string()) => {
+                let continues =
+                    matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                out.extend([t.clone()]);
+                if !continues {
+                    out.extend(quote!(::SIZE));
+                }
+            }
+            _ => out.extend([t.clone()]),
+        }
+    }
+    out
+}
+
+/// The size's dim type and its value as a `usize` expression.
+fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
+    let literal = match e.parsed() {
+        Some(Expr::Lit(l)) => match &l.lit {
+            Lit::Int(i) => i.base10_parse::<usize>().ok(),
+            _ => None,
+        },
+        _ => syn::parse2::<syn::LitInt>(e.to_token_stream())
+            .ok()
+            .and_then(|i| i.base10_parse::<usize>().ok()),
+    };
+    if let Some(n) = literal {
+        let lit = proc_macro2::Literal::usize_unsuffixed(n);
+        return (
+            crate::shape::static_dim(&quote!(::tensor_typed), n),
+            quote!(#lit),
+        );
+    }
+    let value = sizes_of_names(e.to_token_stream());
+    (crate::dim::const_dim(&value), quote!((#value) as usize))
+}
+
+fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
+    let NameDecl {
+        attrs,
+        vis,
+        name,
+        size,
+    } = d;
+    let tt = quote!(::tensor_typed);
+    let text = name.to_string();
+    let digits = name_id(site, &text).to_string().into_bytes();
+    let digits = digits
+        .iter()
+        .map(|d| quote::format_ident!("Dg{}", char::from(*d)));
+    let (dim, size_const) = match size {
+        None => (quote!(#tt::Dyn), TokenStream::new()),
+        Some(e) => {
+            let (dim, value) = size_of(e);
+            (dim, quote!(const SIZE: usize = #value;))
+        }
+    };
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+        impl #tt::DimName for #name {
+            #size_const
+            type Id = #tt::typelevel::named::NameId<#(#tt::decimal::#digits),*>;
+        }
+        impl #tt::IntoDim for #name {
+            type Out = #tt::NamedDim<#name, #dim>;
+        }
+    }
+}
+
+/// A name's identity: nine decimal digits (the first at least 1) of the FNV-1a hash of
+/// the declaring site (`site`: the crate, file, line and column of the `dims!` call, and
+/// the block's text) and the identifier. Computed here, so that the compiler evaluates
+/// nothing per name. (The module path is not known to a macro: a `macro_rules!` whose
+/// expansions call `dims!` with the same text declares the same names in each.)
+fn name_id(site: &str, ident: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in site.bytes().chain(*b"::").chain(ident.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    100_000_000 + h % 900_000_000
+}
+
+fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
+    // The block's text is part of each name's identity: a `macro_rules!` that calls
+    // `dims!` has one call site for all its expansions, which its arguments tell apart.
+    let site = &format!("{site}|{input}");
+    let parsed: DimsInput = syn::parse2(input)?;
+    validate(&parsed)?;
+    let items = parsed.decls.iter().map(|d| expand_one(d, site));
+    // `Model::SIZE` in a size expression reads `DimName::SIZE`.
+    Ok(quote! {
+        #[allow(unused_imports)]
+        use ::tensor_typed::DimName as _;
+        #(#items)*
+    })
+}
+
+/// Expands `dims! { .. }` called at `site` (the crate, file, line and column of the call,
+/// which with the identifier make a name's identity); on error, a `compile_error!` at the
+/// offending name or size.
+pub(crate) fn expand(input: TokenStream, site: &str) -> TokenStream {
+    match try_expand(input, site) {
+        Ok(ts) => ts,
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn expand(input: &str) -> String {
+        super::expand(input.parse().unwrap(), "demo:src/lib.rs:1:1").to_string()
+    }
+
+    #[test]
+    fn a_run_time_name_is_a_marker_whose_dim_is_named_dyn() {
+        let e = expand("/// Rows.\npub Batch;");
+        assert!(e.contains("pub struct Batch ;"), "{e}");
+        assert!(
+            e.contains("type Out = :: tensor_typed :: NamedDim < Batch , :: tensor_typed :: Dyn >"),
+            "{e}"
+        );
+        assert!(!e.contains("SIZE"), "{e}");
+    }
+
+    #[test]
+    fn a_static_name_has_its_size_as_shape_writes_it_and_a_size_const() {
+        let e = expand("pub Vocab = 50257;");
+        assert!(
+            e.contains("NamedDim < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
+            "{e}"
+        );
+        assert!(e.contains("const SIZE : usize = 50257 ;"), "{e}");
+    }
+
+    #[test]
+    fn a_size_expression_reads_earlier_names_by_their_size() {
+        let e = expand("Model = 256; Inner = 4 * model::Model;");
+        assert!(e.contains("(4 * model :: Model :: SIZE) as usize"), "{e}");
+        assert!(e.contains(":: tensor_typed :: const_dim :: Lead"), "{e}");
+    }
+
+    #[test]
+    fn a_name_id_has_nine_digits_and_differs_by_site_and_identifier() {
+        use super::name_id;
+        assert!((100_000_000..1_000_000_000).contains(&name_id("a", "Seq")));
+        assert_ne!(name_id("a:1:1", "Seq"), name_id("a:2:1", "Seq"));
+        assert_ne!(name_id("a", "Seq"), name_id("a", "Seg"));
+        assert_eq!(name_id("a", "Seq"), name_id("a", "Seq"));
+    }
+
+    #[test]
+    fn a_name_twice_or_in_snake_case_is_an_error() {
+        assert!(expand("Seq; Seq = 3;").contains("the name `Seq` is declared twice"));
+        assert!(expand("seq;").contains("a dim's name is UpperCamelCase"));
+        assert!(expand("Seq").contains("expected `;`"));
+    }
+}

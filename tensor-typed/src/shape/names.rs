@@ -1,0 +1,79 @@
+//! Rules that change names. `RenameTo<T>`: `rename` changes the names of a shape's dims,
+//! checked as `check_shape` on the sizes: both shapes with their names taken off
+//! ([`Unnamed`]) must have the same rank and agree on every dim static in both (the run
+//! time checks the rest). `NamesAs<O>`: an annotation names a result's unnamed static
+//! dims (`layout!`'s merges), at their sizes. (Not
+//! `rename.rs`: a module named like the op marker `op::rename` would make rustc print the
+//! marker with its path.)
+
+use crate::shape::dims::RankOf;
+use crate::shape::same::{SameVerdict, SameVerdictOf, SameZip};
+use crate::shape::{Cons, ListOf, Nil, Shape};
+use crate::typelevel::dim::{Dyn, StaticDim, D, K};
+use crate::typelevel::list::Len;
+use crate::typelevel::named::NamedDim;
+use crate::typelevel::op;
+use crate::typelevel::peano::PEq;
+
+/// The size of a dim, its name taken off: `NamedDim<N, S>` → `S`; any other dim itself.
+pub trait SizeOf {
+    /// The unnamed dim.
+    type Size;
+}
+impl<const N: usize> SizeOf for D<N> {
+    type Size = Self;
+}
+impl<H, L> SizeOf for K<H, L> {
+    type Size = Self;
+}
+impl SizeOf for Dyn {
+    type Size = Self;
+}
+impl<N, S> SizeOf for NamedDim<N, S> {
+    type Size = S;
+}
+
+/// A dim list with every name taken off ([`SizeOf`]).
+pub trait Unnamed {
+    /// The unnamed list.
+    type Output;
+}
+impl Unnamed for Nil {
+    type Output = Nil;
+}
+impl<H: SizeOf, T: Unnamed> Unnamed for Cons<H, T> {
+    type Output = Cons<H::Size, T::Output>;
+}
+/// The dim list of shape `S`, unnamed.
+type UnnamedOf<S> = <ListOf<S> as Unnamed>::Output;
+
+/// `RenameTo<T>`: shape `Self` can be renamed `T`: the same rank, and every dim static
+/// in both of the same size, whatever the names (`Shape![Batch, Seq, Model]` →
+/// `Shape![Batch, Seq, Dyn]` or `Shape![Dyn, Dyn, 256]`).
+pub trait RenameTo<T: Shape>: Shape {}
+impl<S: Shape, T: Shape> RenameTo<T> for S
+where
+    RankOf<S>: PEq<RankOf<T>>,
+    ListOf<S>: Len + Unnamed,
+    ListOf<T>: Len + Unnamed,
+    UnnamedOf<S>: SameZip<UnnamedOf<T>, D<0>>,
+    SameVerdictOf<S, T, UnnamedOf<S>, UnnamedOf<T>>: SameVerdict<op::rename, S, T>,
+{
+}
+
+/// One dim of a result annotated by the user (`layout!`'s output): the dim itself, or
+/// an unnamed static dim named by the annotation (`D<256>` as `NamedDim<Model, D<256>>`,
+/// the same size: a merge `(h d)` named `Model`).
+pub trait NameAs<Y> {}
+impl<X> NameAs<X> for X {}
+impl<N, S: StaticDim> NameAs<NamedDim<N, S>> for S {}
+
+/// [`NameAs`] dim by dim over two dim lists of the same length.
+pub trait NamesAsList<Y> {}
+impl NamesAsList<Nil> for Nil {}
+impl<H1: NameAs<H2>, T1: NamesAsList<T2>, H2, T2> NamesAsList<Cons<H2, T2>> for Cons<H1, T1> {}
+
+/// `NamesAs<O>`: shape `Self` may be used as `O`: the same dims, but for unnamed static
+/// dims that `O` names (at their size).
+pub trait NamesAs<O: Shape>: Shape {}
+impl<X: Shape, O: Shape> NamesAs<O> for X where ListOf<X>: NamesAsList<ListOf<O>> {}
