@@ -184,9 +184,8 @@ fn madd<const FMA: bool>(x: f32, y: f32, acc: f32) -> f32 {
 }
 
 /// `R` rows starting at row `i` of `a`, every column, into `c` (`R` rows of `n`):
-/// blocks of `W` columns, then of 16, then of 8, then single columns. The tile's rows of `a` are
-/// first copied column by column (`apack[p][r]`), so that the inner loop reads them
-/// with one bounds check per `p`.
+/// rows of `a` with contiguous columns are read in place, others first copied column by
+/// column (`apack[p][r]`).
 #[inline(always)]
 fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
     i: usize,
@@ -196,38 +195,53 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
     b: Rows<'_>,
     c: &mut [f32],
 ) {
+    if a.cs == 1 {
+        // Rows of `a` read in place (no copy: for a `16×64 · 64×16` head, packing them
+        // took longer than the multiply-adds).
+        let rows: [&[f32]; R] = std::array::from_fn(|r| {
+            let start = (a.offset + (i + r) as isize * a.rs) as usize;
+            &a.data[start..start + k]
+        });
+        return tile_cols::<R, W, FMA, _>(k, n, b, c, |p, r| rows[r][p]);
+    }
     let mut apack = [[0.0f32; R]; SMALL_DIM];
     for r in 0..R {
-        if a.cs == 1 {
-            let start = (a.offset + (i + r) as isize * a.rs) as usize;
-            for (col, &v) in apack[..k].iter_mut().zip(&a.data[start..start + k]) {
-                col[r] = v;
-            }
-        } else {
-            for (p, col) in apack[..k].iter_mut().enumerate() {
-                col[r] = at(&a, i + r, p);
-            }
+        for (p, col) in apack[..k].iter_mut().enumerate() {
+            col[r] = at(&a, i + r, p);
         }
     }
     let apack = &apack[..k];
+    tile_cols::<R, W, FMA, _>(k, n, b, c, |p, r| apack[p][r])
+}
+
+/// The columns of one tile: blocks of `W` columns, then of 16, then of 8, then single
+/// columns; `a(p, r)` is element `p` of the tile's row `r`.
+#[inline(always)]
+fn tile_cols<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) -> f32>(
+    k: usize,
+    n: usize,
+    b: Rows<'_>,
+    c: &mut [f32],
+    a: A,
+) {
     let mut j = 0;
     while j + W <= n {
-        block::<R, W, FMA>(apack, b, j, n, c);
+        block::<R, W, FMA, _>(k, &a, b, j, n, c);
         j += W;
     }
     while j + TILE_COLS <= n {
-        block::<R, TILE_COLS, FMA>(apack, b, j, n, c);
+        block::<R, TILE_COLS, FMA, _>(k, &a, b, j, n, c);
         j += TILE_COLS;
     }
     while j + HALF_COLS <= n {
-        block::<R, HALF_COLS, FMA>(apack, b, j, n, c);
+        block::<R, HALF_COLS, FMA, _>(k, &a, b, j, n, c);
         j += HALF_COLS;
     }
     for j in j..n {
         for r in 0..R {
             let mut s = 0.0f32;
-            for (p, av) in apack.iter().enumerate() {
-                s = madd::<FMA>(av[r], b.at(p, j), s);
+            for p in 0..k {
+                s = madd::<FMA>(a(p, r), b.at(p, j), s);
             }
             c[r * n + j] = s;
         }
@@ -236,18 +250,20 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
 
 /// Columns `j..j + W` of the tile's `R` rows, accumulated in registers over `p`.
 #[inline(always)]
-fn block<const R: usize, const W: usize, const FMA: bool>(
-    apack: &[[f32; R]],
+fn block<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) -> f32>(
+    k: usize,
+    a: &A,
     b: Rows<'_>,
     j: usize,
     n: usize,
     c: &mut [f32],
 ) {
     let mut acc = [[0.0f32; W]; R];
-    for (p, av) in apack.iter().enumerate() {
+    for p in 0..k {
         let start = b.offset + p * b.rs + j;
         let bv: &[f32; W] = b.data[start..start + W].try_into().expect("a block of W");
-        for (row, &x) in acc.iter_mut().zip(av) {
+        for (r, row) in acc.iter_mut().enumerate() {
+            let x = a(p, r);
             for (s, &y) in row.iter_mut().zip(bv) {
                 *s = madd::<FMA>(x, y, *s);
             }
