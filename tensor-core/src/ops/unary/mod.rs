@@ -67,11 +67,10 @@ fn threshold_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
         let zero = Tensor::zeros(&[], g.dtype())?;
         return Tensor::where_(&kill, &zero, g);
     }
-    // The build path resizes this empty output (the trivial one allocates its own).
-    let out = Tensor::empty(&[0], g.dtype())?;
     let config = || {
+        // The output takes the inputs' (common) dtype.
         let config = TensorIteratorConfig::new()
-            .add_output(&out)
+            .add_undefined_output()
             .add_const_input(g)
             .add_const_input(result);
         // SAFETY: the binary kernel below writes every output element before the
