@@ -113,17 +113,36 @@ where
     });
 }
 
+/// Lanes of the row reductions: one vector of `f32` (AVX-512) or two (AVX2).
+const L: usize = 16;
+/// Elements per step of the main loop of [`max_row`] and [`sum_row`]: four
+/// independent accumulator vectors, so that a step waits on no other step's add (one
+/// accumulator made layer_norm's moments a chain of dependent adds, latency-bound).
+const WIDE: usize = 4 * L;
+
 /// The maximum of a row in lanes (so the loop vectorises); a NaN is not propagated
-/// (callers propagate it through `x - max`).
+/// (callers propagate it through `x - max`). The maximum does not depend on the order.
 #[inline(always)]
 pub(crate) fn max_row<T: FloatAcc>(x: &[T]) -> T::A {
-    const L: usize = 16;
+    let pick = |a: T::A, v: T::A| if v > a { v } else { a };
+    let mut wide = [T::A::neg_infinity(); WIDE];
+    let mut chunks = x.chunks_exact(WIDE);
+    for c in &mut chunks {
+        for k in 0..WIDE {
+            wide[k] = pick(wide[k], c[k].up());
+        }
+    }
     let mut acc = [T::A::neg_infinity(); L];
-    let mut chunks = x.chunks_exact(L);
+    for k in 0..L {
+        acc[k] = pick(
+            pick(wide[k], wide[k + L]),
+            pick(wide[k + 2 * L], wide[k + 3 * L]),
+        );
+    }
+    let mut chunks = chunks.remainder().chunks_exact(L);
     for c in &mut chunks {
         for k in 0..L {
-            let v = c[k].up();
-            acc[k] = if v > acc[k] { v } else { acc[k] };
+            acc[k] = pick(acc[k], c[k].up());
         }
     }
     // The lanes as a tree (four vector steps, not sixteen dependent scalar ones: rows of
@@ -159,18 +178,30 @@ pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
     acc[0]
 }
 
-/// `Σ f(x_i)` of a row in lanes (so the loop vectorises).
+/// `Σ f(x_i)` of a row in lanes (so the loop vectorises): [`WIDE`] lanes over the
+/// whole steps, folded to [`L`] lanes, which take the whole vectors left; the lanes then
+/// pairwise, and the last elements in order.
 #[inline(always)]
 pub(crate) fn sum_row<T: FloatAcc>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
-    const L: usize = 16;
-    let mut acc = [T::A::c(0.0); L];
-    let mut chunks = x.chunks_exact(L);
+    let zero = T::A::c(0.0);
+    let mut wide = [zero; WIDE];
+    let mut chunks = x.chunks_exact(WIDE);
+    for c in &mut chunks {
+        for k in 0..WIDE {
+            wide[k] = wide[k] + f(c[k].up());
+        }
+    }
+    let mut acc = [zero; L];
+    for k in 0..L {
+        acc[k] = (wide[k] + wide[k + L]) + (wide[k + 2 * L] + wide[k + 3 * L]);
+    }
+    let mut chunks = chunks.remainder().chunks_exact(L);
     for c in &mut chunks {
         for k in 0..L {
             acc[k] = acc[k] + f(c[k].up());
         }
     }
-    let mut s = T::A::c(0.0);
+    let mut s = zero;
     for v in chunks.remainder() {
         s = s + f(v.up());
     }

@@ -25,11 +25,19 @@ pub const LEAF_ELEMS: usize = 32;
 /// cascade.
 pub const LEAF_ROWS: usize = 32;
 
+/// Levels of a [`Cascade`] held in place: `2^INLINE - 1` partials fit before the first
+/// allocation (a cascade is made per output row, so a heap `Vec` from the first push was
+/// an allocation per row).
+const INLINE: usize = 8;
+
 /// Pairwise combination of a sequence of partials: pushing the `k`-th partial merges it
 /// with the partials of the complete subtrees before it (the set bits of `k`), so that
 /// at most `log2(n) + 1` partials are held. `merge(a, b)` gets `a` earlier than `b`.
 pub struct Cascade<P> {
-    levels: Vec<Option<P>>,
+    /// The first [`INLINE`] levels.
+    low: [Option<P>; INLINE],
+    /// Levels from [`INLINE`] up, for sequences of `2^INLINE` partials or more.
+    high: Vec<Option<P>>,
     count: u64,
 }
 
@@ -41,37 +49,56 @@ impl<P> Default for Cascade<P> {
 
 impl<P> Cascade<P> {
     /// An empty cascade.
+    #[inline(always)]
     pub fn new() -> Cascade<P> {
         Cascade {
-            levels: Vec::new(),
+            low: std::array::from_fn(|_| None),
+            high: Vec::new(),
             count: 0,
         }
     }
 
+    #[inline(always)]
+    fn level(&mut self, level: usize) -> &mut Option<P> {
+        if level < INLINE {
+            &mut self.low[level]
+        } else {
+            let i = level - INLINE;
+            if i == self.high.len() {
+                self.high.push(None);
+            }
+            &mut self.high[i]
+        }
+    }
+
     /// Appends the partial `x` to the sequence.
+    #[inline(always)]
     pub fn push(&mut self, x: P, merge: &impl Fn(P, P) -> P) {
         let mut x = x;
         let mut level = 0;
         while self.count >> level & 1 == 1 {
             // The bit is set, so the level holds a partial.
-            if let Some(earlier) = self.levels[level].take() {
+            if let Some(earlier) = self.level(level).take() {
                 x = merge(earlier, x);
             }
             level += 1;
         }
-        if level == self.levels.len() {
-            self.levels.push(Some(x));
-        } else {
-            self.levels[level] = Some(x);
-        }
+        *self.level(level) = Some(x);
         self.count += 1;
     }
 
     /// The combination of every partial pushed, in order (earliest subtree first), or
     /// `None` when nothing was pushed.
+    #[inline(always)]
     pub fn finish(self, merge: &impl Fn(P, P) -> P) -> Option<P> {
         let mut acc: Option<P> = None;
-        for x in self.levels.into_iter().rev().flatten() {
+        // Highest level first: it holds the earliest subtree.
+        let levels = self
+            .high
+            .into_iter()
+            .rev()
+            .chain(self.low.into_iter().rev());
+        for x in levels.flatten() {
             acc = Some(match acc {
                 None => x,
                 Some(a) => merge(a, x),
@@ -123,6 +150,7 @@ impl<A: Copy> Lanes<A> {
         }
     }
 
+    #[inline(always)]
     fn flush(&mut self, combine: &impl Fn(A, A) -> A) {
         let leaf = std::mem::replace(&mut self.acc, [self.identity; LANES]);
         self.cascade.push(leaf, &|a, b| merge_lanes(a, b, combine));
@@ -351,6 +379,29 @@ mod tests {
         }
         let r = c.finish(&|x: String, y: String| format!("({x}{y})"));
         assert_eq!(r.unwrap(), "(((ab)(cd))e)");
+    }
+
+    #[test]
+    fn cascade_past_its_inline_levels_keeps_order_and_count() {
+        for n in [0usize, 1, 5, 255, 256, 257, 1000, 70_000] {
+            let mut c = Cascade::new();
+            let mut depth = Cascade::new();
+            for i in 0..n {
+                c.push(vec![i], &|mut a: Vec<usize>, b: Vec<usize>| {
+                    a.extend(b);
+                    a
+                });
+                depth.push(0u32, &|a: u32, b: u32| a.max(b) + 1);
+            }
+            let joined = c.finish(&|mut a: Vec<usize>, b: Vec<usize>| {
+                a.extend(b);
+                a
+            });
+            assert_eq!(joined.unwrap_or_default(), (0..n).collect::<Vec<_>>());
+            // A pairwise tree: depth about log2(n), never n.
+            let d = depth.finish(&|a: u32, b: u32| a.max(b) + 1).unwrap_or(0);
+            assert!(d as usize <= 2 * (usize::BITS - n.leading_zeros()) as usize);
+        }
     }
 
     #[test]
