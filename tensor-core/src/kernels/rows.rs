@@ -125,21 +125,24 @@ const WIDE: usize = 4 * L;
 #[inline(always)]
 pub(crate) fn max_row<T: FloatAcc>(x: &[T]) -> T::A {
     let pick = |a: T::A, v: T::A| if v > a { v } else { a };
-    let mut wide = [T::A::neg_infinity(); WIDE];
-    let mut chunks = x.chunks_exact(WIDE);
-    for c in &mut chunks {
-        for k in 0..WIDE {
-            wide[k] = pick(wide[k], c[k].up());
+    // Four separate arrays, each one vector: LLVM keeps them in registers (one array of
+    // `WIDE` it kept on the stack, a masked store per step).
+    let ninf = T::A::neg_infinity();
+    let (mut a0, mut a1, mut a2, mut a3) = ([ninf; L], [ninf; L], [ninf; L], [ninf; L]);
+    let steps = x.len() / WIDE;
+    for c in x[..steps * WIDE].chunks_exact(WIDE) {
+        for k in 0..L {
+            a0[k] = pick(a0[k], c[k].up());
+            a1[k] = pick(a1[k], c[k + L].up());
+            a2[k] = pick(a2[k], c[k + 2 * L].up());
+            a3[k] = pick(a3[k], c[k + 3 * L].up());
         }
     }
-    let mut acc = [T::A::neg_infinity(); L];
+    let mut acc = [ninf; L];
     for k in 0..L {
-        acc[k] = pick(
-            pick(wide[k], wide[k + L]),
-            pick(wide[k + 2 * L], wide[k + 3 * L]),
-        );
+        acc[k] = pick(pick(a0[k], a1[k]), pick(a2[k], a3[k]));
     }
-    let mut chunks = chunks.remainder().chunks_exact(L);
+    let mut chunks = x[steps * WIDE..].chunks_exact(L);
     for c in &mut chunks {
         for k in 0..L {
             acc[k] = pick(acc[k], c[k].up());
@@ -184,18 +187,22 @@ pub(crate) fn sum_lanes<A: Acc, const L: usize>(mut acc: [A; L]) -> A {
 #[inline(always)]
 pub(crate) fn sum_row<T: FloatAcc>(x: &[T], f: impl Fn(T::A) -> T::A) -> T::A {
     let zero = T::A::c(0.0);
-    let mut wide = [zero; WIDE];
-    let mut chunks = x.chunks_exact(WIDE);
-    for c in &mut chunks {
-        for k in 0..WIDE {
-            wide[k] = wide[k] + f(c[k].up());
+    // Four separate one-vector arrays, as in `max_row`, so they stay in registers.
+    let (mut a0, mut a1, mut a2, mut a3) = ([zero; L], [zero; L], [zero; L], [zero; L]);
+    let steps = x.len() / WIDE;
+    for c in x[..steps * WIDE].chunks_exact(WIDE) {
+        for k in 0..L {
+            a0[k] = a0[k] + f(c[k].up());
+            a1[k] = a1[k] + f(c[k + L].up());
+            a2[k] = a2[k] + f(c[k + 2 * L].up());
+            a3[k] = a3[k] + f(c[k + 3 * L].up());
         }
     }
     let mut acc = [zero; L];
     for k in 0..L {
-        acc[k] = (wide[k] + wide[k + L]) + (wide[k + 2 * L] + wide[k + 3 * L]);
+        acc[k] = (a0[k] + a1[k]) + (a2[k] + a3[k]);
     }
-    let mut chunks = chunks.remainder().chunks_exact(L);
+    let mut chunks = x[steps * WIDE..].chunks_exact(L);
     for c in &mut chunks {
         for k in 0..L {
             acc[k] = acc[k] + f(c[k].up());
@@ -244,5 +251,20 @@ mod tests {
         assert!((sum_row(&v, |x| x) - s).abs() < 1e-5);
         let m = v.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
         assert_eq!(max_row(&v), m);
+    }
+
+    #[test]
+    fn sum_and_max_rows_at_every_length_around_the_four_vector_step() {
+        // Lengths through the wide step (64), the one-vector step (16) and the tail.
+        for n in [
+            0usize, 1, 15, 16, 17, 63, 64, 65, 79, 80, 127, 128, 200, 768, 1031,
+        ] {
+            let v: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64 - 500.0).collect();
+            // Integers: every order of the sum is exact.
+            assert_eq!(sum_row(&v, |x| x), v.iter().sum::<f64>(), "n = {n}");
+            assert_eq!(sum_row(&v, |x| x * x), v.iter().map(|x| x * x).sum::<f64>());
+            let m = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(max_row(&v), m, "n = {n}");
+        }
     }
 }

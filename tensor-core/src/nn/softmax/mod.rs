@@ -28,18 +28,23 @@ fn row_lastdim<T: FloatAcc>(x: &[T], y: &mut [T], log: bool) {
         }
     } else if exact_store::<T>() {
         // f32 / f64: keep e^(x - max) in the output, then scale it (PyTorch's order).
+        // Whole blocks by index, the accumulator a local array (over `&mut` chunk
+        // iterators LLVM kept it on the stack: a store and a load per block).
         let mut acc = [T::A::c(0.0); BLOCK];
-        let mut xs = x.chunks_exact(BLOCK);
-        let mut ys = y.chunks_exact_mut(BLOCK);
-        for (xc, yc) in (&mut xs).zip(&mut ys) {
+        let whole = x.len().min(y.len()) / BLOCK * BLOCK;
+        let (xw, xr) = x.split_at(whole);
+        let (yw, yr) = y.split_at_mut(whole);
+        for (xc, yc) in xw.chunks_exact(BLOCK).zip(yw.chunks_exact_mut(BLOCK)) {
+            let mut a = acc;
             for k in 0..BLOCK {
                 let e = (xc[k].up() - m).exp_fast();
                 yc[k] = T::down(e);
-                acc[k] = acc[k] + e;
+                a[k] = a[k] + e;
             }
+            acc = a;
         }
         let mut s = T::A::c(0.0);
-        for (&v, o) in xs.remainder().iter().zip(ys.into_remainder()) {
+        for (&v, o) in xr.iter().zip(yr.iter_mut()) {
             let e = (v.up() - m).exp_fast();
             *o = T::down(e);
             s = s + e;
