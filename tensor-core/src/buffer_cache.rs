@@ -14,7 +14,7 @@
 //! The blocks are `[MaybeUninit<Line>]` (64-byte lines): a reused block's old bytes are never read, as
 //! the contract of uninitialised storage requires its creator to write every byte first.
 
-use crate::storage::{Line, LINE};
+use crate::alloc::{Line, LINE};
 use std::mem::MaybeUninit;
 use std::sync::Mutex;
 

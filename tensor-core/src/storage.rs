@@ -1,5 +1,6 @@
 //! Shared, lock-protected storage: the bytes behind a tensor and all its views.
 
+use crate::alloc::{Line, LINE};
 use crate::error::{Error, Result};
 use crate::{DType, Element};
 use std::mem::MaybeUninit;
@@ -67,17 +68,6 @@ impl Drop for Buffer {
         }
     }
 }
-
-/// The unit this crate allocates storage in: one 64-byte cache line, aligned to 64
-/// bytes (PyTorch's CPU allocator aligns to 64 too). At 8-byte alignment (what the
-/// system allocator gives a `[u64]`) every other 32-byte vector load of a contiguous row
-/// straddled two cache lines, and a streaming reduction ran about 20% slower.
-#[repr(C, align(64))]
-#[derive(Clone, Copy)]
-pub(crate) struct Line(#[allow(dead_code)] pub(crate) [u64; 8]);
-
-/// Bytes in a [`Line`].
-pub(crate) const LINE: usize = std::mem::size_of::<Line>();
 
 /// Where a buffer's bytes live.
 #[derive(Debug)]
