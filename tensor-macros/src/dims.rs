@@ -1,12 +1,13 @@
 //! `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Model; }` → named dims: for each
-//! name, a marker struct (the item the user names), its `DimName` identity and its
-//! `IntoDim` dim (`NamedDim<Batch, Dyn>`, `NamedDim<Heads, D<8>>`), so that `Shape![Batch,
-//! Heads]` is `(NamedDim<Batch, Dyn>, NamedDim<Heads, D<8>>)`.
+//! name, a unit struct (the item the user names) that is the dim itself: its `NamedDim`
+//! impl gives its size (`Dyn`, `D<8>`) and identity, and with it every dim trait, so that
+//! `Shape![Batch, Heads]` is `(Batch, Heads)` and errors print `Heads`. Beside it
+//! `Clone`, `Copy`, `Default` and a `Debug` printing `Heads (8)`.
 //!
 //! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
 //! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
 //! size is a const expression whose UpperCamelCase paths are earlier static names
-//! (`4 * Model` reads `Model::SIZE`, `DimName`'s), made a dim as `Dim![expr]` makes one,
+//! (`4 * Model` reads `Model::SIZE`, `NamedDim`'s), made a dim as `Dim![expr]` makes one,
 //! at any size.
 
 use crate::expr::ExprTokens;
@@ -102,8 +103,9 @@ fn sizes_of_names(tokens: TokenStream) -> TokenStream {
     out
 }
 
-/// The size's dim type and its value as a `usize` expression.
-fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
+/// The size's dim type: a literal as `Shape!` writes it, else the const expression's dim
+/// (as `Dim!` writes it), with earlier names read by their size.
+fn size_of(e: &ExprTokens) -> TokenStream {
     let literal = match e.parsed() {
         Some(Expr::Lit(l)) => match &l.lit {
             Lit::Int(i) => i.base10_parse::<usize>().ok(),
@@ -114,14 +116,9 @@ fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
             .and_then(|i| i.base10_parse::<usize>().ok()),
     };
     if let Some(n) = literal {
-        let lit = proc_macro2::Literal::usize_unsuffixed(n);
-        return (
-            crate::shape::static_dim(&quote!(::tensor_typed), n),
-            quote!(#lit),
-        );
+        return crate::shape::static_dim(&quote!(::tensor_typed), n);
     }
-    let value = sizes_of_names(e.to_token_stream());
-    (crate::dim::const_dim(&value), quote!((#value) as usize))
+    crate::dim::const_dim(&sizes_of_names(e.to_token_stream()))
 }
 
 fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
@@ -137,22 +134,35 @@ fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     let digits = digits
         .iter()
         .map(|d| quote::format_ident!("Dg{}", char::from(*d)));
-    let (dim, size_const) = match size {
-        None => (quote!(#tt::Dyn), TokenStream::new()),
-        Some(e) => {
-            let (dim, value) = size_of(e);
-            (dim, quote!(const SIZE: usize = #value;))
-        }
+    let dim = match size {
+        None => quote!(#tt::Dyn),
+        Some(e) => size_of(e),
     };
+    // The struct is the dim: `NamedDim` gives it every dim trait. Its `Debug` prints the
+    // name and a static size (`HeadDim (16)`); `Clone`, `Copy` and `Default` are written
+    // out (no derive to expand).
     quote! {
         #(#attrs)*
         #vis struct #name;
-        impl #tt::DimName for #name {
-            #size_const
+        impl #tt::NamedDim for #name {
+            type Size = #dim;
             type Id = #tt::typelevel::named::NameId<#(#tt::decimal::#digits),*>;
         }
-        impl #tt::IntoDim for #name {
-            type Out = #tt::NamedDim<#name, #dim>;
+        impl ::core::clone::Clone for #name {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl ::core::marker::Copy for #name {}
+        impl ::core::default::Default for #name {
+            fn default() -> Self {
+                #name
+            }
+        }
+        impl ::core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                #tt::typelevel::named::fmt_name(f, #text, <Self as #tt::Dim>::STATIC)
+            }
         }
     }
 }
@@ -178,10 +188,10 @@ fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
     let items = parsed.decls.iter().map(|d| expand_one(d, site));
-    // `Model::SIZE` in a size expression reads `DimName::SIZE`.
+    // `Model::SIZE` in a size expression reads `NamedDim::SIZE`.
     Ok(quote! {
         #[allow(unused_imports)]
-        use ::tensor_typed::DimName as _;
+        use ::tensor_typed::NamedDim as _;
         #(#items)*
     })
 }
@@ -203,30 +213,31 @@ mod tests {
     }
 
     #[test]
-    fn a_run_time_name_is_a_marker_whose_dim_is_named_dyn() {
+    fn a_run_time_name_is_a_struct_whose_size_is_dyn() {
         let e = expand("/// Rows.\npub Batch;");
         assert!(e.contains("pub struct Batch ;"), "{e}");
         assert!(
-            e.contains("type Out = :: tensor_typed :: NamedDim < Batch , :: tensor_typed :: Dyn >"),
+            e.contains(
+                "impl :: tensor_typed :: NamedDim for Batch { type Size = :: tensor_typed :: Dyn ;"
+            ),
             "{e}"
         );
-        assert!(!e.contains("SIZE"), "{e}");
+        assert!(e.contains("fmt_name (f , \"Batch\""), "{e}");
     }
 
     #[test]
-    fn a_static_name_has_its_size_as_shape_writes_it_and_a_size_const() {
+    fn a_static_name_has_its_size_as_shape_writes_it() {
         let e = expand("pub Vocab = 50257;");
         assert!(
-            e.contains("NamedDim < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
+            e.contains("type Size = :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> ;"),
             "{e}"
         );
-        assert!(e.contains("const SIZE : usize = 50257 ;"), "{e}");
     }
 
     #[test]
     fn a_size_expression_reads_earlier_names_by_their_size() {
         let e = expand("Model = 256; Inner = 4 * model::Model;");
-        assert!(e.contains("(4 * model :: Model :: SIZE) as usize"), "{e}");
+        assert!(e.contains("(4 * model :: Model :: SIZE) as u64"), "{e}");
         assert!(e.contains(":: tensor_typed :: const_dim :: Lead"), "{e}");
     }
 
