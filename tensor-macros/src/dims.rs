@@ -1,8 +1,8 @@
 //! `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Model; }` → named dims: for each
 //! name, a unit struct (the item the user names) that is the dim itself: its `NamedDim`
 //! impl gives its size (`Dyn`, `D<8>`) and identity, and with it every dim trait, so that
-//! `Shape![Batch, Heads]` is `(Batch, Heads)` and errors print `Heads`. Beside it
-//! `Clone`, `Copy`, `Default` and a `Debug` printing `Heads (8)`.
+//! `Shape![Batch, Heads]` is `(Batch, Heads)` and errors print `Heads`. Beside it a
+//! `Debug` printing `Heads (8)`.
 //!
 //! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
 //! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
@@ -103,9 +103,10 @@ fn sizes_of_names(tokens: TokenStream) -> TokenStream {
     out
 }
 
-/// The size's dim type: a literal as `Shape!` writes it, else the const expression's dim
-/// (as `Dim!` writes it), with earlier names read by their size.
-fn size_of(e: &ExprTokens) -> TokenStream {
+/// The size's dim type, and its value when it is a literal: a literal as `Shape!` writes
+/// it, else the const expression's dim (as `Dim!` writes it), with earlier names read by
+/// their size.
+fn size_of(e: &ExprTokens) -> (TokenStream, Option<usize>) {
     let literal = match e.parsed() {
         Some(Expr::Lit(l)) => match &l.lit {
             Lit::Int(i) => i.base10_parse::<usize>().ok(),
@@ -116,12 +117,21 @@ fn size_of(e: &ExprTokens) -> TokenStream {
             .and_then(|i| i.base10_parse::<usize>().ok()),
     };
     if let Some(n) = literal {
-        return crate::shape::static_dim(&quote!(::tensor_typed), n);
+        return (
+            crate::shape::static_dim(&quote!(::tensor_typed), n),
+            Some(n),
+        );
     }
-    crate::dim::const_dim(&sizes_of_names(e.to_token_stream()))
+    (
+        crate::dim::const_dim(&sizes_of_names(e.to_token_stream())),
+        None,
+    )
 }
 
-fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
+/// One name: its struct, and its impls (written where `__Dg0`..`__Dg9` and `__NameId`
+/// name tensor_typed's digits and id: a path per digit was most of the tokens a name
+/// cost).
+fn expand_one(d: &NameDecl, site: &str) -> (TokenStream, TokenStream) {
     let NameDecl {
         attrs,
         vis,
@@ -133,38 +143,44 @@ fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     let digits = name_id(site, &text).to_string().into_bytes();
     let digits = digits
         .iter()
-        .map(|d| quote::format_ident!("Dg{}", char::from(*d)));
-    let dim = match size {
-        None => quote!(#tt::Dyn),
-        Some(e) => size_of(e),
+        .map(|d| quote::format_ident!("__Dg{}", char::from(*d)));
+    // The struct is the dim: `NamedDim` gives it every dim trait. Beside it only `Debug`
+    // (what `Dim` asks besides `Send + Sync + 'static`), printing the name and a static
+    // size (`HeadDim (16)`), as one string where the macro knows the size: every impl
+    // and body per name costs the type checker (a block of a hundred names cost more than
+    // the rules on them when each also had `Clone`, `Copy` and `Default`).
+    let (dim, debug) = match size {
+        None => (quote!(#tt::Dyn), quote!(f.write_str(#text))),
+        Some(e) => match size_of(e) {
+            (dim, Some(n)) => {
+                let shown = format!("{text} ({n})");
+                (dim, quote!(f.write_str(#shown)))
+            }
+            (dim, None) => (
+                dim,
+                quote! {
+                    let size = <Self as #tt::NamedDim>::SIZE;
+                    #tt::typelevel::named::fmt_name(f, #text, ::core::option::Option::Some(size))
+                },
+            ),
+        },
     };
-    // The struct is the dim: `NamedDim` gives it every dim trait. Its `Debug` prints the
-    // name and a static size (`HeadDim (16)`); `Clone`, `Copy` and `Default` are written
-    // out (no derive to expand).
-    quote! {
+    let item = quote! {
         #(#attrs)*
         #vis struct #name;
+    };
+    let impls = quote! {
         impl #tt::NamedDim for #name {
             type Size = #dim;
-            type Id = #tt::typelevel::named::NameId<#(#tt::decimal::#digits),*>;
-        }
-        impl ::core::clone::Clone for #name {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl ::core::marker::Copy for #name {}
-        impl ::core::default::Default for #name {
-            fn default() -> Self {
-                #name
-            }
+            type Id = __NameId<#(#digits),*>;
         }
         impl ::core::fmt::Debug for #name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                #tt::typelevel::named::fmt_name(f, #text, <Self as #tt::Dim>::STATIC)
+                #debug
             }
         }
-    }
+    };
+    (item, impls)
 }
 
 /// A name's identity: nine decimal digits (the first at least 1) of the FNV-1a hash of
@@ -187,12 +203,22 @@ fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
     let site = &format!("{site}|{input}");
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
-    let items = parsed.decls.iter().map(|d| expand_one(d, site));
-    // `Model::SIZE` in a size expression reads `NamedDim::SIZE`.
+    let (items, impls): (Vec<_>, Vec<_>) = parsed.decls.iter().map(|d| expand_one(d, site)).unzip();
+    // `Model::SIZE` in a size expression reads `NamedDim::SIZE`. The impls go in one
+    // anonymous const, whose imports shorten the paths of the ids' digits.
     Ok(quote! {
         #[allow(unused_imports)]
         use ::tensor_typed::NamedDim as _;
         #(#items)*
+        const _: () = {
+            #[allow(unused_imports)]
+            use ::tensor_typed::decimal::{
+                Dg0 as __Dg0, Dg1 as __Dg1, Dg2 as __Dg2, Dg3 as __Dg3, Dg4 as __Dg4,
+                Dg5 as __Dg5, Dg6 as __Dg6, Dg7 as __Dg7, Dg8 as __Dg8, Dg9 as __Dg9,
+            };
+            use ::tensor_typed::typelevel::named::NameId as __NameId;
+            #(#impls)*
+        };
     })
 }
 
@@ -222,7 +248,7 @@ mod tests {
             ),
             "{e}"
         );
-        assert!(e.contains("fmt_name (f , \"Batch\""), "{e}");
+        assert!(e.contains("f . write_str (\"Batch\")"), "{e}");
     }
 
     #[test]
@@ -232,6 +258,7 @@ mod tests {
             e.contains("type Size = :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> ;"),
             "{e}"
         );
+        assert!(e.contains("f . write_str (\"Vocab (50257)\")"), "{e}");
     }
 
     #[test]

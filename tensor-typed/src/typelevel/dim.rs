@@ -79,8 +79,23 @@ impl<const N: usize> fmt::Debug for D<N> {
 
 impl<Hi: Dim, Lo: Dim> fmt::Debug for K<Hi, Lo> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "K<{:?}, {:?}>", Hi::default(), Lo::default())
+        match Self::STATIC {
+            Some(n) => fmt_static(f, n),
+            None => f.write_str(std::any::type_name::<Self>()),
+        }
     }
+}
+
+/// Writes the static dim of size `n` as its type (`D<768>`, `K<D<50>, D<257>>`): each
+/// size has one form, so the size gives it.
+#[cfg_attr(unoptimized, inline)]
+fn fmt_static(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
+    if n < 1000 {
+        return write!(f, "D<{n}>");
+    }
+    f.write_str("K<")?;
+    fmt_static(f, n / 1000)?;
+    write!(f, ", D<{}>>", n % 1000)
 }
 
 impl<const I: usize> fmt::Debug for Ax<I> {
@@ -89,8 +104,10 @@ impl<const I: usize> fmt::Debug for Ax<I> {
     }
 }
 
-/// A dim: a static dim ([`D<N>`], [`K`]) or [`Dyn`].
-pub trait Dim: Copy + Default + Send + Sync + 'static + fmt::Debug {
+/// A dim: a static dim ([`D<N>`], [`K`]), [`Dyn`], or a named dim (a struct that `dims!`
+/// declares, [`NamedDim`](crate::typelevel::named::NamedDim)). Dims are types only (`D`,
+/// `K` and `Dyn` are also `Copy` and `Default` values, a name need not be).
+pub trait Dim: Send + Sync + 'static + fmt::Debug {
     /// `Some(size)` for a static dim, `None` for `Dyn`.
     const STATIC: Option<usize>;
 }

@@ -40,7 +40,7 @@ use typenum::{Bit, B0, B1};
 /// After `dims! { pub Seq; pub Model = 256; }`, `Seq` is a dim of size `Dyn` and `Model`
 /// one of size `D<256>`; `Model::SIZE` is 256 (with this trait in scope, as the prelude
 /// puts it).
-pub trait NamedDim: Copy + Default + Send + Sync + 'static + fmt::Debug {
+pub trait NamedDim: Send + Sync + 'static + fmt::Debug {
     /// The size: a static dim (`D<N>` or `K<Hi, Lo>`) or `Dyn` for a run-time name.
     type Size: Dim;
     /// The name's identity: a [`NameId`] of nine decimal digits that `dims!` hashes from

@@ -85,6 +85,7 @@ fn main() -> tensor_typed::Result<()> {
     let _: Tensor<f32, Shape![wide::Width]> = Tensor::zeros();
     assert_eq!(<narrow::Width as NamedDim>::SIZE, 8);
     assert_eq!(format!("{:?}", wide::Width), "Width (16)");
+    assert_eq!(format!("{:?} {:?}", Inner, Seq), "Inner (256) Seq");
 
     // layer_norm over a named last dim keeps every name.
     let g: Tensor<f32, Shape![Model]> = Tensor::ones();
