@@ -73,7 +73,7 @@ mod tests {
         );
         assert_eq!(expand("Dyn"), ":: tensor_typed :: Dyn");
         assert_eq!(expand("C::Embd"), "C :: Embd");
-        assert_eq!(expand("Seq"), ":: tensor_typed :: DimOf < Seq >");
+        assert_eq!(expand("Seq"), "Seq");
     }
 
     #[test]

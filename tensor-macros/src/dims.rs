@@ -1,12 +1,13 @@
 //! `dims! { pub Batch; pub Heads = 8; pub Inner = 4 * Model; }` → named dims: for each
-//! name, a marker struct (the item the user names), its `DimName` identity and its
-//! `IntoDim` dim (`NamedDim<Batch, Dyn>`, `NamedDim<Heads, D<8>>`), so that `Shape![Batch,
-//! Heads]` is `(NamedDim<Batch, Dyn>, NamedDim<Heads, D<8>>)`.
+//! name, a unit struct (the item the user names) that is the dim itself: its `NamedDim`
+//! impl gives its size (`Dyn`, `D<8>`) and identity, and with it every dim trait, so that
+//! `Shape![Batch, Heads]` is `(Batch, Heads)` and errors print `Heads`. Beside it a
+//! `Debug` printing `Heads (8)`.
 //!
 //! Phases: parse (a list of `attrs vis Name;` or `attrs vis Name = size;`) → validate
 //! (no name twice) → expand. A size is written as `Shape!` writes a literal; any other
 //! size is a const expression whose UpperCamelCase paths are earlier static names
-//! (`4 * Model` reads `Model::SIZE`, `DimName`'s), made a dim as `Dim![expr]` makes one,
+//! (`4 * Model` reads `Model::SIZE`, `NamedDim`'s), made a dim as `Dim![expr]` makes one,
 //! at any size.
 
 use crate::expr::ExprTokens;
@@ -102,8 +103,10 @@ fn sizes_of_names(tokens: TokenStream) -> TokenStream {
     out
 }
 
-/// The size's dim type and its value as a `usize` expression.
-fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
+/// The size's dim type, and its value when it is a literal: a literal as `Shape!` writes
+/// it, else the const expression's dim (as `Dim!` writes it), with earlier names read by
+/// their size.
+fn size_of(e: &ExprTokens) -> (TokenStream, Option<usize>) {
     let literal = match e.parsed() {
         Some(Expr::Lit(l)) => match &l.lit {
             Lit::Int(i) => i.base10_parse::<usize>().ok(),
@@ -114,17 +117,21 @@ fn size_of(e: &ExprTokens) -> (TokenStream, TokenStream) {
             .and_then(|i| i.base10_parse::<usize>().ok()),
     };
     if let Some(n) = literal {
-        let lit = proc_macro2::Literal::usize_unsuffixed(n);
         return (
             crate::shape::static_dim(&quote!(::tensor_typed), n),
-            quote!(#lit),
+            Some(n),
         );
     }
-    let value = sizes_of_names(e.to_token_stream());
-    (crate::dim::const_dim(&value), quote!((#value) as usize))
+    (
+        crate::dim::const_dim(&sizes_of_names(e.to_token_stream())),
+        None,
+    )
 }
 
-fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
+/// One name: its struct, and its impls (written where `__Dg0`..`__Dg9` and `__NameId`
+/// name tensor_typed's digits and id: a path per digit was most of the tokens a name
+/// cost).
+fn expand_one(d: &NameDecl, site: &str) -> (TokenStream, TokenStream) {
     let NameDecl {
         attrs,
         vis,
@@ -136,25 +143,44 @@ fn expand_one(d: &NameDecl, site: &str) -> TokenStream {
     let digits = name_id(site, &text).to_string().into_bytes();
     let digits = digits
         .iter()
-        .map(|d| quote::format_ident!("Dg{}", char::from(*d)));
-    let (dim, size_const) = match size {
-        None => (quote!(#tt::Dyn), TokenStream::new()),
-        Some(e) => {
-            let (dim, value) = size_of(e);
-            (dim, quote!(const SIZE: usize = #value;))
-        }
+        .map(|d| quote::format_ident!("__Dg{}", char::from(*d)));
+    // The struct is the dim: `NamedDim` gives it every dim trait. Beside it only `Debug`
+    // (what `Dim` asks besides `Send + Sync + 'static`), printing the name and a static
+    // size (`HeadDim (16)`), as one string where the macro knows the size: every impl
+    // and body per name costs the type checker (a block of a hundred names cost more than
+    // the rules on them when each also had `Clone`, `Copy` and `Default`).
+    let (dim, debug) = match size {
+        None => (quote!(#tt::Dyn), quote!(f.write_str(#text))),
+        Some(e) => match size_of(e) {
+            (dim, Some(n)) => {
+                let shown = format!("{text} ({n})");
+                (dim, quote!(f.write_str(#shown)))
+            }
+            (dim, None) => (
+                dim,
+                quote! {
+                    let size = <Self as #tt::NamedDim>::SIZE;
+                    #tt::typelevel::named::fmt_name(f, #text, ::core::option::Option::Some(size))
+                },
+            ),
+        },
     };
-    quote! {
+    let item = quote! {
         #(#attrs)*
         #vis struct #name;
-        impl #tt::DimName for #name {
-            #size_const
-            type Id = #tt::typelevel::named::NameId<#(#tt::decimal::#digits),*>;
+    };
+    let impls = quote! {
+        impl #tt::NamedDim for #name {
+            type Size = #dim;
+            type Id = __NameId<#(#digits),*>;
         }
-        impl #tt::IntoDim for #name {
-            type Out = #tt::NamedDim<#name, #dim>;
+        impl ::core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                #debug
+            }
         }
-    }
+    };
+    (item, impls)
 }
 
 /// A name's identity: nine decimal digits (the first at least 1) of the FNV-1a hash of
@@ -177,12 +203,22 @@ fn try_expand(input: TokenStream, site: &str) -> syn::Result<TokenStream> {
     let site = &format!("{site}|{input}");
     let parsed: DimsInput = syn::parse2(input)?;
     validate(&parsed)?;
-    let items = parsed.decls.iter().map(|d| expand_one(d, site));
-    // `Model::SIZE` in a size expression reads `DimName::SIZE`.
+    let (items, impls): (Vec<_>, Vec<_>) = parsed.decls.iter().map(|d| expand_one(d, site)).unzip();
+    // `Model::SIZE` in a size expression reads `NamedDim::SIZE`. The impls go in one
+    // anonymous const, whose imports shorten the paths of the ids' digits.
     Ok(quote! {
         #[allow(unused_imports)]
-        use ::tensor_typed::DimName as _;
+        use ::tensor_typed::NamedDim as _;
         #(#items)*
+        const _: () = {
+            #[allow(unused_imports)]
+            use ::tensor_typed::decimal::{
+                Dg0 as __Dg0, Dg1 as __Dg1, Dg2 as __Dg2, Dg3 as __Dg3, Dg4 as __Dg4,
+                Dg5 as __Dg5, Dg6 as __Dg6, Dg7 as __Dg7, Dg8 as __Dg8, Dg9 as __Dg9,
+            };
+            use ::tensor_typed::typelevel::named::NameId as __NameId;
+            #(#impls)*
+        };
     })
 }
 
@@ -203,30 +239,32 @@ mod tests {
     }
 
     #[test]
-    fn a_run_time_name_is_a_marker_whose_dim_is_named_dyn() {
+    fn a_run_time_name_is_a_struct_whose_size_is_dyn() {
         let e = expand("/// Rows.\npub Batch;");
         assert!(e.contains("pub struct Batch ;"), "{e}");
         assert!(
-            e.contains("type Out = :: tensor_typed :: NamedDim < Batch , :: tensor_typed :: Dyn >"),
+            e.contains(
+                "impl :: tensor_typed :: NamedDim for Batch { type Size = :: tensor_typed :: Dyn ;"
+            ),
             "{e}"
         );
-        assert!(!e.contains("SIZE"), "{e}");
+        assert!(e.contains("f . write_str (\"Batch\")"), "{e}");
     }
 
     #[test]
-    fn a_static_name_has_its_size_as_shape_writes_it_and_a_size_const() {
+    fn a_static_name_has_its_size_as_shape_writes_it() {
         let e = expand("pub Vocab = 50257;");
         assert!(
-            e.contains("NamedDim < Vocab , :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> >"),
+            e.contains("type Size = :: tensor_typed :: K < :: tensor_typed :: D < 50 > , :: tensor_typed :: D < 257 >> ;"),
             "{e}"
         );
-        assert!(e.contains("const SIZE : usize = 50257 ;"), "{e}");
+        assert!(e.contains("f . write_str (\"Vocab (50257)\")"), "{e}");
     }
 
     #[test]
     fn a_size_expression_reads_earlier_names_by_their_size() {
         let e = expand("Model = 256; Inner = 4 * model::Model;");
-        assert!(e.contains("(4 * model :: Model :: SIZE) as usize"), "{e}");
+        assert!(e.contains("(4 * model :: Model :: SIZE) as u64"), "{e}");
         assert!(e.contains(":: tensor_typed :: const_dim :: Lead"), "{e}");
     }
 

@@ -4,9 +4,8 @@
 //! `type Embd = Dim![768];`, `C::Embd`, `<C as Config>::Embd`, or a name declared by
 //! `dims!`: `Seq`, `model::Seq`), a macro call (`Dim![..]`), used as is, or any other
 //! const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>` (sizes below 1000; see
-//! `Dim!` for larger ones). A shape with a dim type that may be a name (a path of one
-//! segment or through modules; not an associated type such as `C::Embd`) is written
-//! `NamesN<..>`, which reads each dim through `DimOf` (a name's `NamedDim`, a dim itself).
+//! `Dim!` for larger ones). A name is a dim type like any other: `Shape![Batch, Seq]` is
+//! `(Batch, Seq)`.
 //!
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
@@ -155,26 +154,6 @@ fn validate(input: &ShapeInput) -> syn::Result<()> {
     Ok(())
 }
 
-/// `true` when a dim type may be a name declared by `dims!`: a path of one segment
-/// (`Seq`) or through modules (`model::Seq`, `crate::dims::Seq`). An associated type
-/// (`C::Embd`, `Self::Embd`, `<C as Config>::Embd`) is a dim already (its trait bounds it
-/// by `Dim`, which names are not), and is kept as written.
-fn may_be_name(e: &ExprTokens) -> bool {
-    let Some(Expr::Path(p)) = e.parsed() else {
-        return false;
-    };
-    if p.qself.is_some() {
-        return false;
-    }
-    let segments = &p.path.segments;
-    segments.len() == 1
-        || segments.first().is_some_and(|s| {
-            !s.ident
-                .to_string()
-                .starts_with(|c: char| c.is_ascii_uppercase())
-        })
-}
-
 /// The type tokens of one dim.
 pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
     match d {
@@ -183,9 +162,6 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
             quote_spanned!(*span=> #dim)
         }
         DimArgRef::Dyn(span) => quote_spanned!(*span=> ::tensor_typed::Dyn),
-        // A path that may be a name declared by `dims!` (`Seq`, `model::Seq`): `DimOf`
-        // gives the dim of a name or of a dim (itself).
-        DimArgRef::Type(e) if may_be_name(e) => quote!(::tensor_typed::DimOf<#e>),
         DimArgRef::Type(e) => quote!(#e),
         DimArgRef::Expr(e) => {
             let block = e.delimited(Delimiter::Brace, e.span());
@@ -233,16 +209,10 @@ pub(crate) fn tuple_type(dims: &[TokenStream]) -> TokenStream {
 fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
     let parsed: ShapeInput = syn::parse2(input)?;
     validate(&parsed)?;
-    let names = parsed
-        .dims
-        .iter()
-        .any(|d| matches!(d, DimArg::Type(e) if may_be_name(e)));
     let dims: Vec<TokenStream> = parsed
         .dims
         .iter()
         .map(|d| match d {
-            // In a shape that may name a dim, `NamesN` applies `DimOf` to each.
-            DimArg::Type(e) if names => quote!(#e),
             DimArg::Static(i) => {
                 dim_tokens(&DimArgRef::Static(i.base10_parse().unwrap_or(0), i.span()))
             }
@@ -251,13 +221,6 @@ fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
             DimArg::Expr(e) => dim_tokens(&DimArgRef::Expr(e)),
         })
         .collect();
-    if names {
-        // One alias for the tuple: `Tensor<f32, Shape![Batch, Seq, Model]>` stays a
-        // simple type to read (and for clippy's `type_complexity`), as a tuple of
-        // `DimOf<..>` would not be.
-        let alias = quote::format_ident!("Names{}", dims.len());
-        return Ok(quote!(::tensor_typed::typelevel::named::#alias<#(#dims),*>));
-    }
     Ok(tuple_type(&dims))
 }
 
@@ -329,24 +292,18 @@ mod tests {
     #[test]
     fn only_the_bare_word_dyn_is_written_as_the_crates_dyn_and_a_path_to_it_is_a_dim_type() {
         // `Path::is_ident`: one segment, no leading `::`, no generic arguments. A longer
-        // path ends in an UpperCamelCase segment: a dim type, kept as written (through
-        // `DimOf`, which is the dim itself).
+        // path ends in an UpperCamelCase segment: a dim type, kept as written.
         assert_eq!(expand("Dyn"), "(:: tensor_typed :: Dyn ,)");
-        assert_eq!(
-            expand("tensor_typed::Dyn"),
-            ":: tensor_typed :: typelevel :: named :: Names1 < tensor_typed :: Dyn >"
-        );
+        assert_eq!(expand("tensor_typed::Dyn"), "(tensor_typed :: Dyn ,)");
     }
 
     #[test]
     fn an_upper_camel_case_path_or_a_macro_call_is_a_dim_type_used_as_is() {
-        // A shape that may name a dim (a one-segment path, or one through modules) is the
-        // alias `NamesN`, which reads each dim through `DimOf`.
+        // A name declared by `dims!` is a dim type: kept as written, in a tuple.
         assert_eq!(
             expand("Dyn, Embd, model::Seq"),
-            ":: tensor_typed :: typelevel :: named :: Names3 < :: tensor_typed :: Dyn , Embd , model :: Seq >"
+            "(:: tensor_typed :: Dyn , Embd , model :: Seq)"
         );
-        // An associated type is a dim already: kept as written, in a tuple.
         assert_eq!(expand("C::Embd, Self::Embd"), "(C :: Embd , Self :: Embd)");
         assert_eq!(
             expand("<C as Config>::Vocab"),

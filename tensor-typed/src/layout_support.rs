@@ -33,6 +33,7 @@ pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
 pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};
 pub use crate::typelevel::layout_rules::{Chunks, DimIs, GroupSize, SplitDim};
+pub use crate::typelevel::named::SizeOf;
 pub use crate::typelevel::op::{rearrange, reduce, repeat};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 
@@ -164,8 +165,9 @@ impl<H, L> ModeOfDim for K<H, L> {
 impl ModeOfDim for Dyn {
     type Then<M: Mode> = MayFail;
 }
-impl<N, S: ModeOfDim> ModeOfDim for crate::NamedDim<N, S> {
-    type Then<M: Mode> = S::Then<M>;
+/// A name as its size.
+impl<X: crate::NamedDim<Size: ModeOfDim>> ModeOfDim for X {
+    type Then<M: Mode> = <X::Size as ModeOfDim>::Then<M>;
 }
 
 /// `reduce = mean` needs floating-point elements (as PyTorch's `mean`).

@@ -4,6 +4,8 @@
 //! Every typed op calls the same tensor-core op (the runtime), so values, sizes and
 //! strides are those of the untyped program; the type adds compile-time checks.
 
+use crate::shape::names::RenameTo;
+use crate::shape::same::SameShape;
 use crate::shape::{Shape, StaticShape};
 use std::fmt;
 use std::marker::PhantomData;
@@ -175,10 +177,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// (`check_shape: shape (D<2>, Dyn) can never be (D<3>, D<5>): dim 0 is 2 vs 3`).
     ///
     /// Errors: `InvalidArgument` naming the expected shape and the sizes.
-    pub fn check_shape<S2: Shape>(&self) -> Result<Tensor<T, S2>>
-    where
-        S: crate::shape::same::SameShape<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn check_shape<S2: Shape>(&self) -> Result<Tensor<T, S2>> where S: SameShape<S2> {
         if !S2::matches(self.inner.sizes()) {
             return Err(shape_error(
                 "check_shape",
@@ -199,10 +201,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # Errors
     /// `InvalidArgument` naming the expected shape and the sizes, when a run-time size
     /// differs from a static size of `S2`.
-    pub fn try_rename<S2: Shape>(&self) -> Result<Tensor<T, S2>>
-    where
-        S: crate::shape::names::RenameTo<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn try_rename<S2: Shape>(&self) -> Result<Tensor<T, S2>> where S: RenameTo<S2> {
         if !S2::matches(self.inner.sizes()) {
             return Err(shape_error("rename", S2::describe(), self.inner.sizes()));
         }
@@ -216,10 +218,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// When a run-time size differs from a static size of `S2`, with the message of
     /// [`try_rename`](Self::try_rename).
     #[track_caller]
-    pub fn rename<S2: Shape>(&self) -> Tensor<T, S2>
-    where
-        S: crate::shape::names::RenameTo<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn rename<S2: Shape>(&self) -> Tensor<T, S2> where S: RenameTo<S2> {
         crate::or_panic::or_panic(self.try_rename())
     }
 
@@ -232,10 +234,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// widening), with the message of [`check_shape`](Self::check_shape), its `try_`
     /// form.
     #[track_caller]
-    pub fn widen<S2: Shape>(self) -> Tensor<T, S2>
-    where
-        S: crate::shape::same::SameShape<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn widen<S2: Shape>(self) -> Tensor<T, S2> where S: SameShape<S2> {
         crate::or_panic::or_panic(self.check_shape())
     }
 

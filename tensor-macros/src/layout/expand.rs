@@ -256,7 +256,7 @@ fn given(c: &Checked, names: &[String]) -> Vec<TokenStream> {
                 // A dim type's static size; a named run-time dim gives its name, not a
                 // size (the axis is sized by the input).
                 (None, None, Some(path)) => {
-                    quote!(<::tensor_typed::DimOf<#path> as ::tensor_typed::Dim>::STATIC)
+                    quote!(<#path as ::tensor_typed::Dim>::STATIC)
                 }
                 (None, None, None) => quote!(::core::option::Option::None),
             },
@@ -380,10 +380,10 @@ fn shape_impl(
                     Some(ty) => {
                         // A name sizing part of a group must be static: a run-time one
                         // would name an axis whose size nothing checks.
-                        if let (Ty::NamedDim(_), true) = (&ty, dim.terms.len() > 1) {
+                        if let (Ty::DimType(_), true) = (&ty, dim.terms.len() > 1) {
                             let t = ty.tokens();
                             let op = Ident::new(op_marker(c.op), Span::call_site());
-                            bounds.push(quote_spanned!(span=> #t: #ls::GroupSize<#ls::#op, __S>));
+                            bounds.push(quote_spanned!(span=> __S: #ls::GroupSize<#ls::#op, #t>));
                         }
                         known = known.mul(ty.clone());
                         axes[index(names, n)] = Some(ty);

@@ -19,9 +19,9 @@ pub(crate) enum Ty {
     Static(usize),
     /// A run-time size, `Dyn`.
     Dyn,
-    /// A dim type given as a size (`h = Heads`): `DimOf<Heads>` (kept as the
-    /// path's text, so that `Ty` stays comparable).
-    NamedDim(String),
+    /// A dim type given as a size (`h = Heads`): the type itself (kept as the path's
+    /// text, so that `Ty` stays comparable).
+    DimType(String),
     /// `Prod<X, Y>`.
     Prod(Box<Ty>, Box<Ty>),
     /// `op::Chunks<I, X, Y>`: input dim `I` (`X`) split in chunks of `Y` (exact
@@ -79,10 +79,7 @@ impl Ty {
             }
             Ty::Static(n) => crate::shape::static_dim(&ls, *n),
             Ty::Dyn => quote!(#ls::Dyn),
-            Ty::NamedDim(path) => {
-                let path: TokenStream = path.parse().unwrap_or_default();
-                quote!(::tensor_typed::DimOf<#path>)
-            }
+            Ty::DimType(path) => path.parse().unwrap_or_default(),
             Ty::Prod(a, b) => {
                 let (a, b) = (a.tokens(), b.tokens());
                 quote!(#ls::Prod<#a, #b>)
@@ -101,7 +98,7 @@ impl Ty {
     pub fn bounds(&self, span: Span, out: &mut Vec<TokenStream>) {
         let ls = support();
         let bound = match self {
-            Ty::Param(_) | Ty::Static(_) | Ty::Dyn | Ty::NamedDim(_) => return,
+            Ty::Param(_) | Ty::Static(_) | Ty::Dyn | Ty::DimType(_) => return,
             Ty::Prod(a, b) => {
                 a.bounds(span, out);
                 b.bounds(span, out);
@@ -114,7 +111,12 @@ impl Ty {
                 let op = Ident::new(op, Span::call_site());
                 let dim = Literal::usize_unsuffixed(*dim);
                 let (ta, tb) = (input.tokens(), by.tokens());
-                quote_spanned!(span=> #ta: #ls::SplitDim<#ls::#op, #dim, #tb>)
+                // Asked of the dim's size (`SplitDim` has no impl for names).
+                let size = quote_spanned!(span=> #ta: #ls::SizeOf);
+                if !out.iter().any(|b| b.to_string() == size.to_string()) {
+                    out.push(size);
+                }
+                quote_spanned!(span=> <#ta as #ls::SizeOf>::Size: #ls::SplitDim<#ls::#op, #dim, #tb>)
             }
         };
         if !out.iter().any(|b| b.to_string() == bound.to_string()) {

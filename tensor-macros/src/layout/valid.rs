@@ -98,7 +98,7 @@ impl GivenSize {
         match &self.value {
             SizeValue::Static { value } => Ty::Static(*value),
             SizeValue::Run(_) => Ty::Dyn,
-            SizeValue::Dim(p) => Ty::NamedDim(quote::quote!(#p).to_string()),
+            SizeValue::Dim(p) => Ty::DimType(quote::quote!(#p).to_string()),
         }
     }
 }

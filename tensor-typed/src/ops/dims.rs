@@ -153,7 +153,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
         D<START>: DimAdd<D<LEN>>,
         DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
-        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, DimAt<S, PosOf<S, A>>>:
+        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, op::narrow>:
             NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
         <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
             crate::shape::IntoShape,
@@ -175,7 +175,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
         D<START>: DimAdd<D<LEN>>,
         DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
-        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, DimAt<S, PosOf<S, A>>>:
+        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, op::narrow>:
             NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
         <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
             crate::shape::IntoShape,

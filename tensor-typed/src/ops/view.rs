@@ -53,18 +53,18 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # Panics
     /// With PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
     #[track_caller]
-    pub fn expand<S2: Shape>(&self) -> Tensor<T, S2>
-    where
-        S: ExpandTo<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn expand<S2: Shape>(&self) -> Tensor<T, S2> where S: ExpandTo<S2> {
         wrap!(or_panic(self.inner.expand(&target_sizes(S2::DIMS))))
     }
 
     /// [`Self::expand`], returning the run-time error instead of panicking.
-    pub fn try_expand<S2: Shape>(&self) -> Result<Tensor<T, S2>>
-    where
-        S: ExpandTo<S2>,
-    {
+    // The bound on the signature's line: an error's note on it then shows that one line
+    // (rustc adds the signature and `where` lines when the bound is on another line).
+    #[rustfmt::skip]
+    pub fn try_expand<S2: Shape>(&self) -> Result<Tensor<T, S2>> where S: ExpandTo<S2> {
         let t = self.inner.expand(&target_sizes(S2::DIMS))?;
         Tensor::try_from_dyn(t)
     }

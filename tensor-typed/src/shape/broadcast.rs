@@ -9,7 +9,8 @@
 
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::BroadcastOk;
-use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, StaticDim, D};
+use crate::typelevel::dim::dim_rule;
+use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
@@ -17,6 +18,7 @@ use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
 use typenum::{B0, B1};
 
+dim_rule! {
 /// One dim pair of a broadcast: `Self` with `Rhs`.
 pub trait BroadcastAt<Rhs> {
     /// The broadcast dim (meaningful when `Ok` is `B1`).
@@ -24,15 +26,29 @@ pub trait BroadcastAt<Rhs> {
     /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
     type Ok;
 }
-// Two static dims: asks whether `A` is 1, then whether `B` is, and compares them only
-// when neither is (the same verdict as `CanBroadcast` and `BroadcastDim`, in fewer steps
-// for the trait solver, which solves each step again in borrowck and codegen).
-impl<A: StaticDim + IsOne, B: StaticDim> BroadcastAt<B> for A
+}
+// A static dim with any dim: asks whether `A` is 1, then whether `B` is, and compares
+// them only when neither is (the verdict of `CanBroadcast` and `BroadcastDim`, in fewer
+// steps for the trait solver, which solves each step again in borrowck and codegen).
+// Against `Dyn` or a named run-time dim the comparison holds (the run time checks it)
+// and keeps the static dim ([`NamedOr`]).
+#[diagnostic::do_not_recommend]
+impl<const N: usize, B> BroadcastAt<B> for D<N>
 where
-    <A as IsOne>::Output: BroadcastLhs<A, B>,
+    D<N>: IsOne,
+    <D<N> as IsOne>::Output: BroadcastLhs<D<N>, B>,
 {
-    type Output = <<A as IsOne>::Output as BroadcastLhs<A, B>>::Output;
-    type Ok = <<A as IsOne>::Output as BroadcastLhs<A, B>>::Ok;
+    type Output = <<D<N> as IsOne>::Output as BroadcastLhs<D<N>, B>>::Output;
+    type Ok = <<D<N> as IsOne>::Output as BroadcastLhs<D<N>, B>>::Ok;
+}
+// A `K` is never 1: straight to the question whether `B` is.
+#[diagnostic::do_not_recommend]
+impl<H, L, B: IsOne> BroadcastAt<B> for K<H, L>
+where
+    <B as IsOne>::Output: BroadcastRhs<K<H, L>, B>,
+{
+    type Output = <<B as IsOne>::Output as BroadcastRhs<K<H, L>, B>>::Output;
+    type Ok = <<B as IsOne>::Output as BroadcastRhs<K<H, L>, B>>::Ok;
 }
 /// [`BroadcastAt`] of two static dims after asking whether the left one, `A`, is 1
 /// (`Self`): `B1` gives `B`; `B0` asks the same of `B` ([`BroadcastRhs`]).
@@ -70,13 +86,7 @@ impl<A: Dim + DimEq<B>, B: NamedOr<A>> BroadcastRhs<A, B> for B0 {
     type Output = <B as NamedOr<A>>::Out;
     type Ok = <A as DimEq<B>>::Output;
 }
-impl<A: StaticDim> BroadcastAt<Dyn> for A
-where
-    A: BroadcastDim<Dyn>,
-{
-    type Output = <A as BroadcastDim<Dyn>>::Output;
-    type Ok = B1;
-}
+#[diagnostic::do_not_recommend]
 impl<Y> BroadcastAt<Y> for Dyn
 where
     Dyn: BroadcastDim<Y>,
@@ -84,24 +94,44 @@ where
     type Output = <Dyn as BroadcastDim<Y>>::Output;
     type Ok = B1;
 }
-/// A static dim with a named run-time one: the same as with `Dyn`, but for a named
-/// static dim only the same name.
-impl<A: StaticDim, M: 'static> BroadcastAt<NamedDim<M, Dyn>> for A
+/// A name with `B`, by its size ([`BroadcastAtBySize`]).
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, B> BroadcastAt<B> for X
 where
-    A: BroadcastDim<NamedDim<M, Dyn>> + DimEq<NamedDim<M, Dyn>> + IsOne,
-    <A as DimEq<NamedDim<M, Dyn>>>::Output: Or<<A as IsOne>::Output>,
+    X::Size: BroadcastAtBySize<X, B>,
 {
-    type Output = <A as BroadcastDim<NamedDim<M, Dyn>>>::Output;
-    type Ok = <<A as DimEq<NamedDim<M, Dyn>>>::Output as Or<<A as IsOne>::Output>>::Output;
+    type Output = <X::Size as BroadcastAtBySize<X, B>>::Output;
+    type Ok = <X::Size as BroadcastAtBySize<X, B>>::Ok;
 }
-/// A named run-time dim with `Y`: `Y` is the same name, an unnamed dim or a 1.
-impl<N: 'static, Y: IsOne> BroadcastAt<Y> for NamedDim<N, Dyn>
+/// [`BroadcastAt`] of the name `X` of size `Self` with `B`: a static name as a static dim
+/// that is not 1; a run-time one with a 1, the same name, `Dyn` or an unnamed dim of any
+/// size (checked at run time).
+pub trait BroadcastAtBySize<X, B> {
+    /// The broadcast dim.
+    type Output: Dim;
+    /// `B1` when the dims broadcast.
+    type Ok;
+}
+impl<const N: usize, X, B: IsOne> BroadcastAtBySize<X, B> for D<N>
 where
-    Self: BroadcastDim<Y> + DimEq<Y>,
-    <Self as DimEq<Y>>::Output: Or<<Y as IsOne>::Output>,
+    <B as IsOne>::Output: BroadcastRhs<X, B>,
 {
-    type Output = <Self as BroadcastDim<Y>>::Output;
-    type Ok = <<Self as DimEq<Y>>::Output as Or<<Y as IsOne>::Output>>::Output;
+    type Output = <<B as IsOne>::Output as BroadcastRhs<X, B>>::Output;
+    type Ok = <<B as IsOne>::Output as BroadcastRhs<X, B>>::Ok;
+}
+impl<H, L, X, B: IsOne> BroadcastAtBySize<X, B> for K<H, L>
+where
+    <B as IsOne>::Output: BroadcastRhs<X, B>,
+{
+    type Output = <<B as IsOne>::Output as BroadcastRhs<X, B>>::Output;
+    type Ok = <<B as IsOne>::Output as BroadcastRhs<X, B>>::Ok;
+}
+impl<X: BroadcastDim<B> + DimEq<B>, B: IsOne> BroadcastAtBySize<X, B> for Dyn
+where
+    <X as DimEq<B>>::Output: Or<<B as IsOne>::Output>,
+{
+    type Output = <X as BroadcastDim<B>>::Output;
+    type Ok = <<X as DimEq<B>>::Output as Or<<B as IsOne>::Output>>::Output;
 }
 
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
@@ -164,7 +194,7 @@ where
 pub struct Mismatch<A, B, P>(PhantomData<(A, B, P)>);
 
 /// The check of a broadcast verdict (`B1` or a [`Mismatch`]) of op `Op` between shapes
-/// `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is the left dim.
+/// `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is the op.
 pub trait BroadcastVerdict<Op, L, R> {
     /// `X` when the shapes broadcast; no type otherwise (see `check!`).
     type Then<X>;
@@ -175,9 +205,9 @@ impl<Op, L, R> BroadcastVerdict<Op, L, R> for B1 {
 }
 impl<Op, L, R, A, B, const I: usize> BroadcastVerdict<Op, L, R> for Mismatch<A, B, D<I>>
 where
-    A: BroadcastOk<Op, L, R, B, I>,
+    Op: BroadcastOk<Op, L, R, A, B, I>,
 {
-    type Then<X> = <A as BroadcastOk<Op, L, R, B, I>>::Then<X>;
+    type Then<X> = <Op as BroadcastOk<Op, L, R, A, B, I>>::Then<X>;
 }
 
 /// The larger rank of the dim lists `X` and `Y`, as `D<r>`.

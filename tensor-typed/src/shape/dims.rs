@@ -10,6 +10,7 @@
 
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::Blame;
+use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::Bool;
 use crate::typelevel::peano::{S, Z};
 use typenum::{B0, B1};
@@ -112,20 +113,33 @@ impl<H, T: Push<X>, X> Push<X> for Cons<H, T> {
     type Output = Cons<H, T::Output>;
 }
 
+dim_rule! {
 /// `B1` when dim `Self` may be squeezed: static 1, or `Dyn` (checked at run time); else
-/// the dim itself (the `Self` of the failed check, see [`Blame`]).
+/// the op marker `squeeze` (the `Self` of the failed check, see [`Blame`]).
 pub trait Squeezable {
     /// `B1` or `Self`.
     type Output;
 }
-impl<X: crate::typelevel::dim::StaticDim + crate::typelevel::dim::IsOne> Squeezable for X
-where
-    <X as crate::typelevel::dim::IsOne>::Output: crate::typelevel::dim::Pick,
-{
-    type Output = Blame<<X as crate::typelevel::dim::IsOne>::Output, X>;
 }
+#[diagnostic::do_not_recommend]
+impl<const N: usize> Squeezable for crate::typelevel::dim::D<N>
+where
+    Self: crate::typelevel::dim::IsOne<Output: crate::typelevel::dim::Pick>,
+{
+    type Output = Blame<<Self as crate::typelevel::dim::IsOne>::Output, crate::op::squeeze>;
+}
+#[diagnostic::do_not_recommend]
+impl<H, L> Squeezable for crate::typelevel::dim::K<H, L> {
+    type Output = crate::op::squeeze;
+}
+#[diagnostic::do_not_recommend]
 impl Squeezable for crate::typelevel::dim::Dyn {
     type Output = B1;
+}
+/// A name is never a 1 to squeeze (its name says what it is), even a run-time one.
+#[diagnostic::do_not_recommend]
+impl<X: crate::NamedDim> Squeezable for X {
+    type Output = crate::op::squeeze;
 }
 
 /// `B1` when `Self` (a Peano rank) is at least 2 (tril/triu).

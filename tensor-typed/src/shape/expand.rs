@@ -15,7 +15,7 @@ use crate::typelevel::arith::DimMul;
 use crate::typelevel::checks::{
     ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
 };
-use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, StaticDim, D, K};
+use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::peano::ToDim;
@@ -36,21 +36,12 @@ pub trait ExpandAt<T> {
     /// or is an unnamed 1.
     type Ok: Bool;
 }
-impl<A: StaticDim, B> ExpandAt<B> for A
+// One impl for every dim: a `Dyn` unifies with anything, a name is never 1.
+impl<A: DimEq<B> + IsOne, B> ExpandAt<B> for A
 where
-    A: DimEq<B> + IsOne,
     <A as DimEq<B>>::Output: Or<<A as IsOne>::Output>,
 {
     type Ok = <<A as DimEq<B>>::Output as Or<<A as IsOne>::Output>>::Output;
-}
-impl<T> ExpandAt<T> for Dyn {
-    type Ok = B1;
-}
-impl<N: 'static, T> ExpandAt<T> for NamedDim<N, Dyn>
-where
-    Self: DimEq<T, Output: Bool>,
-{
-    type Ok = <Self as DimEq<T>>::Output;
 }
 
 /// The verdict of the new leading dims `Self` of an expand target: each must be static.
@@ -70,10 +61,26 @@ impl<H, L, T: LeadingVerdict> LeadingVerdict for Cons<K<H, L>, T> {
 impl<T> LeadingVerdict for Cons<Dyn, T> {
     type Verdict = ExpandNewLeadingDyn;
 }
-impl<N, S: StaticDim, T: LeadingVerdict> LeadingVerdict for Cons<NamedDim<N, S>, T> {
+/// A name as its size: a run-time name is a new leading `Dyn`.
+impl<X: NamedDim, T> LeadingVerdict for Cons<X, T>
+where
+    X::Size: LeadingAfter<T>,
+{
+    type Verdict = <X::Size as LeadingAfter<T>>::Verdict;
+}
+/// [`LeadingVerdict`] of new leading dims whose head has the size `Self` (a name's) and
+/// whose tail is `T` (asked of the size, as `AllStaticAfter`).
+pub trait LeadingAfter<T> {
+    /// `B1` or [`ExpandNewLeadingDyn`].
+    type Verdict;
+}
+impl<const N: usize, T: LeadingVerdict> LeadingAfter<T> for D<N> {
     type Verdict = T::Verdict;
 }
-impl<N, T> LeadingVerdict for Cons<NamedDim<N, Dyn>, T> {
+impl<H, L, T: LeadingVerdict> LeadingAfter<T> for K<H, L> {
+    type Verdict = T::Verdict;
+}
+impl<T> LeadingAfter<T> for Dyn {
     type Verdict = ExpandNewLeadingDyn;
 }
 
@@ -116,7 +123,7 @@ impl<S, Tgt> ExpandVerdict<S, Tgt> for B1 {}
 impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandFewerDims where Tgt: ExpandRankOk<S, Tgt> {}
 impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandNewLeadingDyn where Dyn: ExpandLeadingOk<S, Tgt> {}
 impl<S, Tgt, A, B, const I: usize> ExpandVerdict<S, Tgt> for ExpandDimDiffers<A, B, D<I>> where
-    A: ExpandOk<S, Tgt, A, B, I>
+    Tgt: ExpandOk<S, Tgt, A, B, I>
 {
 }
 
@@ -162,9 +169,33 @@ impl<X> RepeatAt<Dyn> for X {
     type Ok = B0;
 }
 // A named count repeats by its size (the product is unnamed).
-impl<X: RepeatAt<S>, N, S> RepeatAt<NamedDim<N, S>> for X {
-    type Output = <X as RepeatAt<S>>::Output;
-    type Ok = <X as RepeatAt<S>>::Ok;
+impl<X, Y: NamedDim> RepeatAt<Y> for X
+where
+    Y::Size: RepeatBySize<X>,
+{
+    type Output = <Y::Size as RepeatBySize<X>>::Output;
+    type Ok = <Y::Size as RepeatBySize<X>>::Ok;
+}
+/// [`RepeatAt`] of dim `X` by a name of size `Self`: the product, or `Dyn` with `Ok = B0`
+/// for a run-time name. (Asked of the size: `X: RepeatAt<Y::Size>`, with the count not
+/// yet inferred, would nest projections without end.)
+pub trait RepeatBySize<X> {
+    /// The repeated dim.
+    type Output;
+    /// `B1` when the count is static.
+    type Ok: Bool;
+}
+impl<X: DimMul<D<B>>, const B: usize> RepeatBySize<X> for D<B> {
+    type Output = <X as DimMul<D<B>>>::Output;
+    type Ok = B1;
+}
+impl<X: DimMul<K<H, L>>, H, L> RepeatBySize<X> for K<H, L> {
+    type Output = <X as DimMul<K<H, L>>>::Output;
+    type Ok = B1;
+}
+impl<X> RepeatBySize<X> for Dyn {
+    type Output = Dyn;
+    type Ok = B0;
 }
 
 /// Repeat over reversed lists (`Self` the dims, `R` the counts). Never fails: a mistake

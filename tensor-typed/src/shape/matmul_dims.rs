@@ -8,9 +8,8 @@
 use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
-use crate::typelevel::dim::{DimEq, Dyn, If, Select, StaticDim, D};
+use crate::typelevel::dim::{DimEq, If, Select, D};
 use crate::typelevel::list::{Len, LenOf};
-use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -22,24 +21,13 @@ pub trait InnerDim<K> {
     /// `B1`, or [`InnerMismatch`].
     type Verdict;
 }
-// A static dim, or a named run-time one, against any dim: [`DimEq`] (names compared; a
-// `Dyn` unifies).
-impl<A: StaticDim, B> InnerDim<B> for A
+// One impl for every dim, through [`DimEq`] (names compared; a `Dyn` unifies with
+// anything, so its verdict is `B1`).
+impl<A: DimEq<B>, B> InnerDim<B> for A
 where
-    A: DimEq<B>,
     <A as DimEq<B>>::Output: Select<B1, InnerMismatch<A, B>>,
 {
     type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
-}
-impl<N: 'static, B> InnerDim<B> for NamedDim<N, Dyn>
-where
-    Self: DimEq<B>,
-    <Self as DimEq<B>>::Output: Select<B1, InnerMismatch<Self, B>>,
-{
-    type Verdict = If<<Self as DimEq<B>>::Output, B1, InnerMismatch<Self, B>>;
-}
-impl<K> InnerDim<K> for Dyn {
-    type Verdict = B1;
 }
 
 /// The verdict of a matmul whose static inner dims `A` and `B` differ.
@@ -119,7 +107,7 @@ where
 }
 
 /// The check of a matmul verdict of `L` by `R`: an [`InnerMismatch`] is the error
-/// `MatmulOk`, a batch [`Mismatch`] the broadcast error (`Self` is the left dim).
+/// `MatmulOk`, a batch [`Mismatch`] the broadcast error (`Self` is the op marker).
 pub trait MatmulVerdict<L, R> {
     /// `X` when the verdict is `B1`; no type otherwise (see `check!`).
     type Then<X>;
@@ -128,14 +116,17 @@ pub trait MatmulVerdict<L, R> {
 impl<L, R> MatmulVerdict<L, R> for B1 {
     type Then<X> = X;
 }
-impl<L, R, A: MatmulOk<L, R, B>, B> MatmulVerdict<L, R> for InnerMismatch<A, B> {
-    type Then<X> = <A as MatmulOk<L, R, B>>::Then<X>;
+impl<L, R, A, B> MatmulVerdict<L, R> for InnerMismatch<A, B>
+where
+    op::matmul: MatmulOk<L, R, A, B>,
+{
+    type Then<X> = <op::matmul as MatmulOk<L, R, A, B>>::Then<X>;
 }
 impl<L, R, A, B, const I: usize> MatmulVerdict<L, R> for Mismatch<A, B, D<I>>
 where
-    A: BroadcastOk<op::matmul, L, R, B, I>,
+    op::matmul: BroadcastOk<op::matmul, L, R, A, B, I>,
 {
-    type Then<X> = <A as BroadcastOk<op::matmul, L, R, B, I>>::Then<X>;
+    type Then<X> = <op::matmul as BroadcastOk<op::matmul, L, R, A, B, I>>::Then<X>;
 }
 
 /// The reversed matmul list of `S` by `R`.

@@ -261,12 +261,27 @@ impl<const N: usize, T: AllStatic> AllStatic for Cons<D<N>, T> {
 impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
 }
-impl<N, S: crate::typelevel::dim::StaticDim, T: AllStatic> AllStatic
-    for Cons<crate::NamedDim<N, S>, T>
+/// A name as its size ([`AllStaticAfter`]).
+impl<X: crate::NamedDim, T> AllStatic for Cons<X, T>
+where
+    X::Size: AllStaticAfter<T>,
 {
+    type Ok = <X::Size as AllStaticAfter<T>>::Ok;
+}
+/// [`AllStatic`] of a list whose head has the size `Self` (a name's) and whose tail is
+/// `T`. (Asked of the size itself, not of `Cons<X::Size, T>`: with the head not yet
+/// inferred, that bound would nest projections without end.)
+pub trait AllStaticAfter<T> {
+    /// `B1` or `B0`.
+    type Ok: crate::typelevel::dim::Bool;
+}
+impl<const N: usize, T: AllStatic> AllStaticAfter<T> for D<N> {
     type Ok = T::Ok;
 }
-impl<N, T> AllStatic for Cons<crate::NamedDim<N, Dyn>, T> {
+impl<H, L, T: AllStatic> AllStaticAfter<T> for K<H, L> {
+    type Ok = T::Ok;
+}
+impl<T> AllStaticAfter<T> for Dyn {
     type Ok = typenum::B0;
 }
 impl<T> AllStatic for Cons<Dyn, T> {

@@ -9,29 +9,11 @@
 use crate::shape::dims::RankOf;
 use crate::shape::same::{SameVerdict, SameVerdictOf, SameZip};
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::dim::{Dyn, StaticDim, D, K};
+use crate::typelevel::dim::{D, K};
 use crate::typelevel::list::Len;
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::named::{NamedDim, SizeOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
-
-/// The size of a dim, its name taken off: `NamedDim<N, S>` → `S`; any other dim itself.
-pub trait SizeOf {
-    /// The unnamed dim.
-    type Size;
-}
-impl<const N: usize> SizeOf for D<N> {
-    type Size = Self;
-}
-impl<H, L> SizeOf for K<H, L> {
-    type Size = Self;
-}
-impl SizeOf for Dyn {
-    type Size = Self;
-}
-impl<N, S> SizeOf for NamedDim<N, S> {
-    type Size = S;
-}
 
 /// A dim list with every name taken off ([`SizeOf`]).
 pub trait Unnamed {
@@ -62,11 +44,12 @@ where
 }
 
 /// One dim of a result annotated by the user (`layout!`'s output): the dim itself, or
-/// an unnamed static dim named by the annotation (`D<256>` as `NamedDim<Model, D<256>>`,
-/// the same size: a merge `(h d)` named `Model`).
+/// an unnamed static dim named by the annotation (`D<256>` as `Model` of size `D<256>`:
+/// a merge `(h d)` named `Model`).
 pub trait NameAs<Y> {}
 impl<X> NameAs<X> for X {}
-impl<N, S: StaticDim> NameAs<NamedDim<N, S>> for S {}
+impl<const N: usize, Y: NamedDim<Size = D<N>>> NameAs<Y> for D<N> {}
+impl<H, L, Y: NamedDim<Size = K<H, L>>> NameAs<Y> for K<H, L> {}
 
 /// [`NameAs`] dim by dim over two dim lists of the same length.
 pub trait NamesAsList<Y> {}

@@ -97,9 +97,9 @@ where
 }
 impl<L, R, A, B, const J: usize> CatVerdict<L, R> for CatDimsDiffer<A, B, D<J>>
 where
-    A: CatOk<L, R, A, B, J>,
+    op::cat: CatOk<L, R, A, B, J>,
 {
-    type Then<X> = <A as CatOk<L, R, A, B, J>>::Then<X>;
+    type Then<X> = <op::cat as CatOk<L, R, A, B, J>>::Then<X>;
 }
 
 /// The cat position of signed dim `DIM` in `X`, as a `D<p>`.
@@ -157,9 +157,9 @@ impl<Op, X, Wt, const G: usize> WindowVerdict<Op, X, Wt, G> for B1 {
 }
 impl<Op, X, Wt, E, C, const G: usize> WindowVerdict<Op, X, Wt, G> for ConvChannelsDiffer<E, C>
 where
-    C: ConvChannelsOk<X, Wt, E, C, G>,
+    op::conv2d: ConvChannelsOk<X, Wt, E, C, G>,
 {
-    type Then<Y> = <C as ConvChannelsOk<X, Wt, E, C, G>>::Then<Y>;
+    type Then<Y> = <op::conv2d as ConvChannelsOk<X, Wt, E, C, G>>::Then<Y>;
 }
 impl<Op, X, Wt, const G: usize> WindowVerdict<Op, X, Wt, G> for WindowTooSmall
 where
@@ -363,7 +363,7 @@ impl<N: DimEq<N2, Output: Bool>, C, N2> CrossEntropyRule<(N2,)> for (N, C) {
 pub trait CrossEntropyVerdict<L, T> {}
 #[diagnostic::do_not_recommend]
 impl<L, T> CrossEntropyVerdict<L, T> for B1 {}
-impl<L, T, A, B> CrossEntropyVerdict<L, T> for BatchDiffers<A, B> where A: BatchOk<L, T, A, B> {}
+impl<L, T, A, B> CrossEntropyVerdict<L, T> for BatchDiffers<A, B> where T: BatchOk<L, T, A, B> {}
 
 /// `cross_entropy` of logits `Self` = `[N, C]` with targets `T` = `[N]`.
 pub trait CrossEntropyWith<T: Shape>: Shape {}

@@ -10,7 +10,8 @@
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{Blame, ReshapeOk};
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
-use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim};
+use crate::typelevel::dim::dim_rule;
+use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim, D, K};
 use crate::typelevel::named::NamedDim;
 use typenum::{Bit, B0, B1};
 
@@ -47,19 +48,38 @@ where
     type Output = <DCons<D, T> as MulBy<DCons<E, U>>>::Output;
 }
 
+dim_rule! {
 /// The size of one dim as an element count: its decimal digits, or `Dyn`.
 pub trait DimCount {
     /// The digits (or `Dyn`).
     type N;
 }
-impl<X: StaticDim> DimCount for X {
-    type N = X::Digits;
 }
+#[diagnostic::do_not_recommend]
+impl<const N: usize> DimCount for D<N>
+where
+    D<N>: StaticDim,
+{
+    type N = <D<N> as StaticDim>::Digits;
+}
+#[diagnostic::do_not_recommend]
+impl<H, L> DimCount for K<H, L>
+where
+    K<H, L>: StaticDim,
+{
+    type N = <K<H, L> as StaticDim>::Digits;
+}
+#[diagnostic::do_not_recommend]
 impl DimCount for Dyn {
     type N = Dyn;
 }
-impl<N: 'static> DimCount for NamedDim<N, Dyn> {
-    type N = Dyn;
+/// A name counts as its size.
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim> DimCount for X
+where
+    X::Size: DimCount,
+{
+    type N = <X::Size as DimCount>::N;
 }
 
 /// The element count of a dim list: its decimal digits, or `Dyn` if any dim is `Dyn`.
@@ -138,25 +158,70 @@ impl<H, T> SharedHead<Nil> for Cons<H, T> {
 impl<H1: StaticEq<H2>, T1, H2, T2> SharedHead<Cons<H2, T2>> for Cons<H1, T1> {
     type Output = <H1 as StaticEq<H2>>::Output;
 }
-/// `B1` for two equal static dims; `B0` for two different ones or when either is `Dyn`.
+dim_rule! {
+/// `B1` for two static dims of equal size (named or not: the element count reads only
+/// sizes); `B0` for two different ones or when either is `Dyn` or a run-time name.
 pub trait StaticEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bit;
 }
-impl<X: StaticDim + DimEq<Y>, Y: StaticDim> StaticEq<Y> for X {
-    type Output = <X as DimEq<Y>>::Output;
 }
-impl<X: StaticDim> StaticEq<Dyn> for X {
+#[diagnostic::do_not_recommend]
+impl<const A: usize, const B: usize> StaticEq<D<B>> for D<A>
+where
+    D<A>: DimEq<D<B>>,
+{
+    type Output = <D<A> as DimEq<D<B>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<const A: usize, H, L> StaticEq<K<H, L>> for D<A> {
     type Output = B0;
 }
+#[diagnostic::do_not_recommend]
+impl<H, L, const B: usize> StaticEq<D<B>> for K<H, L> {
+    type Output = B0;
+}
+#[diagnostic::do_not_recommend]
+impl<H1, L1, H2, L2> StaticEq<K<H2, L2>> for K<H1, L1>
+where
+    K<H1, L1>: DimEq<K<H2, L2>>,
+{
+    type Output = <K<H1, L1> as DimEq<K<H2, L2>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<const A: usize> StaticEq<Dyn> for D<A> {
+    type Output = B0;
+}
+#[diagnostic::do_not_recommend]
+impl<H, L> StaticEq<Dyn> for K<H, L> {
+    type Output = B0;
+}
+#[diagnostic::do_not_recommend]
 impl<Y> StaticEq<Y> for Dyn {
     type Output = B0;
 }
-impl<X: StaticDim, N: 'static> StaticEq<NamedDim<N, Dyn>> for X {
-    type Output = B0;
+// A static dim and a name: the name's size against the dim (symmetric; asked of the
+// size, so that a name not yet inferred nests no projections).
+#[diagnostic::do_not_recommend]
+impl<const A: usize, Y: NamedDim> StaticEq<Y> for D<A>
+where
+    Y::Size: StaticEq<D<A>>,
+{
+    type Output = <Y::Size as StaticEq<D<A>>>::Output;
 }
-impl<N: 'static, Y> StaticEq<Y> for NamedDim<N, Dyn> {
-    type Output = B0;
+#[diagnostic::do_not_recommend]
+impl<H, L, Y: NamedDim> StaticEq<Y> for K<H, L>
+where
+    Y::Size: StaticEq<K<H, L>>,
+{
+    type Output = <Y::Size as StaticEq<K<H, L>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, Y> StaticEq<Y> for X
+where
+    X::Size: StaticEq<Y>,
+{
+    type Output = <X::Size as StaticEq<Y>>::Output;
 }
 
 /// [`NumelCmp`] after looking at the heads (`Self`: `B1` when they are the same static
@@ -206,7 +271,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::typelevel::dim::{D, K};
 
     fn cmp<L: NumelCmp<R, Output: Bit>, R>() -> bool {
         <L::Output as Bit>::BOOL

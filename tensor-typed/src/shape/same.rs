@@ -6,9 +6,8 @@
 use crate::shape::dims::RankOf;
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{SameDimOk, SameRankOk};
-use crate::typelevel::dim::{Bool, DimEq, Dyn, Pick, StaticDim, D};
+use crate::typelevel::dim::{Bool, DimEq, Pick, D};
 use crate::typelevel::list::{Len, Next};
-use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
@@ -25,20 +24,10 @@ pub trait SameAt<Y> {
     /// `B1` when the dims unify ([`DimEq`]: equal, or either is `Dyn`, names compared).
     type Ok: Bool;
 }
-impl<A: StaticDim, B> SameAt<B> for A
-where
-    A: DimEq<B, Output: Bool>,
-{
+// One impl for every dim: a `Dyn` (or a named run-time dim against an unnamed one)
+// unifies by [`DimEq`] too.
+impl<A: DimEq<B, Output: Bool>, B> SameAt<B> for A {
     type Ok = <A as DimEq<B>>::Output;
-}
-impl<Y> SameAt<Y> for Dyn {
-    type Ok = B1;
-}
-impl<N: 'static, Y> SameAt<Y> for NamedDim<N, Dyn>
-where
-    Self: DimEq<Y, Output: Bool>,
-{
-    type Ok = <Self as DimEq<Y>>::Output;
 }
 
 /// Zips two dim lists for `check_shape`; `J` is the index of the heads (a `D<j>`).
@@ -76,7 +65,7 @@ impl<Op, S, T> SameVerdict<Op, S, T> for B1 {}
 // bound's `Self` (`S: SameShape<..>`) as that bound, without this check's message.
 impl<Op, S, T> SameVerdict<Op, S, T> for RanksDiffer where T: SameRankOk<Op, S, T> {}
 impl<Op, S, T, A, B, const I: usize> SameVerdict<Op, S, T> for DimsDiffer<A, B, D<I>> where
-    A: SameDimOk<Op, S, T, A, B, I>
+    Op: SameDimOk<Op, S, T, A, B, I>
 {
 }
 

@@ -15,31 +15,52 @@ use crate::typelevel::decimal::{
     MulOf, SubB, Trim, XDiv, QR, XQ,
 };
 use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::named::SizeOf;
 use typenum::{Bit, B0, B1};
 
-/// Implements a binary dim operator for every pair: static × static computes on digits
-/// (a named static dim by its size: the result is unnamed); any `Dyn` or named run-time
-/// dim gives `Dyn` (and `Ok = B1`).
-macro_rules! dyn_cases {
-    ($tr:ident) => {
-        impl<Y: Dim> $tr<Y> for Dyn {
-            type Output = Dyn;
-            type Ok = B1;
+/// A binary operator `Op` ([`MulOp`], [`AddOp`], [`SubOp`], [`DivOp`]) on two sizes
+/// (unnamed dims: `D`, `K` or `Dyn`): static × static computes on digits; any `Dyn`
+/// gives `Dyn` (and `Ok = B1`). The dim operators ([`DimMul`], ...) read their operands'
+/// sizes ([`SizeOf`]) and apply it, so a named dim counts as its size and the result is
+/// unnamed.
+pub trait SizeOp<Op, Rhs> {
+    /// The result.
+    type Output: Dim;
+    /// `B1` unless the operation fails statically.
+    type Ok: Bool;
+}
+impl<Op, Y: Dim> SizeOp<Op, Y> for Dyn {
+    type Output = Dyn;
+    type Ok = B1;
+}
+impl<Op, X: StaticDim> SizeOp<Op, Dyn> for X {
+    type Output = Dyn;
+    type Ok = B1;
+}
+
+/// The operators of [`SizeOp`].
+macro_rules! size_ops {
+    ($($(#[$m:meta])* $op:ident => $tr:ident;)*) => {$(
+        $(#[$m])*
+        pub struct $op;
+        impl<X: SizeOf, Y: SizeOf> $tr<Y> for X
+        where
+            X::Size: SizeOp<$op, Y::Size>,
+        {
+            type Output = <X::Size as SizeOp<$op, Y::Size>>::Output;
+            type Ok = <X::Size as SizeOp<$op, Y::Size>>::Ok;
         }
-        impl<X: StaticDim> $tr<Dyn> for X {
-            type Output = Dyn;
-            type Ok = B1;
-        }
-        impl<N: 'static, Y: Dim> $tr<Y> for NamedDim<N, Dyn> {
-            type Output = Dyn;
-            type Ok = B1;
-        }
-        impl<X: StaticDim, N: 'static> $tr<NamedDim<N, Dyn>> for X {
-            type Output = Dyn;
-            type Ok = B1;
-        }
-    };
+    )*};
+}
+size_ops! {
+    /// The product, [`DimMul`].
+    MulOp => DimMul;
+    /// The sum, [`DimAdd`].
+    AddOp => DimAdd;
+    /// The difference, [`DimSub`].
+    SubOp => DimSub;
+    /// The exact quotient, [`DimDiv`].
+    DivOp => DimDiv;
 }
 
 /// The dim of a canonical digit list.
@@ -52,14 +73,13 @@ pub trait DimMul<Rhs> {
     /// Always `B1` (a product cannot fail).
     type Ok: Bool;
 }
-impl<X: StaticDim, Y: StaticDim> DimMul<Y> for X
+impl<X: StaticDim, Y: StaticDim> SizeOp<MulOp, Y> for X
 where
     DigitsOf<Y>: MulBy<DigitsOf<X>, Output: FromDigits<Dim: Dim>>,
 {
     type Output = DimOfDigits<MulOf<DigitsOf<X>, DigitsOf<Y>>>;
     type Ok = B1;
 }
-dyn_cases!(DimMul);
 /// The product of dims `A` and `B`.
 pub type Prod<A, B> = <A as DimMul<B>>::Output;
 
@@ -70,14 +90,13 @@ pub trait DimAdd<Rhs> {
     /// Always `B1`.
     type Ok: Bool;
 }
-impl<X: StaticDim, Y: StaticDim> DimAdd<Y> for X
+impl<X: StaticDim, Y: StaticDim> SizeOp<AddOp, Y> for X
 where
     DigitsOf<X>: AddC<DigitsOf<Y>, B0, Output: FromDigits<Dim: Dim>>,
 {
     type Output = DimOfDigits<AddOf<DigitsOf<X>, DigitsOf<Y>>>;
     type Ok = B1;
 }
-dyn_cases!(DimAdd);
 /// The sum of dims `A` and `B`.
 pub type Sum<A, B> = <A as DimAdd<B>>::Output;
 
@@ -104,14 +123,13 @@ impl<Df> SubSel<Df> for B1 {
 /// The digits and the borrow of `X - Y`.
 type Diff<X, Y> = <DigitsOf<X> as SubB<DigitsOf<Y>, B0>>::Output;
 type Borrow<X, Y> = <DigitsOf<X> as SubB<DigitsOf<Y>, B0>>::Borrow;
-impl<X: StaticDim, Y: StaticDim> DimSub<Y> for X
+impl<X: StaticDim, Y: StaticDim> SizeOp<SubOp, Y> for X
 where
     DigitsOf<X>: SubB<DigitsOf<Y>, B0, Borrow: SubSel<Diff<X, Y>> + Not>,
 {
     type Output = <Borrow<X, Y> as SubSel<Diff<X, Y>>>::Output;
     type Ok = <Borrow<X, Y> as Not>::Output;
 }
-dyn_cases!(DimSub);
 
 /// `DimDiv<Rhs>`: the exact quotient `Self / Rhs` (`layout!` splits); `Ok` is `B0` when
 /// `Rhs` is 0 or does not divide `Self` (the `Output` is then `D<0>`). `Dyn` if either is
@@ -163,14 +181,13 @@ impl<Q: FromDigits<Dim: Dim>> ExactSel<Q> for B1 {
 impl<Q> ExactSel<Q> for B0 {
     type Output = D<0>;
 }
-impl<X: StaticDim, Y: StaticDim> DimDiv<Y> for X
+impl<X: StaticDim, Y: StaticDim> SizeOp<DivOp, Y> for X
 where
     DigitsOf<Y>: DivSel<DigitsOf<X>>,
 {
     type Output = <DigitsOf<Y> as DivSel<DigitsOf<X>>>::Output;
     type Ok = <DigitsOf<Y> as DivSel<DigitsOf<X>>>::Ok;
 }
-dyn_cases!(DimDiv);
 /// The exact quotient of dims `A` and `B`.
 pub type Quot<A, B> = <A as DimDiv<B>>::Output;
 
@@ -185,11 +202,23 @@ pub trait ConvOut<Kernel, Stride, Padding, Dilation> {
     /// `B1` when the output has at least one element.
     type Ok: Bool;
 }
-impl<Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for Dyn {
-    type Output = Dyn;
-    type Ok = B1;
+/// A dim's conv output is its size's ([`SizeOf`]: a named input counts as its size, and
+/// the output is unnamed).
+impl<X: SizeOf, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for X
+where
+    X::Size: ConvOutSize<Kr, St, Pd, Dl>,
+{
+    type Output = <X::Size as ConvOutSize<Kr, St, Pd, Dl>>::Output;
+    type Ok = <X::Size as ConvOutSize<Kr, St, Pd, Dl>>::Ok;
 }
-impl<N: 'static, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for NamedDim<N, Dyn> {
+/// [`ConvOut`] on a size (an unnamed dim).
+pub trait ConvOutSize<Kernel, Stride, Padding, Dilation> {
+    /// The output size.
+    type Output: Dim;
+    /// `B1` when the output has at least one element.
+    type Ok: Bool;
+}
+impl<Kr, St, Pd, Dl> ConvOutSize<Kr, St, Pd, Dl> for Dyn {
     type Output = Dyn;
     type Ok = B1;
 }
@@ -242,7 +271,7 @@ impl<Q: AddC<DNil, B1, Output: FromDigits<Dim: Dim>>, R> ConvQuot for QR<Q, R> {
     type Output = DimOfDigits<<Q as AddC<DNil, B1>>::Output>;
 }
 impl<X: StaticDim, Kr: StaticDim, St: StaticDim, Pd: StaticDim, Dl: StaticDim>
-    ConvOut<Kr, St, Pd, Dl> for X
+    ConvOutSize<Kr, St, Pd, Dl> for X
 where
     DigitsOf<Pd>: MulDig<Dg2, Dg0>,
     DigitsOf<X>: AddC<<DigitsOf<Pd> as MulDig<Dg2, Dg0>>::Output, B0>,

@@ -1,7 +1,7 @@
 //! The check traits behind every static shape error.
 //!
 //! Each is implemented only for [`B1`](typenum::B1) (typenum's true) (the condition holds). A bound
-//! `Blame<condition, W> : XOk<..>` (`W` a shape, dim or op) that fails is reported by rustc with this trait's
+//! `Blame<condition, W> : XOk<..>` (`W` a shape or an op marker, never a dim) that fails is reported by rustc with this trait's
 //! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
 //! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
 //! shapes as tuples of them (`(D<2>, D<3>)`).
@@ -10,8 +10,10 @@ use crate::typelevel::dim::Pick;
 use typenum::B1;
 
 /// The `Self` of a check: `B1` when the condition (a typenum bit) `C` holds, else the
-/// readable type `W` the failure is about (a shape, a dim or an op marker). rustc then
-/// says "the trait `XOk<..>` is not implemented for `W`", never for a typenum bit.
+/// readable type `W` the failure is about (a shape or an op marker). rustc then says
+/// "the trait `XOk<..>` is not implemented for `W`", never for a typenum bit. Never a dim:
+/// a name is the user's own struct, and rustc would show its definition (the `dims!`
+/// block) under the error; a check takes its dims as parameters.
 pub type Blame<C, W> = <C as Pick>::Out<B1, W>;
 
 macro_rules! check {
@@ -31,14 +33,14 @@ macro_rules! check {
 }
 
 check! {
-    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs the static dims `Self`
+    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs the static dims `A`
     /// and `B`.
     #[diagnostic::on_unimplemented(
-        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {Self} vs {B}",
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B}",
         label = "these shapes do not broadcast",
         note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
     )]
-    BroadcastOk<Op, L, R, B; I>
+    BroadcastOk<Op, L, R, A, B; I>
 }
 
 check! {
@@ -130,18 +132,17 @@ check! {
 }
 
 check! {
-    /// Matrix product of `L` and `R`: the inner dims `Self` and `B` must match.
+    /// Matrix product of `L` and `R`: the inner dims `A` and `B` must match.
     #[diagnostic::on_unimplemented(
-        message = "cannot matmul {L} by {R}: inner dims are {Self} vs {B}",
+        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B}",
         label = "the last dim of the left operand must equal the second-to-last of the right",
         note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
     )]
-    MatmulOk<L, R, B;>
+    MatmulOk<L, R, A, B;>
 }
 
 check! {
-    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B` (the
-    /// `Self` of a failure is `A`).
+    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B`.
     #[diagnostic::on_unimplemented(
         message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
@@ -179,7 +180,7 @@ check! {
 }
 
 /// Holds (on `B1`) when dim `I` of the input, `A`, equals the pattern's `B` (a failure's
-/// `Self` is `A`).
+/// `Self` is the op marker `Op`).
 #[diagnostic::on_unimplemented(
     message = "layout!({Op}): Shape mismatch, {A} != {B}: dim {I} of the input has size {A}, but the pattern needs {B}",
     label = "dim {I} is {A}, the pattern needs {B}"
@@ -189,7 +190,7 @@ pub trait SizeEq<Op, A, B, const I: usize> {}
 impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
 
 /// Holds (on `B1`) when `B` divides dim `I` of the input, `A` (a failure's `Self` is
-/// `A`).
+/// `A`, a size: a name splits as its size).
 #[diagnostic::on_unimplemented(
     message = "layout!({Op}): Shape mismatch, can't divide axis of length {A} in chunks of {B} (dim {I} of the input)",
     label = "dim {I} is {A}, not a multiple of {B}"
@@ -237,9 +238,10 @@ check! {
 
 check! {
     /// `cat` of `L` and `R` along dim `D`: the other dims match (`A` vs `B` at dim `I`).
+    /// (No label: rustc then labels the tensors with this trait, instead of a `help` line
+    /// under them, which keeps the error within 15 lines.)
     #[diagnostic::on_unimplemented(
-        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})",
-        label = "shapes that cannot be concatenated"
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})"
     )]
     CatOk<L, R, A, B; I>
 }

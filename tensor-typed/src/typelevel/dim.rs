@@ -23,10 +23,12 @@
 //! # Names
 //!
 //! Rules match dims through the traits of this module ([`StaticDim`], [`DimEq`],
-//! [`IsOne`], ...), never through `D<N>` directly, so a named dim
-//! `NamedDim<Seq, D<16>>` ([`crate::typelevel::named`]) is one more implementor:
+//! [`IsOne`], ...), never through `D<N>` directly, so a named dim (the user's struct
+//! `Seq`, a [`NamedDim`](crate::typelevel::named::NamedDim)) is one more implementor:
 //! [`StaticDim`] by its size, [`DimEq`] by size *and* name (so `Seq` and `HeadDim` of
-//! size 16 do not unify).
+//! size 16 do not unify). The impls here are for `D`, `K` and `Dyn`; a name's are one
+//! blanket impl per trait in [`crate::typelevel::named`] (coherent beside these: the
+//! three never implement `NamedDim`).
 
 use crate::typelevel::decimal::{
     DCons, DNil, Dg0, Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9, DigEq, LeafOf,
@@ -77,8 +79,23 @@ impl<const N: usize> fmt::Debug for D<N> {
 
 impl<Hi: Dim, Lo: Dim> fmt::Debug for K<Hi, Lo> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "K<{:?}, {:?}>", Hi::default(), Lo::default())
+        match Self::STATIC {
+            Some(n) => fmt_static(f, n),
+            None => f.write_str(std::any::type_name::<Self>()),
+        }
     }
+}
+
+/// Writes the static dim of size `n` as its type (`D<768>`, `K<D<50>, D<257>>`): each
+/// size has one form, so the size gives it.
+#[cfg_attr(unoptimized, inline)]
+fn fmt_static(f: &mut fmt::Formatter<'_>, n: usize) -> fmt::Result {
+    if n < 1000 {
+        return write!(f, "D<{n}>");
+    }
+    f.write_str("K<")?;
+    fmt_static(f, n / 1000)?;
+    write!(f, ", D<{}>>", n % 1000)
 }
 
 impl<const I: usize> fmt::Debug for Ax<I> {
@@ -87,8 +104,10 @@ impl<const I: usize> fmt::Debug for Ax<I> {
     }
 }
 
-/// A dim: a static dim ([`D<N>`], [`K`]) or [`Dyn`].
-pub trait Dim: Copy + Default + Send + Sync + 'static + fmt::Debug {
+/// A dim: a static dim ([`D<N>`], [`K`]), [`Dyn`], or a named dim (a struct that `dims!`
+/// declares, [`NamedDim`](crate::typelevel::named::NamedDim)). Dims are types only (`D`,
+/// `K` and `Dyn` are also `Copy` and `Default` values, a name need not be).
+pub trait Dim: Send + Sync + 'static + fmt::Debug {
     /// `Some(size)` for a static dim, `None` for `Dyn`.
     const STATIC: Option<usize>;
 }
@@ -226,6 +245,24 @@ impl<X: std::ops::Not<Output: Bool>> Not for X {
 
 // ---- dim comparisons --------------------------------------------------------------
 
+/// Declares a dim rule that holds for every dim (its output says whether the dims agree):
+/// its only failure is a dim out of range, a `D<N>` of 1000 or more written by hand, and
+/// the message says so. (Beside a rule's impls for `D` and `K` is a blanket impl for
+/// names, so rustc reports such a failure as this rule's, not `Leaf`'s.)
+macro_rules! dim_rule {
+    ($(#[$m:meta])* pub trait $($rest:tt)*) => {
+        $(#[$m])*
+        #[diagnostic::on_unimplemented(
+            message = "`{Self}`, or a dim it meets, is not a static dim: `D<N>` holds sizes 0..=999",
+            label = "write larger sizes inside `Shape![..]`",
+            note = "`Shape![50257]` writes 50257 as `K<D<50>, D<257>>` (groups of three digits); for a size given by a const, name the dim once: `type Vocab = Dim![VOCAB];`"
+        )]
+        pub trait $($rest)*
+    };
+}
+pub(crate) use dim_rule;
+
+dim_rule! {
 /// `DimEq<Rhs>`: `B1` when the dims may be equal: equal static dims, or either is `Dyn`
 /// (decided at run time); `B0` for two different static dims. Two leaves compare their
 /// digits; a leaf never equals a `K` (which is ≥ 1000); two `K`s compare group by group.
@@ -233,7 +270,9 @@ pub trait DimEq<Rhs> {
     /// `B1` or `B0`.
     type Output: Bit;
 }
+}
 // Two leaves: their three digits each (zeros included), compared in one step.
+#[diagnostic::do_not_recommend]
 impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
     D<A>: Leaf,
@@ -242,24 +281,30 @@ where
 {
     type Output = <<D<A> as Leaf>::Below<DNil> as Eq3<<D<B> as Leaf>::Below<DNil>>>::Output;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize, H, L> DimEq<K<H, L>> for D<A> {
     type Output = B0;
 }
+#[diagnostic::do_not_recommend]
 impl<H, L, const B: usize> DimEq<D<B>> for K<H, L> {
     type Output = B0;
 }
+#[diagnostic::do_not_recommend]
 impl<H1: DimEq<H2>, L1: DimEq<L2>, H2, L2> DimEq<K<H2, L2>> for K<H1, L1>
 where
     <H1 as DimEq<H2>>::Output: And<<L1 as DimEq<L2>>::Output>,
 {
     type Output = <<H1 as DimEq<H2>>::Output as And<<L1 as DimEq<L2>>::Output>>::Output;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize> DimEq<Dyn> for D<A> {
     type Output = B1;
 }
+#[diagnostic::do_not_recommend]
 impl<H, L> DimEq<Dyn> for K<H, L> {
     type Output = B1;
 }
+#[diagnostic::do_not_recommend]
 impl<X: Dim> DimEq<X> for Dyn {
     type Output = B1;
 }
@@ -297,20 +342,25 @@ impl<B, C> All3<B, C> for B0 {
     type Output = B0;
 }
 
+dim_rule! {
 /// `IsOne`: `B1` for `D<1>`, `B0` for any other static dim and for `Dyn`.
 pub trait IsOne {
     /// `B1` or `B0`.
     type Output: Bit;
 }
+}
+#[diagnostic::do_not_recommend]
 impl<const A: usize> IsOne for D<A>
 where
     D<A>: Leaf,
 {
     type Output = <D<A> as Leaf>::IsOne;
 }
+#[diagnostic::do_not_recommend]
 impl<H, L> IsOne for K<H, L> {
     type Output = B0;
 }
+#[diagnostic::do_not_recommend]
 impl IsOne for Dyn {
     type Output = B0;
 }
@@ -333,6 +383,7 @@ where
     >>::Output;
 }
 
+dim_rule! {
 /// `BroadcastDim<Rhs>`: the broadcast of two dims (valid pairs only, see
 /// [`CanBroadcast`]): `1,X` → `X`; `X,1` → `X`; `N,N` → `N`; `Dyn,N` → `N` for
 /// `N > 1` (run time checks the `Dyn` is 1 or N); `Dyn,1` → `Dyn`; `Dyn,Dyn` → `Dyn`.
@@ -340,12 +391,21 @@ pub trait BroadcastDim<Rhs> {
     /// The broadcast dim.
     type Output: Dim;
 }
-impl<X: StaticDim + IsOne, Y: Dim> BroadcastDim<Y> for X
-where
-    <X as IsOne>::Output: Select<Y, X, Output: Dim>,
-{
-    type Output = If<<X as IsOne>::Output, Y, X>;
 }
+#[diagnostic::do_not_recommend]
+impl<const N: usize, Y: Dim> BroadcastDim<Y> for D<N>
+where
+    D<N>: IsOne,
+    <D<N> as IsOne>::Output: Select<Y, D<N>, Output: Dim>,
+{
+    type Output = If<<D<N> as IsOne>::Output, Y, D<N>>;
+}
+/// A `K` is ≥ 1000, never 1: itself.
+#[diagnostic::do_not_recommend]
+impl<H: Dim, L: Dim, Y> BroadcastDim<Y> for K<H, L> {
+    type Output = Self;
+}
+#[diagnostic::do_not_recommend]
 impl<Y: Dim + IsOne> BroadcastDim<Y> for Dyn
 where
     <Y as IsOne>::Output: Select<Dyn, Y, Output: Dim>,
@@ -360,8 +420,11 @@ pub trait Unify<Rhs> {
     /// The unified dim.
     type Output: Dim;
 }
-impl<X: StaticDim, Y: NamedOr<X>> Unify<Y> for X {
-    type Output = <Y as NamedOr<X>>::Out;
+impl<const N: usize, Y: NamedOr<D<N>>> Unify<Y> for D<N> {
+    type Output = <Y as NamedOr<D<N>>>::Out;
+}
+impl<H, L, Y: NamedOr<K<H, L>>> Unify<Y> for K<H, L> {
+    type Output = <Y as NamedOr<K<H, L>>>::Out;
 }
 impl<Y: Dim> Unify<Y> for Dyn {
     type Output = Y;

@@ -12,7 +12,7 @@
 use crate::typelevel::arith::DimDiv;
 use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
 use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim, D, K};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::named::{NamedDim, SizeOf};
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
 /// sizes, or `Self` is `Dyn` (checked at run time); a named dim also by name.
@@ -21,28 +21,28 @@ pub trait DimIs<Op, const I: usize, Rhs> {}
 // dim only with its own name or an unnamed size), so that a failure is reported as the
 // check's message.
 impl<Op, A: DimEq<B, Output: Pick>, B, const I: usize> DimIs<Op, I, B> for A where
-    Blame<<A as DimEq<B>>::Output, A>: SizeEq<Op, A, B, I>
+    Blame<<A as DimEq<B>>::Output, Op>: SizeEq<Op, A, B, I>
 {
 }
 
-/// A dim type (`Self`) given as the size of one axis of a group (`(h d)` with `d =
-/// HeadDim`): a static one (a run-time name would name an axis whose size nothing
-/// checks).
+/// A dim type `X` given as the size of one axis of a group (`(h d)` with `d = HeadDim`):
+/// a static one (a run-time name would name an axis whose size nothing checks). Asked of
+/// the input's shape (`Self`): a bound that names it waits for the input's type (a bound
+/// on the dim type alone would be checked, and fail, where `layout!`'s impl is written),
+/// and a failure's `Self` is a shape, not the user's struct (whose definition rustc would
+/// show under the error).
 #[diagnostic::on_unimplemented(
-    message = "layout!({Op}): `{Self}` is a run-time name and cannot size one axis of a group",
+    message = "layout!({Op}): `{X}` is a run-time name and cannot size one axis of a group",
     label = "nothing would check the size of that axis",
     note = "give the axis a static name or a number, or split by the other axes of the group"
 )]
-///
-/// `In` is the input's shape: a bound that names it waits for the input's type (a bound
-/// on the dim type alone would be checked, and fail, where `layout!`'s impl is written).
-pub trait GroupSize<Op, In> {}
+pub trait GroupSize<Op, X> {}
 #[diagnostic::do_not_recommend]
-impl<Op, In, N: 'static, S: StaticDim> GroupSize<Op, In> for NamedDim<N, S> {}
+impl<Op, S, X: NamedDim> GroupSize<Op, X> for S where X::Size: StaticDim {}
 #[diagnostic::do_not_recommend]
-impl<Op, In, const N: usize> GroupSize<Op, In> for D<N> {}
+impl<Op, S, const N: usize> GroupSize<Op, D<N>> for S {}
 #[diagnostic::do_not_recommend]
-impl<Op, In, H, L> GroupSize<Op, In> for K<H, L> {}
+impl<Op, S, H, L> GroupSize<Op, K<H, L>> for S {}
 
 /// Dim `I` of the input (`Self`) split into chunks of `Rhs`: the number of chunks, a
 /// compile error when a static `Rhs` does not divide a static `Self`; `Dyn` if either
@@ -51,13 +51,15 @@ pub trait SplitDim<Op, const I: usize, Rhs> {
     /// The number of chunks.
     type Output: Dim;
 }
+// A static dim (the size of a name too: `layout!` asks the size, see [`Chunks`]): one
+// blanket impl, so that rustc lists no impl beside a failed split. Through the check's
+// projection: an inexact split has no output type at all, so the use of the result adds
+// no second error.
 impl<Op, A: StaticDim + DimDiv<B>, B, const I: usize> SplitDim<Op, I, B> for A
 where
     Blame<<A as DimDiv<B>>::Ok, A>: SplitOk<Op, A, B, I>,
     <Blame<<A as DimDiv<B>>::Ok, A> as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>: Dim,
 {
-    // Through the check's projection: an inexact split has no output type at all, so
-    // the use of the result adds no second error.
     type Output =
         <Blame<<A as DimDiv<B>>::Ok, A> as SplitOk<Op, A, B, I>>::Then<<A as DimDiv<B>>::Output>;
 }
@@ -66,10 +68,10 @@ where
 impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
     type Output = Dyn;
 }
-#[diagnostic::do_not_recommend]
-impl<Op, N: 'static, X: Dim, const I: usize> SplitDim<Op, I, X> for NamedDim<N, Dyn> {
-    type Output = Dyn;
-}
 
-/// The chunks of dim `I` (`X`) split by `B`, for the op `Op`.
-pub type Chunks<Op, const I: usize, X, B> = <X as SplitDim<Op, I, B>>::Output;
+/// The chunks of dim `I` (`X`) split by `B`, for the op `Op`: a split of its size
+/// ([`SizeOf`]: a name splits as its size, and the chunks are unnamed). `layout!` states
+/// the bound the same way (`<X as SizeOf>::Size: SplitDim<..>`): the one blanket impl
+/// over static dims (which keeps a failed split reported as [`SplitOk`]'s message) leaves
+/// no room for an impl over names, which would overlap it.
+pub type Chunks<Op, const I: usize, X, B> = <<X as SizeOf>::Size as SplitDim<Op, I, B>>::Output;

@@ -1,9 +1,12 @@
-//! Named dims: [`NamedDim<N, S>`], the dim of size `S` (a static dim or [`Dyn`]) named by
-//! the marker type `N` that `dims!` declares (`dims! { pub Seq; pub Model = 256; }`).
+//! Named dims: a unit struct that `dims!` declares (`dims! { pub Seq; pub Model = 256; }`)
+//! *is* the dim: it implements [`NamedDim`] (its size, a static dim or [`Dyn`], and its
+//! identity), and through it every dim trait, so `Shape![Seq, Model]` is `(Seq, Model)`
+//! and errors print `Seq`.
 //!
-//! A name joins the dim traits of [`crate::typelevel::dim`] as one more implementor, so
-//! every rule that compares dims through them (broadcast, matmul, cat, expand, layout!,
-//! check_shape, the nn ops) compares names too:
+//! A name joins the dim traits of [`crate::typelevel::dim`] as one more implementor
+//! (a blanket impl over `X: NamedDim` beside the impls for `D`, `K` and `Dyn`, which never
+//! implement this crate's trait), so every rule that compares dims through them
+//! (broadcast, matmul, cat, expand, layout!, check_shape, the nn ops) compares names too:
 //!
 //! * the same name unifies with itself (a run-time one is checked at run time, as `Dyn`);
 //! * two different names never unify, whatever their sizes (a compile error);
@@ -13,13 +16,15 @@
 //! * an unnamed size-1 dim broadcasts against a named one (a named dim is never the
 //!   broadcast 1 itself: its name says what it is).
 //!
-//! Two names are compared by their [`DimName::Id`], nine decimal digits that `dims!`
+//! Two names are compared by their [`NamedDim::Id`], nine decimal digits that `dims!`
 //! hashes from the declaring site (crate, file, line, column) and the identifier
-//! ([`NameId`], [`IdEq`]). Sizes are types only: a named run-time dim costs at
-//! run time what `Dyn` costs.
+//! ([`NameId`], [`IdEq`]). Where a rule treats a named static dim and a named run-time
+//! one differently, the blanket impl asks the name's size (a helper trait implemented
+//! for `D`, `K` and `Dyn`). Sizes are types only: a named run-time dim costs at run time
+//! what `Dyn` costs.
 //!
-//! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) go
-//! through the size ([`StaticDim::Digits`]) and come out unnamed.
+//! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) read
+//! sizes ([`SizeOf`]) and come out unnamed.
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
@@ -30,108 +35,121 @@ use std::fmt;
 use std::marker::PhantomData;
 use typenum::{Bit, B0, B1};
 
-/// A dim of size `S` (a static dim, or [`Dyn`] for a run-time one) named `N` (a marker
-/// declared by `dims!`). Written by its name inside `Shape![..]`: after
-/// `dims! { pub Seq; pub Model = 256; }`, `Shape![Seq, Model]` is
-/// `(NamedDim<Seq, Dyn>, NamedDim<Model, D<256>>)`.
-// `fn() -> ..`: a marker is never a value, so the dim is `Send` and `Sync` whatever
-// the marker, with no bound to prove for it.
-pub struct NamedDim<N, S>(PhantomData<fn() -> (N, S)>);
-
-impl<N, S> Clone for NamedDim<N, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<N, S> Copy for NamedDim<N, S> {}
-impl<N, S> Default for NamedDim<N, S> {
-    fn default() -> Self {
-        NamedDim(PhantomData)
-    }
-}
-
-impl<N: 'static, S: Dim> fmt::Debug for NamedDim<N, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = std::any::type_name::<N>();
-        write!(f, "{}", path.rsplit("::").next().unwrap_or(path))?;
-        match S::STATIC {
-            Some(n) => write!(f, " ({n})"),
-            None => Ok(()),
-        }
-    }
-}
-
-/// A dim's name, as `dims!` declares it: a marker type with its identity.
-pub trait DimName: 'static {
-    /// The size of a static name (`Model::SIZE` after `dims! { Model = 256; }`, with
-    /// this trait in scope, as the prelude puts it); a compile error for a run-time name.
-    const SIZE: usize = panic!("a run-time name has no static size");
+/// A named dim, as `dims!` declares it: a unit struct with its size and identity.
+///
+/// After `dims! { pub Seq; pub Model = 256; }`, `Seq` is a dim of size `Dyn` and `Model`
+/// one of size `D<256>`; `Model::SIZE` is 256 (with this trait in scope, as the prelude
+/// puts it).
+pub trait NamedDim: Send + Sync + 'static + fmt::Debug {
+    /// The size: a static dim (`D<N>` or `K<Hi, Lo>`) or `Dyn` for a run-time name.
+    type Size: Dim;
     /// The name's identity: a [`NameId`] of nine decimal digits that `dims!` hashes from
     /// the declaring site and the identifier; two names are the same name exactly when
     /// their ids are equal.
     type Id;
+    /// The size of a static name; a compile error for a run-time name.
+    const SIZE: usize = match <Self::Size as Dim>::STATIC {
+        Some(n) => n,
+        None => panic!("a run-time name has no static size"),
+    };
 }
 
-/// What a dim written in `Shape![..]` stands for: a dim stands for itself; a name
-/// declared by `dims!` for its [`NamedDim`] dim (so `Shape![Seq]` is `(NamedDim<Seq, Dyn>,)`).
-pub trait IntoDim {
-    /// The dim.
-    type Out: Dim;
-}
-impl<X: Dim> IntoDim for X {
-    type Out = X;
-}
-/// The dim a dim type written in `Shape![..]` stands for ([`IntoDim`]): `DimOf<Seq>` is
-/// `NamedDim<Seq, Dyn>`, `DimOf<D<3>>` is `D<3>`. (What `Shape!` writes: an alias keeps
-/// the written type simple, for readers and for clippy's `type_complexity`.)
-pub type DimOf<X> = <X as IntoDim>::Out;
-
-/// What `Shape![..]` writes for a shape that may name a dim: the tuple of the dims
-/// through [`DimOf`] (`Names2<Seq, Model>` is `(NamedDim<Seq, Dyn>, NamedDim<Model,
-/// D<256>>)`). One alias keeps the written type simple to read (and for clippy's
-/// `type_complexity`); rustc prints the tuple.
-macro_rules! names_aliases {
-    ($($alias:ident < $($p:ident),* >;)*) => {$(
-        #[doc(hidden)]
-        pub type $alias<$($p),*> = ($(DimOf<$p>,)*);
-    )*};
-}
-names_aliases! {
-    Names1<A>;
-    Names2<A, B>;
-    Names3<A, B, C>;
-    Names4<A, B, C, E>;
-    Names5<A, B, C, E, F>;
-    Names6<A, B, C, E, F, G>;
-    Names7<A, B, C, E, F, G, H>;
-    Names8<A, B, C, E, F, G, H, I>;
+/// Writes a name as its `Debug` form: the name, then its static size in parentheses
+/// (`HeadDim (16)`, `Seq`). What the `Debug` impl that `dims!` writes calls.
+///
+/// # Errors
+/// The formatter's.
+#[cfg_attr(unoptimized, inline)]
+pub fn fmt_name(f: &mut fmt::Formatter<'_>, name: &str, size: Option<usize>) -> fmt::Result {
+    f.write_str(name)?;
+    match size {
+        Some(n) => write!(f, " ({n})"),
+        None => Ok(()),
+    }
 }
 
-// No bound on the name: the rules prove `Dim` for every dim they touch, and only a
-// comparison of two names needs their ids.
-impl<N: 'static, S: Dim> Dim for NamedDim<N, S> {
-    const STATIC: Option<usize> = S::STATIC;
+/// The size of a dim, its name taken off: a name's [`NamedDim::Size`]; any other dim
+/// itself. Arithmetic and element counts read dims through it.
+pub trait SizeOf {
+    /// The unnamed dim.
+    type Size: Dim;
+}
+impl<const N: usize> SizeOf for D<N> {
+    type Size = Self;
+}
+impl<H: Dim, L: Dim> SizeOf for K<H, L> {
+    type Size = Self;
+}
+impl SizeOf for Dyn {
+    type Size = Self;
+}
+impl<X: NamedDim> SizeOf for X {
+    type Size = X::Size;
 }
 
-/// A named static dim is a static dim of its size (arithmetic reads its digits, so a
-/// product or a sum of named dims is unnamed).
-impl<N: 'static, S: StaticDim> StaticDim for NamedDim<N, S> {
-    type Digits = S::Digits;
+impl<X: NamedDim> Dim for X {
+    const STATIC: Option<usize> = <X::Size as Dim>::STATIC;
+}
+
+/// A named static dim is a static dim of its size (its digits are its size's).
+impl<X: NamedDim> StaticDim for X
+where
+    X::Size: StaticDim,
+{
+    type Digits = <X::Size as StaticDim>::Digits;
 }
 
 /// A named dim is never the broadcast 1 (only an unnamed 1 broadcasts against a name).
-impl<N, S> IsOne for NamedDim<N, S> {
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim> IsOne for X {
     type Output = B0;
 }
 
 // ---- equality: by name, then by size ---------------------------------------------
 
 /// Two names: equal ids (the sizes follow, one name having one size).
-impl<N: DimName, S, M: DimName, T> DimEq<NamedDim<M, T>> for NamedDim<N, S>
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, Y: NamedDim> DimEq<Y> for X
 where
-    N::Id: IdEq<M::Id>,
+    X::Id: IdEq<Y::Id>,
 {
-    type Output = <N::Id as IdEq<M::Id>>::Output;
+    type Output = <X::Id as IdEq<Y::Id>>::Output;
+}
+/// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, const B: usize> DimEq<D<B>> for X
+where
+    X::Size: DimEq<D<B>>,
+{
+    type Output = <X::Size as DimEq<D<B>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, H, L> DimEq<K<H, L>> for X
+where
+    X::Size: DimEq<K<H, L>>,
+{
+    type Output = <X::Size as DimEq<K<H, L>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim> DimEq<Dyn> for X {
+    type Output = B1;
+}
+// An unnamed dim and a name: the name's size against the dim (equality is symmetric).
+// Asked of the size, not as `D<A>: DimEq<Y::Size>`: with the name not yet inferred, that
+// bound would nest projections without end.
+#[diagnostic::do_not_recommend]
+impl<const A: usize, Y: NamedDim> DimEq<Y> for D<A>
+where
+    Y::Size: DimEq<D<A>>,
+{
+    type Output = <Y::Size as DimEq<D<A>>>::Output;
+}
+#[diagnostic::do_not_recommend]
+impl<H, L, Y: NamedDim> DimEq<Y> for K<H, L>
+where
+    Y::Size: DimEq<K<H, L>>,
+{
+    type Output = <Y::Size as DimEq<K<H, L>>>::Output;
 }
 
 /// A name's identity: nine decimal digits (`Dg0`..`Dg9`), written by `dims!`.
@@ -172,52 +190,84 @@ where
         Eq3Of<H::Output, I::Output, J::Output>,
     >;
 }
-/// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
-impl<N, S: DimEq<D<B>>, const B: usize> DimEq<D<B>> for NamedDim<N, S> {
-    type Output = <S as DimEq<D<B>>>::Output;
-}
-impl<N, S: DimEq<K<H, L>>, H, L> DimEq<K<H, L>> for NamedDim<N, S> {
-    type Output = <S as DimEq<K<H, L>>>::Output;
-}
-impl<N, S> DimEq<Dyn> for NamedDim<N, S> {
-    type Output = B1;
-}
-impl<const A: usize, N, S> DimEq<NamedDim<N, S>> for D<A>
-where
-    D<A>: DimEq<S>,
-{
-    type Output = <D<A> as DimEq<S>>::Output;
-}
-impl<H, L, N, S> DimEq<NamedDim<N, S>> for K<H, L>
-where
-    K<H, L>: DimEq<S>,
-{
-    type Output = <K<H, L> as DimEq<S>>::Output;
-}
 
 // ---- which of two unified dims is kept, broadcast and unify ----------------------
+//
+// These differ for a named static dim and a named run-time one: the blanket impl for
+// `X: NamedDim` asks `X::Size` (`D`/`K`: static; `Dyn`: run time) through a helper.
 
-impl<N, X: Dim> NamedOr<X> for NamedDim<N, Dyn> {
+/// [`NamedOr`] of the name `X` of size `Self`, against `Y`: a static name is kept, a
+/// run-time one gives way to `Y`.
+pub trait NamedOrBySize<X, Y> {
+    /// The kept dim.
+    type Out: Dim;
+}
+impl<const N: usize, X: Dim, Y> NamedOrBySize<X, Y> for D<N> {
     type Out = X;
 }
-impl<N: 'static, S: StaticDim, X> NamedOr<X> for NamedDim<N, S> {
-    type Out = Self;
+impl<Hi, Lo, X: Dim, Y> NamedOrBySize<X, Y> for K<Hi, Lo> {
+    type Out = X;
 }
-impl<N: 'static, S: Dim, X> RunTimeOr<X> for NamedDim<N, S> {
-    type Out = Self;
+impl<X, Y: Dim> NamedOrBySize<X, Y> for Dyn {
+    type Out = Y;
+}
+impl<X: NamedDim, Y> NamedOr<Y> for X
+where
+    X::Size: NamedOrBySize<X, Y>,
+{
+    type Out = <X::Size as NamedOrBySize<X, Y>>::Out;
+}
+impl<X: NamedDim, Y> RunTimeOr<Y> for X {
+    type Out = X;
 }
 
-/// A named run-time dim broadcast with `Y`: itself against a 1, else the dim `Y`
-/// ([`RunTimeOr`]: the name against `Dyn`, the static size or the same name otherwise).
-impl<N: 'static, Y: IsOne + RunTimeOr<Self>> BroadcastDim<Y> for NamedDim<N, Dyn>
-where
-    <Y as IsOne>::Output: Select<Self, <Y as RunTimeOr<Self>>::Out, Output: Dim>,
-{
-    type Output = If<<Y as IsOne>::Output, Self, <Y as RunTimeOr<Self>>::Out>;
+/// [`Unify`] of the name `X` of size `Self` with `Y`: as a static dim ([`NamedOr`]) or
+/// as a run-time one ([`RunTimeOr`]: the name against `Dyn`, else `Y`).
+pub trait UnifyBySize<X, Y> {
+    /// The unified dim.
+    type Output: Dim;
 }
-/// A named run-time dim unified with `Y` ([`RunTimeOr`]).
-impl<N: 'static, Y: RunTimeOr<Self>> Unify<Y> for NamedDim<N, Dyn> {
-    type Output = <Y as RunTimeOr<Self>>::Out;
+impl<const N: usize, X, Y: NamedOr<X>> UnifyBySize<X, Y> for D<N> {
+    type Output = <Y as NamedOr<X>>::Out;
+}
+impl<Hi, Lo, X, Y: NamedOr<X>> UnifyBySize<X, Y> for K<Hi, Lo> {
+    type Output = <Y as NamedOr<X>>::Out;
+}
+impl<X, Y: RunTimeOr<X>> UnifyBySize<X, Y> for Dyn {
+    type Output = <Y as RunTimeOr<X>>::Out;
+}
+impl<X: NamedDim, Y> Unify<Y> for X
+where
+    X::Size: UnifyBySize<X, Y>,
+{
+    type Output = <X::Size as UnifyBySize<X, Y>>::Output;
+}
+
+/// [`BroadcastDim`] of the name `X` of size `Self` with `Y`: a static name is kept (it
+/// is never 1); a run-time one is itself against a 1, else [`RunTimeOr`] (the name
+/// against `Dyn`, the static size or the same name otherwise).
+pub trait BroadcastBySize<X, Y> {
+    /// The broadcast dim.
+    type Output: Dim;
+}
+impl<const N: usize, X: Dim, Y> BroadcastBySize<X, Y> for D<N> {
+    type Output = X;
+}
+impl<Hi, Lo, X: Dim, Y> BroadcastBySize<X, Y> for K<Hi, Lo> {
+    type Output = X;
+}
+impl<X, Y: IsOne + RunTimeOr<X>> BroadcastBySize<X, Y> for Dyn
+where
+    <Y as IsOne>::Output: Select<X, <Y as RunTimeOr<X>>::Out, Output: Dim>,
+{
+    type Output = If<<Y as IsOne>::Output, X, <Y as RunTimeOr<X>>::Out>;
+}
+#[diagnostic::do_not_recommend]
+impl<X: NamedDim, Y> BroadcastDim<Y> for X
+where
+    X::Size: BroadcastBySize<X, Y>,
+{
+    type Output = <X::Size as BroadcastBySize<X, Y>>::Output;
 }
 
 #[cfg(test)]
@@ -225,14 +275,30 @@ mod tests {
     use super::*;
     use crate::typelevel::decimal::{Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9};
 
-    struct Seq;
-    impl DimName for Seq {
-        type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9>;
+    fn same<A: 'static, B: 'static>() -> bool {
+        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
     }
-    struct Head;
-    impl DimName for Head {
-        type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg8>;
+
+    macro_rules! name {
+        ($name:ident, $size:ty, $last:ident) => {
+            #[derive(Clone, Copy, Default)]
+            struct $name;
+            impl fmt::Debug for $name {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    fmt_name(f, stringify!($name), <Self as Dim>::STATIC)
+                }
+            }
+            impl NamedDim for $name {
+                type Size = $size;
+                type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, $last>;
+            }
+        };
     }
+    name!(Seq, Dyn, Dg9);
+    name!(Seq16, D<16>, Dg7);
+    name!(Head, D<32>, Dg8);
+    name!(Head16, D<16>, Dg6);
+    name!(Batch, Dyn, Dg5);
 
     fn eq<X: DimEq<Y>, Y>() -> bool {
         <X::Output as Bit>::BOOL
@@ -240,29 +306,41 @@ mod tests {
 
     #[test]
     fn two_names_unify_only_when_they_are_the_same_name_whatever_their_sizes() {
-        assert!(eq::<NamedDim<Seq, D<16>>, NamedDim<Seq, D<16>>>());
-        assert!(!eq::<NamedDim<Seq, D<16>>, NamedDim<Head, D<16>>>());
-        assert!(!eq::<NamedDim<Seq, Dyn>, NamedDim<Head, Dyn>>());
-        assert!(eq::<NamedDim<Seq, Dyn>, NamedDim<Seq, Dyn>>());
+        assert!(eq::<Seq16, Seq16>());
+        assert!(!eq::<Seq16, Head16>());
+        assert!(!eq::<Seq, Batch>());
+        assert!(eq::<Seq, Seq>());
     }
 
     #[test]
     fn a_name_unifies_with_an_unnamed_dim_of_its_size_and_with_dyn() {
-        assert!(eq::<NamedDim<Seq, D<16>>, D<16>>());
-        assert!(eq::<D<16>, NamedDim<Seq, D<16>>>());
-        assert!(!eq::<NamedDim<Seq, D<16>>, D<32>>());
-        assert!(eq::<NamedDim<Seq, Dyn>, D<32>>());
-        assert!(eq::<Dyn, NamedDim<Head, D<32>>>());
-        assert!(eq::<NamedDim<Head, D<32>>, Dyn>());
-        assert!(!eq::<K<D<1>, D<0>>, NamedDim<Head, D<32>>>());
+        assert!(eq::<Seq16, D<16>>());
+        assert!(eq::<D<16>, Seq16>());
+        assert!(!eq::<Seq16, D<32>>());
+        assert!(eq::<Seq, D<32>>());
+        assert!(eq::<Dyn, Head>());
+        assert!(eq::<Head, Dyn>());
+        assert!(!eq::<K<D<1>, D<0>>, Head>());
+    }
+
+    #[test]
+    fn a_unified_dim_keeps_the_static_name_then_the_static_size_then_the_run_time_name() {
+        assert!(same::<<Seq16 as Unify<D<16>>>::Output, Seq16>());
+        assert!(same::<<D<16> as Unify<Seq16>>::Output, Seq16>());
+        assert!(same::<<Seq as Unify<D<16>>>::Output, D<16>>());
+        assert!(same::<<D<16> as Unify<Seq>>::Output, D<16>>());
+        assert!(same::<<Seq as Unify<Dyn>>::Output, Seq>());
+        assert!(same::<<Dyn as Unify<Seq>>::Output, Seq>());
+        assert!(same::<<Seq as BroadcastDim<D<1>>>::Output, Seq>());
+        assert!(same::<<D<1> as BroadcastDim<Head>>::Output, Head>());
+        assert!(same::<<Head as BroadcastDim<Dyn>>::Output, Head>());
     }
 
     #[test]
     fn a_name_debug_prints_its_name_and_static_size() {
-        assert_eq!(format!("{:?}", NamedDim::<Seq, Dyn>::default()), "Seq");
-        assert_eq!(
-            format!("{:?}", NamedDim::<Head, D<32>>::default()),
-            "Head (32)"
-        );
+        assert_eq!(format!("{:?}", Seq), "Seq");
+        assert_eq!(format!("{:?}", Head), "Head (32)");
+        assert_eq!(Head::SIZE, 32);
+        assert!(same::<<Head as SizeOf>::Size, D<32>>());
     }
 }

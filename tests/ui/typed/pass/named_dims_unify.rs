@@ -71,6 +71,7 @@ fn main() -> tensor_typed::Result<()> {
     // macro_rules! declares its names once per expansion (its text differs).
     let _: Tensor<f32, Shape![model::Batch, model::Seq, model::Model]> = x.clone();
     let _: Tensor<f32, (Dim![Batch], Dim![model::Seq], Dim![Model])> = x.clone();
+    let _: Tensor<f32, (Batch, Seq, Model)> = x.clone();
     macro_rules! width {
         ($m:ident, $n:literal) => {
             mod $m {
@@ -82,7 +83,9 @@ fn main() -> tensor_typed::Result<()> {
     width!(wide, 16);
     let _: Tensor<f32, Shape![narrow::Width]> = Tensor::zeros();
     let _: Tensor<f32, Shape![wide::Width]> = Tensor::zeros();
-    assert_eq!(<narrow::Width as DimName>::SIZE, 8);
+    assert_eq!(<narrow::Width as NamedDim>::SIZE, 8);
+    assert_eq!(format!("{:?}", wide::Width), "Width (16)");
+    assert_eq!(format!("{:?} {:?}", Inner, Seq), "Inner (256) Seq");
 
     // layer_norm over a named last dim keeps every name.
     let g: Tensor<f32, Shape![Model]> = Tensor::ones();
