@@ -2,10 +2,12 @@
 //! build, unless the user's profile optimises dependencies).
 //!
 //! At `opt-level = 0` nothing is vectorised, so the kernels' specialised inner loops
-//! (slices, in-place, broadcast, streaming stores, the AVX2 copies of `simd::vectorized`)
-//! buy no speed and only compile time: with `cfg(unoptimized)` each elementwise kernel
-//! is one pointer walk and `vectorized` runs its closure as is. Results are the same
-//! either way (see `kernels::elementwise`).
+//! (slices, in-place, broadcast, streaming stores, one kernel per op, the AVX2 and
+//! AVX-512 copies) buy no speed and only compile time. Every such choice is made in
+//! `src/kernels/` (`kernels/unoptimized.rs` lists them): with `cfg(unoptimized)` each
+//! elementwise kernel is one pointer walk per dtype, closures reach the generic loops as
+//! trait objects, and a vector-width dispatch runs the baseline. Results are the same
+//! either way.
 //!
 //! With `cfg(unoptimized)` every non-generic function outside the leaf modules is also
 //! `#[inline]` (`#[cfg_attr(unoptimized, inline)]`), so a debug build generates its code

@@ -198,50 +198,26 @@ pub fn can_cast(from: DType, to: DType) -> bool {
 /// let size = dispatch_dtype!(DType::F64, T, std::mem::size_of::<T>());
 /// assert_eq!(size, 8);
 /// ```
+///
+/// The form `dispatch_dtype!(@of $dtype, T, body; U8 u8, I8 i8; else i64)` dispatches
+/// over the listed dtypes only, the rest to the `else` type (tensor-core's own use).
 #[macro_export]
 macro_rules! dispatch_dtype {
     ($dtype:expr, $T:ident, $body:expr) => {
+        $crate::dispatch_dtype!(@of $dtype, $T, $body;
+            Bool bool, U8 u8, I8 i8, I16 i16, I32 i32, I64 i64,
+            F16 $crate::half::f16, BF16 $crate::half::bf16, F32 f32, F64 f64)
+    };
+    (@of $dtype:expr, $T:ident, $body:expr; $($D:ident $R:ty),+ $(; else $E:ty)?) => {
         match $dtype {
-            $crate::DType::Bool => {
-                type $T = bool;
+            $($crate::DType::$D => {
+                type $T = $R;
                 $body
-            }
-            $crate::DType::U8 => {
-                type $T = u8;
+            })+
+            $(_ => {
+                type $T = $E;
                 $body
-            }
-            $crate::DType::I8 => {
-                type $T = i8;
-                $body
-            }
-            $crate::DType::I16 => {
-                type $T = i16;
-                $body
-            }
-            $crate::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            $crate::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            $crate::DType::F16 => {
-                type $T = $crate::half::f16;
-                $body
-            }
-            $crate::DType::BF16 => {
-                type $T = $crate::half::bf16;
-                $body
-            }
-            $crate::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            $crate::DType::F64 => {
-                type $T = f64;
-                $body
-            }
+            })?
         }
     };
 }

@@ -29,7 +29,6 @@ mod random;
 mod reduce;
 mod scalar;
 mod shape_ops;
-mod simd;
 mod storage;
 mod tensor;
 #[cfg(test)]

@@ -12,6 +12,10 @@
 //! whole call tree back into tensor-core's own build, so this test walks the sources
 //! and names every function that lacks the attribute.
 //!
+//! The other half of the mechanism, the kernel bodies a debug build compiles instead,
+//! is chosen only in `tensor-core/src/kernels/` (issue 28, part 4): a second test names
+//! every `cfg(unoptimized)` written anywhere else.
+//!
 //! `DEFERRED_CODEGEN=overwrite cargo test --release -p tensor-tests --test
 //! deferred_codegen` adds the attribute where it is missing.
 
@@ -415,4 +419,65 @@ mod tests {
     let (_, missing) = scan(Path::new("x.rs"), src);
     let names: Vec<&str> = missing.iter().map(|(_, _, n)| n.as_str()).collect();
     assert_eq!(names, ["plain", "lifetime_only", "inside_plain_impl"]);
+}
+
+/// The places a `cfg(unoptimized)` choice may be written outside `#[cfg_attr(unoptimized,
+/// inline)]`: tensor-core's `kernels/` (ARCHITECTURE.md, "Tests": the debug build's
+/// kernel bodies are chosen in one folder) and the build scripts that set the cfg.
+fn unoptimized_allowed(rel: &str) -> bool {
+    rel.starts_with("tensor-core/src/kernels/") || rel.ends_with("build.rs")
+}
+
+/// Every line of `text` that writes `unoptimized` other than in the deferral attribute
+/// (comments and doc lines aside).
+fn unoptimized_choices(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim_start();
+            !t.starts_with("//") && t.contains("unoptimized") && !t.contains(ATTR)
+        })
+        .map(|(i, l)| (i + 1, l.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn debug_build_kernel_choices_live_only_in_kernels() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for c in CRATES {
+        rust_files(&root.join(c), &mut files);
+    }
+    let mut outside = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if unoptimized_allowed(&rel) {
+            continue;
+        }
+        for (line, code) in unoptimized_choices(&fs::read_to_string(f).unwrap()) {
+            outside.push(format!("{rel}:{line}: {code}"));
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "cfg(unoptimized) outside tensor-core/src/kernels/ (name the choice in \
+         kernels/unoptimized.rs and use it):\n{}",
+        outside.join("\n")
+    );
+}
+
+#[test]
+fn the_choice_finder_skips_the_attribute_and_comments_and_finds_a_cfg() {
+    let text = "#[cfg_attr(unoptimized, inline)]\nfn a() {}\n// cfg(unoptimized) in prose\n\
+                #[cfg(unoptimized)]\nfn b() {}\n";
+    assert_eq!(
+        unoptimized_choices(text),
+        vec![(4, "#[cfg(unoptimized)]".to_string())]
+    );
+    assert!(unoptimized_allowed("tensor-core/src/kernels/copy.rs"));
+    assert!(!unoptimized_allowed("tensor-core/src/ops/unary/mod.rs"));
 }

@@ -1,12 +1,26 @@
 //! The generic unary / binary / ternary loops (see the module docs of [`super`]).
 
 use super::inner::{classify, disjoint, InnerKind};
+use super::simd::vectorized;
 use super::stream::{stream_out, STREAM_MIN_BYTES};
 use crate::iterator::TensorIterator;
-use crate::simd::vectorized;
 use crate::Element;
 use std::mem::{size_of, transmute_copy};
 use std::slice;
+
+/// Hands a kernel's 2-D loop to [`TensorIterator::for_each`]: as is (each kernel's loop
+/// inlined into the tile loop), or without optimisation as a trait object, so the
+/// iterator's loops are compiled once for all kernels ([`super::erased!`]).
+#[inline(always)]
+fn for_each2d<F>(iter: &TensorIterator, loop2d: F)
+where
+    F: Fn(&[*mut u8], &[isize], usize, usize) + Sync,
+{
+    iter.for_each(super::erased!(
+        loop2d,
+        dyn Fn(&[*mut u8], &[isize], usize, usize)
+    ));
+}
 
 #[inline(always)]
 fn esize<T>() -> isize {
@@ -111,7 +125,7 @@ where
     O: Element,
     F: Fn(A) -> O + Copy + Sync,
 {
-    iter.for_each(move |data, strides, n0, n1| {
+    for_each2d(iter, move |data, strides, n0, n1| {
         let (mut o, mut a) = (data[0], data[1] as *const u8);
         for j in 0..n1 {
             if j > 0 {
@@ -211,7 +225,7 @@ where
     F: Fn(A, A) -> O + Copy + Sync,
 {
     let stream = streams::<O>(iter);
-    iter.for_each(move |data, strides, n0, n1| {
+    for_each2d(iter, move |data, strides, n0, n1| {
         let (mut o, mut a, mut b) = (data[0], data[1] as *const u8, data[2] as *const u8);
         for j in 0..n1 {
             if j > 0 {
@@ -347,7 +361,7 @@ where
     F: Fn(C, A, A) -> O + Copy + Sync,
 {
     let stream = streams::<O>(iter);
-    iter.for_each(move |data, s, n0, n1| {
+    for_each2d(iter, move |data, s, n0, n1| {
         let mut p = [data[0] as *const u8, data[1], data[2], data[3]];
         for j in 0..n1 {
             if j > 0 {
@@ -455,7 +469,7 @@ where
     O: Element,
     F: Fn(A) -> O + Copy + Sync,
 {
-    iter.for_each(move |data, s, n0, n1| {
+    for_each2d(iter, move |data, s, n0, n1| {
         // The fast path's `ScalarBroadcast` (the output steps by its element size, the
         // input has stride 0): the value computed once and filled in.
         let once = s[0] == esize::<O>() && s[1] == 0;
@@ -495,7 +509,7 @@ where
 {
     let sizes = [esize::<O>(), esize::<A>(), esize::<A>()];
     let same_type = A::DTYPE == O::DTYPE;
-    iter.for_each(move |data, s, n0, n1| {
+    for_each2d(iter, move |data, s, n0, n1| {
         for j in 0..n1 {
             let j = j as isize;
             let mut o = data[0].wrapping_offset(j.wrapping_mul(s[3]));
@@ -543,7 +557,7 @@ where
     O: Element,
     F: Fn(C, A, A) -> O + Copy + Sync,
 {
-    iter.for_each(move |data, s, n0, n1| {
+    for_each2d(iter, move |data, s, n0, n1| {
         for j in 0..n1 {
             let j = j as isize;
             let mut o = data[0].wrapping_offset(j.wrapping_mul(s[4]));
@@ -574,7 +588,7 @@ where
 
 /// Writes `value` to every element of the single output of `iter` (`fill_`).
 pub(crate) fn nullary_fill<O: Element>(iter: &TensorIterator, value: O) {
-    iter.for_each(move |data, s, n0, n1| {
+    for_each2d(iter, move |data, s, n0, n1| {
         let mut o = data[0];
         for j in 0..n1 {
             if j > 0 {

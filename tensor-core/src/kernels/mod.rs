@@ -30,7 +30,10 @@ mod copy;
 mod elementwise;
 mod inner;
 pub(crate) mod rows;
+pub(crate) mod simd;
 mod stream;
+mod unoptimized;
 
 pub(crate) use copy::copy_kernel;
 pub(crate) use elementwise::{binary, binary_fma, nullary_fill, ternary, unary};
+pub(crate) use unoptimized::{dispatch_integral, erased, per_op};

@@ -5,36 +5,9 @@
 //! `shape_ops::slices`.
 
 use super::acc::{Acc, FloatAcc};
+use super::simd::widest;
 use crate::parallel::{chunks_for, for_chunks_mut, GRAIN_SIZE};
 use num_traits::Float;
-
-/// Runs `f` compiled for the widest vectors the CPU has: AVX-512 (as PyTorch's
-/// `AVX512` CPU capability), else AVX2 and FMA ([`crate::simd`]'s rule), else the
-/// baseline. Every copy computes the same operations in the same order (Rust never
-/// fuses a multiply and an add on its own), so results do not depend on the CPU.
-#[inline(always)]
-pub(crate) fn widest<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("fma")
-    {
-        // SAFETY: the CPU supports every feature `with_avx512` enables, checked above.
-        return unsafe { with_avx512(f) };
-    }
-    crate::simd::vectorized(f)
-}
-
-/// `f()` in a function compiled with AVX-512 (F, BW, VL), AVX2 and FMA enabled.
-///
-/// # Safety
-/// The CPU must support those features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma")]
-unsafe fn with_avx512<R>(f: impl FnOnce() -> R) -> R {
-    f()
-}
 
 /// Elements per thread below which the row kernels of softmax over the last dim and
 /// of layer_norm are not split. PyTorch splits those rows with a grain of one row (or

@@ -47,7 +47,7 @@ pub(super) fn sgemv(
     let chunks = parallel::chunks_for(k.saturating_mul(n), GRAIN);
     let per = n.div_ceil(chunks);
     parallel::for_chunks_mut(c, per, |j0, part| {
-        crate::simd::with_fma(
+        crate::kernels::simd::with_fma(
             #[inline(always)]
             |fma| match (dot_form, fma) {
                 (true, true) => dots::<true>(row, &b, j0, part),

@@ -11,6 +11,7 @@
 //! large enough and the caller is not already inside a parallel region.
 
 use super::strided::Strided;
+use crate::kernels::simd::by_width;
 use crate::parallel;
 
 /// The largest `k` and `n` the kernel takes.
@@ -101,54 +102,21 @@ pub(super) fn sgemm(
 /// latency (AVX-512: 4 rows × 64 columns, or 4 × 16 for narrow `b`; AVX2: 6 × 16).
 #[cfg_attr(unoptimized, inline)]
 fn dispatch(i0: usize, k: usize, n: usize, a: Strided<'_, f32>, b: Rows<'_>, c: &mut [f32]) {
-    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    {
-        if std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, checked just above.
-            return unsafe { rows_avx512(i0, k, n, a, b, c) };
-        }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX2 and FMA, checked just above.
-            return unsafe { rows_avx2(i0, k, n, a, b, c) };
-        }
-    }
-    rows_kernel::<4, 16, false>(i0, k, n, a, b, c)
-}
-
-/// # Safety
-/// The CPU must support AVX-512F.
-#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-#[target_feature(enable = "avx512f,avx512vl,avx2,fma")]
-#[cfg_attr(unoptimized, inline)]
-unsafe fn rows_avx512(
-    i0: usize,
-    k: usize,
-    n: usize,
-    a: Strided<'_, f32>,
-    b: Rows<'_>,
-    c: &mut [f32],
-) {
-    if n >= 64 {
-        rows_kernel::<4, 64, true>(i0, k, n, a, b, c)
-    } else {
-        rows_kernel::<4, 16, true>(i0, k, n, a, b, c)
-    }
-}
-
-/// # Safety
-/// The CPU must support AVX2 and FMA.
-#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-#[target_feature(enable = "avx2,fma")]
-#[cfg_attr(unoptimized, inline)]
-unsafe fn rows_avx2(
-    i0: usize,
-    k: usize,
-    n: usize,
-    a: Strided<'_, f32>,
-    b: Rows<'_>,
-    c: &mut [f32],
-) {
-    rows_kernel::<6, 16, true>(i0, k, n, a, b, c)
+    by_width(
+        c,
+        #[inline(always)]
+        |c| {
+            if n >= 64 {
+                rows_kernel::<4, 64, true>(i0, k, n, a, b, c)
+            } else {
+                rows_kernel::<4, 16, true>(i0, k, n, a, b, c)
+            }
+        },
+        #[inline(always)]
+        |c| rows_kernel::<6, 16, true>(i0, k, n, a, b, c),
+        #[inline(always)]
+        |c| rows_kernel::<4, 16, false>(i0, k, n, a, b, c),
+    )
 }
 
 /// Rows `i0..` of the product into `c` (whole rows of `n`): tiles of `R` rows, then

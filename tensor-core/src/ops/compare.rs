@@ -4,7 +4,7 @@
 use super::binary::Arg;
 use crate::error::Result;
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
-use crate::kernels::binary;
+use crate::kernels::{binary, per_op};
 use crate::{dispatch_dtype, DType, Element, Scalar, Tensor};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,26 +38,16 @@ fn kernel_for<T: Element>(iter: &TensorIterator, op: CmpOp) {
             move |a: T, b: T| T::from_i64(compare(op, a, b) as i64),
         );
     }
-    // Without optimisation (build.rs) the same holds for bool outputs: nothing is
-    // vectorised there, and it is 6x less code to compile.
-    #[cfg(unoptimized)]
-    binary::<T, bool, _>(iter, move |a: T, b: T| compare(op, a, b));
-    #[cfg(not(unoptimized))]
-    {
-        macro_rules! go {
-            ($op:expr) => {
-                binary::<T, bool, _>(iter, |a: T, b: T| compare($op, a, b))
-            };
-        }
-        match op {
-            CmpOp::Eq => go!(CmpOp::Eq),
-            CmpOp::Ne => go!(CmpOp::Ne),
-            CmpOp::Lt => go!(CmpOp::Lt),
-            CmpOp::Le => go!(CmpOp::Le),
-            CmpOp::Gt => go!(CmpOp::Gt),
-            CmpOp::Ge => go!(CmpOp::Ge),
-        }
+    // Bool outputs: one kernel per comparison (or, without optimisation, one per dtype
+    // as above: `kernels::per_op!`).
+    macro_rules! each {
+        ($($V:ident)*) => {
+            per_op!(op, (a: T, b: T) {
+                $(CmpOp::$V => compare(CmpOp::$V, a, b),)*
+            } => |f| binary::<T, bool, _>(iter, f))
+        };
     }
+    each!(Eq Ne Lt Le Gt Ge)
 }
 
 /// `build_borrowing_comparison_op`: promote inputs; an allocated output is bool

@@ -118,7 +118,7 @@ macro_rules! adamw_kernel {
             };
             let lanes = p.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(grad);
             match rest.first_mut() {
-                Some(max) => crate::kernels::rows::widest(
+                Some(max) => crate::kernels::simd::widest(
                     #[inline(always)]
                     || {
                         for ((((p, m), v), &g), mx) in lanes.zip(max.iter_mut()) {
@@ -126,7 +126,7 @@ macro_rules! adamw_kernel {
                         }
                     },
                 ),
-                None => crate::kernels::rows::widest(
+                None => crate::kernels::simd::widest(
                     #[inline(always)]
                     || {
                         for (((p, m), v), &g) in lanes {

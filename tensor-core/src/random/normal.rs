@@ -22,7 +22,7 @@
 use super::avx_mathfun;
 use super::mt19937::Mt19937;
 use super::uniform;
-use crate::simd::vectorized;
+use crate::kernels::simd::vectorized;
 
 /// The size from which PyTorch fills in blocks of 16.
 const BLOCK: usize = 16;

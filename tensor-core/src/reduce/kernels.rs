@@ -9,8 +9,8 @@ use super::cascade::{collapse, merge_lanes, Cascade, Lanes, Scalar, Walker, LANE
 use super::Geometry;
 use crate::alloc::try_vec;
 use crate::error::Result;
+use crate::kernels::simd::vectorized;
 use crate::parallel::{chunks_for, for_chunks_mut};
-use crate::simd::vectorized;
 use crate::{Element, Tensor};
 
 /// Elements of one *piece*: the reduction of one output is cut into pieces of about

@@ -5,6 +5,7 @@ use super::Geometry;
 use crate::autograd;
 use crate::error::{Error, Result};
 use crate::kernels::acc::FloatAcc;
+use crate::kernels::{dispatch_integral, erased};
 use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
 use half::{bf16, f16};
 use num_traits::{Float, One, Zero};
@@ -63,23 +64,17 @@ impl Plan {
         Z: Fn(A) -> bool + Sync,
     {
         let g = Geometry::of(t, &self.reduced)?;
-        #[cfg(not(unoptimized))]
-        let values = reduce::<T, A, O, L, C, F, Z>(t, &g, self.out_numel(), &r)?;
-        // Without optimisation (build.rs) the closures are called through trait objects:
-        // one compiled reduction per (input, accumulator, output) types instead of one
-        // per op, with the same operations in the same order.
-        #[cfg(unoptimized)]
-        let values = {
-            type Erased<'a, X, Y> = &'a (dyn Fn(X) -> Y + Sync);
-            let r = Reducer {
-                identity: r.identity,
-                load: &r.load as Erased<'_, T, A>,
-                combine: &r.combine as &(dyn Fn(A, A) -> A + Sync),
-                finish: &r.finish as Erased<'_, A, O>,
-                ambiguous: &r.ambiguous as Erased<'_, A, bool>,
-            };
-            reduce(t, &g, self.out_numel(), &r)?
+        // Without optimisation the closures are trait objects (`kernels::erased!`): one
+        // compiled reduction per (input, accumulator, output) types instead of one per
+        // op, with the same operations in the same order.
+        let r = Reducer {
+            identity: r.identity,
+            load: erased!(r.load, dyn Fn(T) -> A),
+            combine: erased!(r.combine, dyn Fn(A, A) -> A),
+            finish: erased!(r.finish, dyn Fn(A) -> O),
+            ambiguous: erased!(r.ambiguous, dyn Fn(A) -> bool),
         };
+        let values = reduce(t, &g, self.out_numel(), &r)?;
         Tensor::from_vec(values, &self.out_sizes)
     }
 }
@@ -153,39 +148,32 @@ fn mean_of<T: FloatAcc>(t: &Tensor, p: &Plan) -> Result<Tensor> {
 /// own kernels).
 #[cfg_attr(unoptimized, inline)]
 fn integral_of(t: &Tensor, p: &Plan, prod: bool) -> Result<Tensor> {
-    // Without optimisation (build.rs), narrower integers are widened first (exactly,
-    // as the reduction's `to_i64` does; wrapping sums and products do not depend on
-    // the order), so that one compiled reduction serves them all.
-    #[cfg(unoptimized)]
-    return integral::<i64>(&t.to_dtype(DType::I64)?, p, prod);
-    #[cfg(not(unoptimized))]
-    match t.dtype() {
-        DType::Bool => integral::<bool>(t, p, prod),
-        DType::U8 => integral::<u8>(t, p, prod),
-        DType::I8 => integral::<i8>(t, p, prod),
-        DType::I16 => integral::<i16>(t, p, prod),
-        DType::I32 => integral::<i32>(t, p, prod),
-        _ => integral::<i64>(t, p, prod),
-    }
+    // Without optimisation narrower integers are widened first (exactly, as the
+    // reduction's `to_i64` does; wrapping sums and products do not depend on the order):
+    // `kernels::dispatch_integral!`.
+    dispatch_integral!(t, T, integral::<T>(t, p, prod))
 }
 
 /// amax (`max`) or amin of `t`, dispatched on its dtype.
 #[cfg_attr(unoptimized, inline)]
 fn extremum_of(t: &Tensor, p: &Plan, max: bool) -> Result<Tensor> {
-    // Without optimisation (build.rs), bool and narrower integers go through `int64`
-    // and back (both exact; the maximum of integers does not depend on the order), so
-    // that one compiled reduction serves them all.
-    #[cfg(unoptimized)]
-    return match t.dtype() {
+    match t.dtype() {
         DType::F32 => extremum::<f32>(t, p, max),
         DType::F64 => extremum::<f64>(t, p, max),
         DType::F16 => extremum::<f16>(t, p, max),
         DType::BF16 => extremum::<bf16>(t, p, max),
-        DType::I64 => extremum::<i64>(t, p, max),
-        dt => extremum::<i64>(&t.to_dtype(DType::I64)?, p, max)?.to_dtype(dt),
-    };
-    #[cfg(not(unoptimized))]
-    dispatch_dtype!(t.dtype(), T, extremum::<T>(t, p, max))
+        // Without optimisation bool and narrower integers go through `int64` and back
+        // (both exact; the maximum of integers does not depend on the order):
+        // `kernels::dispatch_integral!`.
+        dt => dispatch_integral!(t, T, {
+            let r = extremum::<T>(t, p, max)?;
+            if r.dtype() == dt {
+                Ok(r)
+            } else {
+                r.to_dtype(dt)
+            }
+        }),
+    }
 }
 
 /// `sum`/`prod` of bool and integer inputs: `int64` output, wrapping arithmetic.

@@ -170,7 +170,7 @@ pub(super) fn image(
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
         let scratch = (&*img, &mut *panel, &mut *accs);
-        crate::simd::with_fma(
+        crate::kernels::simd::with_fma(
             #[inline(always)]
             |fma| match fma {
                 true => tiles_loop::<true>(tiles, w, scratch, g, coutg, bias_g, out_g),

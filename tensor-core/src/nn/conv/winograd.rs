@@ -195,7 +195,7 @@ fn image(
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
         let scratch = (&*h, &mut *panel);
-        crate::simd::with_fma(
+        crate::kernels::simd::with_fma(
             #[inline(always)]
             |fma| match fma {
                 true => blocks_loop::<true>(u, scratch, g, rows, coutg, bias_g, out_g),

@@ -77,7 +77,7 @@ fn run<A: Acc>(
     let nf = A::c(n as f64);
     let mut xhat = vec![A::zero(); n];
     let mut gh = vec![A::zero(); n];
-    crate::kernels::rows::widest(
+    crate::kernels::simd::widest(
         #[inline(always)]
         || {
             for r in 0..rows {

@@ -16,7 +16,7 @@ use crate::autograd::{
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
-use crate::kernels::binary;
+use crate::kernels::{binary, per_op};
 use crate::{dispatch_dtype, DType, Scalar, Tensor};
 
 /// An operand of a binary op: a tensor or a wrapped number.
@@ -207,19 +207,12 @@ macro_rules! binary_family {
             if op.refuses_bool() && dtype == DType::Bool {
                 return Err(unsupported(&format!("\"{}\" not implemented for 'Bool'", op.name())));
             }
-            // Without optimisation (build.rs) one loop per dtype serves every op, chosen
-            // per element: nothing is vectorised there, and it is 7x less code to compile.
-            #[cfg(unoptimized)]
+            // One kernel per op and dtype; without optimisation one per dtype that picks
+            // the op per element (`kernels::per_op!`).
             dispatch_dtype!(dtype, T, {
-                binary::<T, T, _>(iter, move |x: T, y: T| match op {
+                per_op!(op, (x: T, y: T) {
                     $(BinaryOp::$V => <T as Arith>::$k(x, y),)*
-                })
-            });
-            #[cfg(not(unoptimized))]
-            dispatch_dtype!(dtype, T, {
-                match op {
-                    $(BinaryOp::$V => binary::<T, T, _>(iter, <T as Arith>::$k),)*
-                }
+                } => |f| binary::<T, T, _>(iter, f))
             });
             Ok(())
         }

@@ -9,7 +9,7 @@ use crate::autograd::{self, Node, SavedTensor};
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::{Arith, FloatMath};
-use crate::kernels::unary;
+use crate::kernels::{per_op, unary};
 use crate::{dispatch_dtype, DType, Tensor};
 #[allow(unused_imports)] // used by some rows of the table (`One::one()`)
 use num_traits::{Float, One};
@@ -98,36 +98,45 @@ macro_rules! is_float {
     };
 }
 
-/// The optimised kernel of one row over dtype `$T` (`all` rows in the all-dtype
-/// dispatch, `float` rows in the float dispatch; the other combination never runs).
-#[cfg(not(unoptimized))]
-macro_rules! arm {
-    (all all $k:tt $iter:ident $T:ident) => {
-        unary::<$T, $T, _>($iter, $k)
+/// The kernels, from the table's rows split by kind: `kernel` (the `all` rows over every
+/// dtype) and `float_kernel` (the `float` rows over the float dtypes). One kernel per op
+/// and dtype; without optimisation one per dtype that picks the op per element
+/// (`kernels::per_op!`).
+macro_rules! unary_kernels {
+    (@split [$($a:tt)*] [$($f:tt)*] all $V:ident $k:tt; $($rest:tt)*) => {
+        unary_kernels!(@split [$($a)* $V $k;] [$($f)*] $($rest)*);
     };
-    (float float $k:tt $iter:ident $T:ident) => {
-        unary::<$T, $T, _>($iter, move |v: $T| <$T as FloatMath>::map(v, $k))
+    (@split [$($a:tt)*] [$($f:tt)*] float $V:ident $k:tt; $($rest:tt)*) => {
+        unary_kernels!(@split [$($a)*] [$($f)* $V $k;] $($rest)*);
     };
-    ($want:ident $kind:ident $k:tt $iter:ident $T:ident) => {
-        unreachable!(
-            "a {} op in the {} dispatch",
-            stringify!($kind),
-            stringify!($want)
-        )
-    };
-}
+    (@split [$($Va:ident $ka:tt;)*] [$($Vf:ident $kf:tt;)*]) => {
+        /// The kernel of `op` over the iterator's dtype.
+        #[cfg_attr(unoptimized, inline)]
+        fn kernel(iter: &TensorIterator, op: UnaryOp) {
+            if op.is_float_op() {
+                return match iter.dtype(0) {
+                    DType::F16 => float_kernel::<half::f16>(iter, op),
+                    DType::BF16 => float_kernel::<half::bf16>(iter, op),
+                    DType::F32 => float_kernel::<f32>(iter, op),
+                    DType::F64 => float_kernel::<f64>(iter, op),
+                    d => unreachable!("float op computed in {d}"),
+                };
+            }
+            dispatch_dtype!(iter.dtype(0), T, {
+                per_op!(op, (x: T) {
+                    $(UnaryOp::$Va => ($ka)(x),)*
+                } else unreachable!("a float op in the all-dtype dispatch")
+                => |f| unary::<T, T, _>(iter, f))
+            })
+        }
 
-/// One element of a row (the unoptimised loops, which pick the op per element).
-#[cfg(unoptimized)]
-macro_rules! elem {
-    (all all $k:tt $x:ident $T:ident) => {
-        ($k)($x)
-    };
-    (float float $k:tt $x:ident $T:ident) => {
-        <$T as FloatMath>::map($x, $k)
-    };
-    ($want:ident $kind:ident $k:tt $x:ident $T:ident) => {
-        unreachable!()
+        /// The kernel of a float op in float dtype `T`.
+        fn float_kernel<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) {
+            per_op!(op, (v: T) {
+                $(UnaryOp::$Vf => <T as FloatMath>::map(v, $kf),)*
+            } else unreachable!("an all-dtype op in the float dispatch")
+            => |f| unary::<T, T, _>(iter, f))
+        }
     };
 }
 
@@ -215,43 +224,7 @@ macro_rules! unary_family {
             }
         }
 
-        /// The kernel of `op` over the iterator's dtype.
-        #[cfg_attr(unoptimized, inline)]
-        fn kernel(iter: &TensorIterator, op: UnaryOp) {
-            if op.is_float_op() {
-                return match iter.dtype(0) {
-                    DType::F16 => float_kernel::<half::f16>(iter, op),
-                    DType::BF16 => float_kernel::<half::bf16>(iter, op),
-                    DType::F32 => float_kernel::<f32>(iter, op),
-                    DType::F64 => float_kernel::<f64>(iter, op),
-                    d => unreachable!("float op computed in {d}"),
-                };
-            }
-            #[cfg(unoptimized)]
-            dispatch_dtype!(iter.dtype(0), T, {
-                unary::<T, T, _>(iter, move |x: T| match op {
-                    $(UnaryOp::$V => elem!(all $kind $kernel x T),)*
-                })
-            });
-            #[cfg(not(unoptimized))]
-            dispatch_dtype!(iter.dtype(0), T, {
-                match op {
-                    $(UnaryOp::$V => arm!(all $kind $kernel iter T),)*
-                }
-            })
-        }
-
-        /// The kernel of a float op in float dtype `T`.
-        fn float_kernel<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) {
-            #[cfg(unoptimized)]
-            unary::<T, T, _>(iter, move |v: T| match op {
-                $(UnaryOp::$V => elem!(float $kind $kernel v T),)*
-            });
-            #[cfg(not(unoptimized))]
-            match op {
-                $(UnaryOp::$V => arm!(float $kind $kernel iter T),)*
-            }
-        }
+        unary_kernels!(@split [] [] $($kind $V $kernel;)*);
 
         impl Node for UnaryBackward {
             #[cfg_attr(unoptimized, inline)]
