@@ -187,6 +187,47 @@ fn chunks_dyn<T: Send>(data: &mut [T], len: usize, f: &(dyn Fn(usize, &mut [T]) 
     ranges_dyn(parts.len(), parts.len(), &run);
 }
 
+/// [`for_chunks_mut`] with OpenMP's dynamic schedule: a team of the calling thread and
+/// pool threads (one per pool thread at most; the caller alone inside a parallel
+/// region), each taking the next chunk left until none is. Give it more chunks than
+/// threads (a few per thread): a thread that runs slower (its CPU shared with other
+/// work) then takes fewer of them, where the static split of [`for_chunks_mut`] waits
+/// for its last chunk. Which thread runs a chunk is not fixed.
+pub(crate) fn for_chunks_mut_dynamic<T, F>(data: &mut [T], len: usize, f: F)
+where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
+    dynamic_dyn(data, len, &f)
+}
+
+/// [`for_chunks_mut_dynamic`] with `f` as a trait object.
+fn dynamic_dyn<T: Send>(data: &mut [T], len: usize, f: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    let len = len.max(1);
+    if data.len() <= len {
+        return f(0, data);
+    }
+    let parts: Vec<Mutex<Option<&mut [T]>>> =
+        data.chunks_mut(len).map(|c| Mutex::new(Some(c))).collect();
+    let next = AtomicUsize::new(0);
+    let run = |_: usize, _: usize| loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(part) = parts.get(k) else {
+            return;
+        };
+        let chunk = part.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(chunk) = chunk {
+            f(k * len, chunk);
+        }
+    };
+    let team = if in_parallel_region() {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, parts.len())
+    };
+    ranges_dyn(team, team, &run);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +260,30 @@ mod tests {
             }
         });
         assert_eq!(v, (0..11).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn dynamic_chunks_write_every_element_once_in_and_out_of_a_parallel_region() {
+        let fill = |v: &mut [usize], len: usize| {
+            let calls = AtomicUsize::new(0);
+            for_chunks_mut_dynamic(v, len, |start, c| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                for (i, x) in c.iter_mut().enumerate() {
+                    *x += start + i + 1;
+                }
+            });
+            calls.into_inner()
+        };
+        for (n, len) in [(0, 3), (1, 3), (11, 4), (1000, 7), (64, 64), (65, 64)] {
+            let mut v = vec![0usize; n];
+            let calls = fill(&mut v, len);
+            assert_eq!(v, (1..=n).collect::<Vec<_>>(), "n {n}, len {len}");
+            assert_eq!(calls, n.div_ceil(len).max(1), "n {n}, len {len}");
+        }
+        // Inside a pool thread the caller takes every chunk itself.
+        let mut v = vec![0usize; 100];
+        rayon::scope(|_| fill(&mut v, 3));
+        assert_eq!(v, (1..=100).collect::<Vec<_>>());
     }
 
     #[test]
