@@ -10,10 +10,12 @@
 //! is a verdict type, checked once by [`ExpandTo`] / [`RepeatBy`], so an error names
 //! the shapes and the dims, not the lists the rules walk.
 
+use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
 use crate::typelevel::checks::{
-    ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
+    ExpandDimNameOk, ExpandLeadingOk, ExpandNameDimOk, ExpandNamesOk, ExpandOk, ExpandRankOk,
+    RepeatCountOk, RepeatRankOk,
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
@@ -107,14 +109,25 @@ where
     I: Pred,
     H1: ExpandAt<H2>,
     T1: ExpandZip<T2, I::Output>,
-{
-    type Verdict = <<H1 as ExpandAt<H2>>::Ok as Pick>::Out<
+    <H1 as ExpandAt<H2>>::Ok: ThenDiffer<
         <T1 as ExpandZip<T2, I::Output>>::Verdict,
+        H1,
+        H2,
+        I::Output,
         ExpandDimDiffers<H1, H2, I::Output>,
-    >;
+    >,
+{
+    type Verdict = <<H1 as ExpandAt<H2>>::Ok as ThenDiffer<
+        <T1 as ExpandZip<T2, I::Output>>::Verdict,
+        H1,
+        H2,
+        I::Output,
+        ExpandDimDiffers<H1, H2, I::Output>,
+    >>::Verdict;
 }
 
-/// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error.
+/// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error (for
+/// a named dim, [`NamesDiffer`] and the others, the check for names, `ExpandNamesOk`, ..).
 pub trait ExpandVerdict<S, Tgt> {}
 #[diagnostic::do_not_recommend]
 impl<S, Tgt> ExpandVerdict<S, Tgt> for B1 {}
@@ -124,6 +137,20 @@ impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandFewerDims where Tgt: ExpandRankOk<S
 impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandNewLeadingDyn where Dyn: ExpandLeadingOk<S, Tgt> {}
 impl<S, Tgt, A, B, const I: usize> ExpandVerdict<S, Tgt> for ExpandDimDiffers<A, B, D<I>> where
     Tgt: ExpandOk<S, Tgt, A, B, I>
+{
+}
+impl<S, Tgt, A: NamedDim, B: NamedDim, const I: usize> ExpandVerdict<S, Tgt>
+    for NamesDiffer<A, B, D<I>>
+where
+    Tgt: ExpandNamesOk<S, Tgt, A, A::Size, B, B::Size, I>,
+{
+}
+impl<S, Tgt, A: NamedDim, B, const I: usize> ExpandVerdict<S, Tgt> for NameVsDim<A, B, D<I>> where
+    Tgt: ExpandNameDimOk<S, Tgt, A, A::Size, B, I>
+{
+}
+impl<S, Tgt, A, B: NamedDim, const I: usize> ExpandVerdict<S, Tgt> for DimVsName<A, B, D<I>> where
+    Tgt: ExpandDimNameOk<S, Tgt, A, B, B::Size, I>
 {
 }
 

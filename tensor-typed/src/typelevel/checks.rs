@@ -44,6 +44,36 @@ check! {
 }
 
 check! {
+    /// [`BroadcastOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNamesOk<Op, L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B}",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNameDimOk<Op, L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastDimNameOk<Op, L, R, A, B, SB; I>
+}
+
+check! {
     /// Expanding `S` to `T`: target dim `I` is `B` where the tensor has `A`.
     #[diagnostic::on_unimplemented(
         message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B}",
@@ -51,6 +81,36 @@ check! {
         note = "the expanded size must match the existing size at a non-singleton dimension"
     )]
     ExpandOk<S, T, A, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNamesOk<S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B}",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNameDimOk<S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the unnamed dim `A` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "the expanded size must match the existing size at a non-singleton dimension"
+    )]
+    ExpandDimNameOk<S, T, A, B, SB; I>
 }
 
 check! {
@@ -142,12 +202,69 @@ check! {
 }
 
 check! {
+    /// [`MatmulOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNamesOk<L, R, A, SA, B, SB;>
+}
+
+check! {
+    /// [`MatmulOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B}",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNameDimOk<L, R, A, SA, B;>
+}
+
+check! {
+    /// [`MatmulOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulDimNameOk<L, R, A, B, SB;>
+}
+
+check! {
     /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B`.
     #[diagnostic::on_unimplemented(
         message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
     )]
     SameDimOk<Op, S, T, A, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNamesOk<Op, S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B}",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNameDimOk<Op, S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimDimNameOk<Op, S, T, A, B, SB; I>
 }
 
 check! {
@@ -244,6 +361,30 @@ check! {
         message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})"
     )]
     CatOk<L, R, A, B; I>
+}
+
+check! {
+    /// [`CatOk`] of two names `A` and `B`, of sizes `SA` and `SB` (no label, as `CatOk`).
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B} ({SB})"
+    )]
+    CatNamesOk<L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`CatOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B}"
+    )]
+    CatNameDimOk<L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`CatOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} vs {B} ({SB})"
+    )]
+    CatDimNameOk<L, R, A, B, SB; I>
 }
 
 check! {

@@ -87,6 +87,26 @@ impl<X: NamedDim> SizeOf for X {
     type Size = X::Size;
 }
 
+/// `B1` for a named dim, `B0` for `D`, `K` and `Dyn`: which report a failed comparison
+/// of two dims gets (with the names' sizes beside them, see
+/// [`crate::shape::mismatch`]). Asked only once a comparison has failed.
+pub trait IsNamed {
+    /// `B1` or `B0`.
+    type Output;
+}
+impl<const N: usize> IsNamed for D<N> {
+    type Output = B0;
+}
+impl<H, L> IsNamed for K<H, L> {
+    type Output = B0;
+}
+impl IsNamed for Dyn {
+    type Output = B0;
+}
+impl<X: NamedDim> IsNamed for X {
+    type Output = B1;
+}
+
 impl<X: NamedDim> Dim for X {
     const STATIC: Option<usize> = <X::Size as Dim>::STATIC;
 }

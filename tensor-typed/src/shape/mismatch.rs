@@ -1,0 +1,75 @@
+//! The verdict of two dims that do not unify, by whether they are named.
+//!
+//! A rule that compares dims (broadcast, matmul, `check_shape`, `rename`, expand, cat)
+//! walks its shapes without failing and keeps the first mismatch as a verdict type,
+//! checked once at the end, whose check's message prints the two dims. Which verdict a
+//! mismatch gets, and so which message, is asked only once the comparison has failed
+//! ([`ThenDiffer`] of `B0`): a program that compiles never asks it.
+//!
+//! * Neither dim named: the rule's own verdict (`Mismatch<D<3>, D<4>, D<1>>`), whose
+//!   message prints the dims (`dim 1 is D<3> vs D<4>`).
+//! * [`NamesDiffer`]: two names, each printed with its size, a static dim or `Dyn`
+//!   (`dim 0 is Seq (D<256>) vs Model (D<256>)`).
+//! * [`NameVsDim`] and [`DimVsName`]: a name (with its size) against an unnamed dim
+//!   (`dim 2 is D<64> vs Hidden (D<128>)`).
+//!
+//! The size is a second type parameter of the check (`<A as NamedDim>::Size`, which rustc
+//! prints normalized): rustc prints a type as its name, so a name's size cannot be part
+//! of how the name prints, and `#[diagnostic::on_unimplemented]` has no conditional
+//! message, hence a check of their own for named dims.
+
+use crate::typelevel::named::IsNamed;
+use std::marker::PhantomData;
+use typenum::{B0, B1};
+
+/// The verdict of a rule whose dims `A` (a name) and `B` (a name) at index `P` (a
+/// `D<i>`, or [`Inner`] for a matmul's inner dims) differ.
+pub struct NamesDiffer<A, B, P>(PhantomData<(A, B, P)>);
+/// The verdict of a rule whose dims `A` (a name) and `B` (unnamed) at `P` differ.
+pub struct NameVsDim<A, B, P>(PhantomData<(A, B, P)>);
+/// The verdict of a rule whose dims `A` (unnamed) and `B` (a name) at `P` differ.
+pub struct DimVsName<A, B, P>(PhantomData<(A, B, P)>);
+/// The index of a matmul's inner dims in a verdict (they have none in the output).
+pub struct Inner;
+
+/// One step of a rule's walk, by the outcome `Self` (a bit) of comparing the dims `A`
+/// and `B` at `P`: `B1` gives `T` (the verdict of the rest of the walk), `B0` the verdict
+/// of the mismatch: `U` (the rule's own) when neither dim is named, else [`NamesDiffer`],
+/// [`NameVsDim`] or [`DimVsName`].
+pub trait ThenDiffer<T, A, B, P, U> {
+    /// The verdict.
+    type Verdict;
+}
+impl<T, A, B, P, U> ThenDiffer<T, A, B, P, U> for B1 {
+    type Verdict = T;
+}
+impl<T, A: IsNamed, B: IsNamed, P, U> ThenDiffer<T, A, B, P, U> for B0
+where
+    (A::Output, B::Output): DifferBy<A, B, P, U>,
+{
+    type Verdict = Differ<A, B, P, U>;
+}
+
+/// The verdict of dims `A` and `B` at `P` that do not unify, by whether each is named
+/// (`Self` is the pair of their [`IsNamed`] bits); `U` when neither is.
+pub trait DifferBy<A, B, P, U> {
+    /// The verdict.
+    type Verdict;
+}
+impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B0) {
+    type Verdict = U;
+}
+impl<A, B, P, U> DifferBy<A, B, P, U> for (B1, B1) {
+    type Verdict = NamesDiffer<A, B, P>;
+}
+impl<A, B, P, U> DifferBy<A, B, P, U> for (B1, B0) {
+    type Verdict = NameVsDim<A, B, P>;
+}
+impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B1) {
+    type Verdict = DimVsName<A, B, P>;
+}
+
+/// The verdict of dims `A` and `B` at `P` that do not unify: `U` (the rule's own) unless
+/// one of them is named ([`DifferBy`]).
+pub type Differ<A, B, P, U> =
+    <(<A as IsNamed>::Output, <B as IsNamed>::Output) as DifferBy<A, B, P, U>>::Verdict;
