@@ -73,3 +73,51 @@ impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B1) {
 /// one of them is named ([`DifferBy`]).
 pub type Differ<A, B, P, U> =
     <(<A as IsNamed>::Output, <B as IsNamed>::Output) as DifferBy<A, B, P, U>>::Verdict;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::broadcast::Mismatch;
+    use crate::typelevel::decimal::{Dg1, Dg2};
+    use crate::typelevel::dim::{Dyn, D};
+    use crate::typelevel::named::{fmt_name, NameId, NamedDim};
+    use std::fmt;
+
+    fn same<A: 'static, B: 'static>() -> bool {
+        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
+    }
+
+    macro_rules! name {
+        ($name:ident, $size:ty, $last:ident) => {
+            struct $name;
+            impl fmt::Debug for $name {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    fmt_name(f, stringify!($name), None)
+                }
+            }
+            impl NamedDim for $name {
+                type Size = $size;
+                type Id = NameId<Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, $last>;
+            }
+        };
+    }
+    name!(Seq, Dyn, Dg1);
+    name!(Head, D<16>, Dg2);
+
+    /// The verdict of a failed comparison of `A` and `B` at dim 1.
+    type Failed<A, B> = <B0 as ThenDiffer<B1, A, B, D<1>, Mismatch<A, B, D<1>>>>::Verdict;
+
+    #[test]
+    fn a_failed_comparison_is_the_rules_own_verdict_unless_a_dim_is_named() {
+        assert!(same::<Failed<D<3>, D<4>>, Mismatch<D<3>, D<4>, D<1>>>());
+        assert!(same::<Failed<Head, Seq>, NamesDiffer<Head, Seq, D<1>>>());
+        assert!(same::<Failed<Head, D<32>>, NameVsDim<Head, D<32>, D<1>>>());
+        assert!(same::<Failed<D<32>, Head>, DimVsName<D<32>, Head, D<1>>>());
+    }
+
+    #[test]
+    fn a_comparison_that_holds_is_the_verdict_of_the_rest_of_the_walk() {
+        type Held = <B1 as ThenDiffer<Inner, Head, Seq, D<1>, ()>>::Verdict;
+        assert!(same::<Held, Inner>());
+    }
+}
