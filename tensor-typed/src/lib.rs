@@ -145,7 +145,7 @@ pub use tensor_macros::Dim;
 /// use tensor_typed::prelude::*;
 /// dims! { pub Seq = 16; pub HeadDim = 16; }
 /// let q = Tensor::<f32, Shape![Seq, HeadDim]>::zeros();
-/// let bad = q.matmul(&q); // inner dims are HeadDim vs Seq
+/// let bad = q.matmul(&q); // inner dims are HeadDim (D<16>) vs Seq (D<16>)
 /// ```
 pub use tensor_macros::dims;
 

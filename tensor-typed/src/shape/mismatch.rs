@@ -18,6 +18,7 @@
 //! of how the name prints, and `#[diagnostic::on_unimplemented]` has no conditional
 //! message, hence a check of their own for named dims.
 
+use crate::typelevel::dim::{Or, Pick};
 use crate::typelevel::named::IsNamed;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -48,6 +49,24 @@ where
     (A::Output, B::Output): DifferBy<A, B, P, U>,
 {
     type Verdict = Differ<A, B, P, U>;
+}
+
+/// [`ThenDiffer`] for a rule that reports a mismatch of unnamed dims and one of named
+/// dims by two bounds (`layout!`'s `DimIs`): `B1` gives `T`, and so does `B0` when a dim
+/// is named (that mismatch is [`ThenDiffer`]'s, checked by the other bound); `B0` of two
+/// unnamed dims gives `U`.
+pub trait ThenUnnamed<T, A, B, U> {
+    /// `T` or `U`.
+    type Verdict;
+}
+impl<T, A, B, U> ThenUnnamed<T, A, B, U> for B1 {
+    type Verdict = T;
+}
+impl<T, A: IsNamed, B: IsNamed, U> ThenUnnamed<T, A, B, U> for B0
+where
+    A::Output: Or<B::Output>,
+{
+    type Verdict = <<A::Output as Or<B::Output>>::Output as Pick>::Out<T, U>;
 }
 
 /// The verdict of dims `A` and `B` at `P` that do not unify, by whether each is named

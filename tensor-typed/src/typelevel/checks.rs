@@ -5,6 +5,12 @@
 //! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
 //! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
 //! shapes as tuples of them (`(D<2>, D<3>)`).
+//!
+//! A check that compares two dims has three more forms for named dims, which print each
+//! name's size beside it (a second parameter, `SA` or `SB`: a static dim or `Dyn`): two
+//! names (`MatmulNamesOk`: `inner dims are HeadDim (D<16>) vs Seq (Dyn)`), a name and an
+//! unnamed dim (`MatmulNameDimOk`), an unnamed dim and a name (`MatmulDimNameOk`). Which
+//! one a failure is reported by is the rule's verdict ([`crate::shape::mismatch`]).
 
 use crate::typelevel::dim::Pick;
 use typenum::B1;
@@ -305,6 +311,33 @@ check! {
 pub trait SizeEq<Op, A, B, const I: usize> {}
 #[diagnostic::do_not_recommend]
 impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
+
+check! {
+    /// [`SizeEq`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B} ({SB}): dim {I} of the input is {A}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNamesOk<Op, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SizeEq`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B}: dim {I} of the input has size {SA}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNameDimOk<Op, A, SA, B; I>
+}
+
+check! {
+    /// [`SizeEq`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} != {B} ({SB}): dim {I} of the input has size {A}, but the pattern needs {SB}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqDimNameOk<Op, A, B, SB; I>
+}
 
 /// Holds (on `B1`) when `B` divides dim `I` of the input, `A` (a failure's `Self` is
 /// `A`, a size: a name splits as its size).

@@ -28,8 +28,8 @@
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
-    All3, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim, Unify,
-    D, K,
+    All3, Bool, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim,
+    Unify, D, K,
 };
 use std::fmt;
 use std::marker::PhantomData;
@@ -92,7 +92,7 @@ impl<X: NamedDim> SizeOf for X {
 /// [`crate::shape::mismatch`]). Asked only once a comparison has failed.
 pub trait IsNamed {
     /// `B1` or `B0`.
-    type Output;
+    type Output: Bool;
 }
 impl<const N: usize> IsNamed for D<N> {
     type Output = B0;
