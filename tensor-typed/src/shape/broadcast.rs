@@ -7,7 +7,6 @@
 //! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
 //! error.
 
-use crate::shape::mismatch::{Differ, DifferBy, DimVsName, NameVsDim, NamesDiffer};
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{
     BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk,
@@ -15,6 +14,7 @@ use crate::typelevel::checks::{
 use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
+use crate::typelevel::mismatch::{Differ, DifferBy, DimVsName, NameVsDim, NamesDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -140,7 +140,7 @@ where
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
 /// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` stops with the
 /// verdict of the heads at output dim `P` (a `D<i>`: [`Mismatch`], or a verdict of
-/// [`crate::shape::mismatch`] when a head is named), so only the last mismatching dim is
+/// [`crate::typelevel::mismatch`] when a head is named), so only the last mismatching dim is
 /// reported (as PyTorch's `infer_size`, which walks from the last dim).
 pub trait BroadcastStep<H1, H2, T1, T2, P> {
     /// The reversed broadcast list from these heads on (meaningless after a mismatch).

@@ -10,7 +10,6 @@
 //! is a verdict type, checked once by [`ExpandTo`] / [`RepeatBy`], so an error names
 //! the shapes and the dims, not the lists the rules walk.
 
-use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
 use crate::typelevel::checks::{
@@ -19,6 +18,7 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
+use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;

@@ -6,7 +6,6 @@
 //! a `Dyn` inner dim is checked at run time.
 
 use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
-use crate::shape::mismatch::{DimVsName, Inner, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{
     Blame, BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk, MatmulDimNameOk,
@@ -14,6 +13,7 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{DimEq, D};
 use crate::typelevel::list::{Len, LenOf};
+use crate::typelevel::mismatch::{DimVsName, Inner, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -22,7 +22,7 @@ use typenum::{B0, B1};
 
 /// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Never
 /// fails: two different static dims are the verdict [`InnerMismatch`] (or, when one is
-/// named, a verdict of [`crate::shape::mismatch`] at [`Inner`]).
+/// named, a verdict of [`crate::typelevel::mismatch`] at [`Inner`]).
 pub trait InnerDim<K> {
     /// `B1`, or the mismatch.
     type Verdict;

@@ -68,7 +68,6 @@ pub mod dims;
 pub mod expand;
 pub mod matmul_dims;
 pub mod matrix_t;
-pub mod mismatch;
 pub mod names;
 pub mod nn_rules;
 pub mod promote;

@@ -7,7 +7,6 @@
 //! check's `Then` projection.
 
 use crate::shape::dims::{PosOf, Push, RankOf, SDim, WrapDim};
-use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
 use crate::typelevel::checks::{
@@ -16,6 +15,7 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{And, Bool, DimEq, Pick, Unify, D};
 use crate::typelevel::list::{Next, Rev, ReverseAcc};
+use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};

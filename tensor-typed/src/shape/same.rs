@@ -4,13 +4,13 @@
 //! by [`SameShape`].
 
 use crate::shape::dims::RankOf;
-use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::checks::{
     SameDimDimNameOk, SameDimNameDimOk, SameDimNamesOk, SameDimOk, SameRankOk,
 };
 use crate::typelevel::dim::{Bool, DimEq, Pick, D};
 use crate::typelevel::list::{Len, Next};
+use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{NamedDim, SizeOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
@@ -47,7 +47,7 @@ where
 /// index of the heads (a `D<j>`). Never fails: the first mismatch is the `Verdict`.
 pub trait SameZip<Y, J, M> {
     /// `B1`, or the first [`DimsDiffer`] (or, when a dim is named, a verdict of
-    /// [`crate::shape::mismatch`]; [`RanksDiffer`] past the end of one list).
+    /// [`crate::typelevel::mismatch`]; [`RanksDiffer`] past the end of one list).
     type Verdict;
 }
 impl<J, M> SameZip<Nil, J, M> for Nil {

@@ -10,7 +10,7 @@
 //! name's size beside it (a second parameter, `SA` or `SB`: a static dim or `Dyn`): two
 //! names (`MatmulNamesOk`: `inner dims are HeadDim (D<16>) vs Seq (Dyn)`), a name and an
 //! unnamed dim (`MatmulNameDimOk`), an unnamed dim and a name (`MatmulDimNameOk`). Which
-//! one a failure is reported by is the rule's verdict ([`crate::shape::mismatch`]).
+//! one a failure is reported by is the rule's verdict ([`crate::typelevel::mismatch`]).
 
 use crate::typelevel::dim::Pick;
 use typenum::B1;

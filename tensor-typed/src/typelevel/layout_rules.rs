@@ -9,12 +9,12 @@
 //!   `Output` = the exact quotient ([`crate::typelevel::arith::DimDiv`]), a compile
 //!   error when `B` does not divide it; `Dyn` if either is `Dyn`. `Chunks<Op, I, X, B>`
 //!   is its output.
-use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer, ThenUnnamed};
 use crate::typelevel::arith::DimDiv;
 use crate::typelevel::checks::{
     Blame, SizeEq, SizeEqDimNameOk, SizeEqNameDimOk, SizeEqNamesOk, SplitOk,
 };
 use crate::typelevel::dim::{Dim, DimEq, Dyn, StaticDim, D, K};
+use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer, ThenUnnamed};
 use crate::typelevel::named::{NamedDim, SizeOf};
 use typenum::B1;
 

@@ -96,7 +96,6 @@ pub type Differ<A, B, P, U> =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::broadcast::Mismatch;
     use crate::typelevel::decimal::{Dg1, Dg2};
     use crate::typelevel::dim::{Dyn, D};
     use crate::typelevel::named::{fmt_name, NameId, NamedDim};
@@ -123,12 +122,14 @@ mod tests {
     name!(Seq, Dyn, Dg1);
     name!(Head, D<16>, Dg2);
 
+    /// A rule's own verdict (as broadcast's `Mismatch`).
+    struct Own<A, B, P>(PhantomData<(A, B, P)>);
     /// The verdict of a failed comparison of `A` and `B` at dim 1.
-    type Failed<A, B> = <B0 as ThenDiffer<B1, A, B, D<1>, Mismatch<A, B, D<1>>>>::Verdict;
+    type Failed<A, B> = <B0 as ThenDiffer<B1, A, B, D<1>, Own<A, B, D<1>>>>::Verdict;
 
     #[test]
     fn a_failed_comparison_is_the_rules_own_verdict_unless_a_dim_is_named() {
-        assert!(same::<Failed<D<3>, D<4>>, Mismatch<D<3>, D<4>, D<1>>>());
+        assert!(same::<Failed<D<3>, D<4>>, Own<D<3>, D<4>, D<1>>>());
         assert!(same::<Failed<Head, Seq>, NamesDiffer<Head, Seq, D<1>>>());
         assert!(same::<Failed<Head, D<32>>, NameVsDim<Head, D<32>, D<1>>>());
         assert!(same::<Failed<D<32>, Head>, DimVsName<D<32>, Head, D<1>>>());
