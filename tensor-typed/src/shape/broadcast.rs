@@ -14,7 +14,7 @@ use crate::typelevel::checks::{
 use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
-use crate::typelevel::mismatch::{Differ, DifferBy, DimVsName, NameVsDim, NamesDiffer};
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -156,12 +156,12 @@ where
     type Output = Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, P>>::Output>;
     type Verdict = <T1 as BroadcastZip<T2, P>>::Verdict;
 }
-impl<A: IsNamed, B: IsNamed, T1, T2, P> BroadcastStep<A, B, T1, T2, P> for B0
+impl<A, B, T1, T2, P> BroadcastStep<A, B, T1, T2, P> for B0
 where
-    (A::Output, B::Output): DifferBy<A, B, P, Mismatch<A, B, P>>,
+    B0: ThenDiffer<Mismatch<A, B, P>>,
 {
     type Output = Nil;
-    type Verdict = Differ<A, B, P, Mismatch<A, B, P>>;
+    type Verdict = <B0 as ThenDiffer<Mismatch<A, B, P>>>::Verdict<B1>;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
@@ -199,6 +199,11 @@ where
 /// The verdict of a broadcast whose static dims `A` (left) and `B` (right) at output dim
 /// `P` (a `D<i>`) do not broadcast.
 pub struct Mismatch<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for Mismatch<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// The check of a broadcast verdict (`B1`, a [`Mismatch`] or a named one) of op `Op`
 /// between shapes `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is

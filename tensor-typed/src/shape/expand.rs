@@ -18,8 +18,8 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -31,6 +31,11 @@ pub struct ExpandNewLeadingDyn;
 /// The verdict of an expand whose tensor dim `A` cannot become the target dim `B` at
 /// target index `P` (a `D<i>`).
 pub struct ExpandDimDiffers<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for ExpandDimDiffers<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// Whether one dim of an expand holds: tensor dim `Self` to target dim `T`.
 pub trait ExpandAt<T> {
@@ -109,21 +114,12 @@ where
     I: Pred,
     H1: ExpandAt<H2>,
     T1: ExpandZip<T2, I::Output>,
-    <H1 as ExpandAt<H2>>::Ok: ThenDiffer<
-        <T1 as ExpandZip<T2, I::Output>>::Verdict,
-        H1,
-        H2,
-        I::Output,
-        ExpandDimDiffers<H1, H2, I::Output>,
-    >,
+    <H1 as ExpandAt<H2>>::Ok: ThenDiffer<ExpandDimDiffers<H1, H2, I::Output>>,
 {
-    type Verdict = <<H1 as ExpandAt<H2>>::Ok as ThenDiffer<
-        <T1 as ExpandZip<T2, I::Output>>::Verdict,
-        H1,
-        H2,
-        I::Output,
-        ExpandDimDiffers<H1, H2, I::Output>,
-    >>::Verdict;
+    type Verdict =
+        <<H1 as ExpandAt<H2>>::Ok as ThenDiffer<ExpandDimDiffers<H1, H2, I::Output>>>::Verdict<
+            <T1 as ExpandZip<T2, I::Output>>::Verdict,
+        >;
 }
 
 /// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error (for

@@ -13,8 +13,10 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{DimEq, D};
 use crate::typelevel::list::{Len, LenOf};
-use crate::typelevel::mismatch::{DimVsName, Inner, NameVsDim, NamesDiffer, ThenDiffer};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::mismatch::{
+    DimVsName, Inner, Mismatched, NameVsDim, NamesDiffer, ThenDiffer,
+};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -31,14 +33,18 @@ pub trait InnerDim<K> {
 // anything, so its verdict is `B1`).
 impl<A: DimEq<B>, B> InnerDim<B> for A
 where
-    <A as DimEq<B>>::Output: ThenDiffer<B1, A, B, Inner, InnerMismatch<A, B>>,
+    <A as DimEq<B>>::Output: ThenDiffer<InnerMismatch<A, B>>,
 {
-    type Verdict =
-        <<A as DimEq<B>>::Output as ThenDiffer<B1, A, B, Inner, InnerMismatch<A, B>>>::Verdict;
+    type Verdict = <<A as DimEq<B>>::Output as ThenDiffer<InnerMismatch<A, B>>>::Verdict<B1>;
 }
 
 /// The verdict of a matmul whose static inner dims `A` and `B` differ.
 pub struct InnerMismatch<A, B>(PhantomData<(A, B)>);
+impl<A: IsNamed, B: IsNamed> Mismatched for InnerMismatch<A, B> {
+    type A = A;
+    type B = B;
+    type At = Inner;
+}
 
 /// The inner-dim verdict if it is a mismatch, else the batch dims' verdict `V`.
 pub trait ThenBatch<V> {

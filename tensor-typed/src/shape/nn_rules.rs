@@ -15,8 +15,8 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{And, Bool, DimEq, Pick, Unify, D};
 use crate::typelevel::list::{Next, Rev, ReverseAcc};
-use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
 use std::marker::PhantomData;
@@ -29,6 +29,11 @@ pub struct CatRanksDiffer;
 /// The verdict of a `cat` whose static dims `A` and `B` at index `J` (a `D<j>`, off the
 /// cat dim) differ.
 pub struct CatDimsDiffer<A, B, J>(PhantomData<(A, B, J)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for CatDimsDiffer<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// One dim pair of a `cat` (`Self` is `B1` at the cat dim): the sum there, else the
 /// unified dim, which must be equal (`Ok`).
@@ -72,25 +77,15 @@ where
     J: DimEq<P> + Next,
     <J as DimEq<P>>::Output: CatStep<H1, H2>,
     T1: CatZip<T2, P, <J as Next>::Output>,
-    <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok: ThenDiffer<
-        <T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict,
-        H1,
-        H2,
-        J,
-        CatDimsDiffer<H1, H2, J>,
-    >,
+    <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok: ThenDiffer<CatDimsDiffer<H1, H2, J>>,
 {
     type Output = Cons<
         <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Output,
         <T1 as CatZip<T2, P, <J as Next>::Output>>::Output,
     >;
     type Verdict = <<<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok as ThenDiffer<
-        <T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict,
-        H1,
-        H2,
-        J,
         CatDimsDiffer<H1, H2, J>,
-    >>::Verdict;
+    >>::Verdict<<T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict>;
 }
 
 /// The check of a `cat` verdict between shapes `L` and `R`.

@@ -10,8 +10,8 @@ use crate::typelevel::checks::{
 };
 use crate::typelevel::dim::{Bool, DimEq, Pick, D};
 use crate::typelevel::list::{Len, Next};
-use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer, ThenDiffer};
-use crate::typelevel::named::{NamedDim, SizeOf};
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim, SizeOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
@@ -22,6 +22,11 @@ pub struct RanksDiffer;
 /// The verdict of a `check_shape` whose static dims `A` and `B` at index `P` (a `D<i>`)
 /// differ.
 pub struct DimsDiffer<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for DimsDiffer<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// Whether one dim of `check_shape` (`M` is `op::check_shape`) or `rename` (`M` is
 /// `op::rename`) holds: `Self` vs `Y`.
@@ -64,21 +69,11 @@ where
     D<J>: Next,
     H1: SameAt<H2, M>,
     T1: SameZip<T2, <D<J> as Next>::Output, M>,
-    <H1 as SameAt<H2, M>>::Ok: ThenDiffer<
-        <T1 as SameZip<T2, <D<J> as Next>::Output, M>>::Verdict,
-        H1,
-        H2,
-        D<J>,
-        DimsDiffer<H1, H2, D<J>>,
-    >,
+    <H1 as SameAt<H2, M>>::Ok: ThenDiffer<DimsDiffer<H1, H2, D<J>>>,
 {
-    type Verdict = <<H1 as SameAt<H2, M>>::Ok as ThenDiffer<
+    type Verdict = <<H1 as SameAt<H2, M>>::Ok as ThenDiffer<DimsDiffer<H1, H2, D<J>>>>::Verdict<
         <T1 as SameZip<T2, <D<J> as Next>::Output, M>>::Verdict,
-        H1,
-        H2,
-        D<J>,
-        DimsDiffer<H1, H2, D<J>>,
-    >>::Verdict;
+    >;
 }
 
 /// The check of a `check_shape` (or `rename`: `Op`) verdict from `S` to `T`.

@@ -18,7 +18,7 @@
 //! of how the name prints, and `#[diagnostic::on_unimplemented]` has no conditional
 //! message, hence a check of their own for named dims.
 
-use crate::typelevel::dim::{Or, Pick};
+use crate::typelevel::dim::{Bool, Pick};
 use crate::typelevel::named::IsNamed;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -33,65 +33,86 @@ pub struct DimVsName<A, B, P>(PhantomData<(A, B, P)>);
 /// The index of a matmul's inner dims in a verdict (they have none in the output).
 pub struct Inner;
 
-/// One step of a rule's walk, by the outcome `Self` (a bit) of comparing the dims `A`
-/// and `B` at `P`: `B1` gives `T` (the verdict of the rest of the walk), `B0` the verdict
-/// of the mismatch: `U` (the rule's own) when neither dim is named, else [`NamesDiffer`],
-/// [`NameVsDim`] or [`DimVsName`].
-pub trait ThenDiffer<T, A, B, P, U> {
+/// A rule's own verdict of a mismatch of two dims (`Mismatch<A, B, P>`, `DimsDiffer<A, B,
+/// P>`, ..): the dims and where they are, read by [`ThenDiffer`] only once the comparison
+/// has failed.
+pub trait Mismatched {
+    /// The left dim.
+    type A: IsNamed;
+    /// The right dim.
+    type B: IsNamed;
+    /// Where: a `D<i>`, or [`Inner`].
+    type At;
+}
+
+/// One step of a rule's walk, by the outcome `Self` (a bit) of a comparison whose
+/// mismatch would be the rule's own verdict `U` ([`Mismatched`]): `B1` gives `T` (the
+/// verdict of the rest of the walk); `B0` gives `U` when neither dim is named, else
+/// [`NamesDiffer`], [`NameVsDim`] or [`DimVsName`]. (One parameter and a generic
+/// associated type, as [`Pick`]: a step of more parameters costs the type checker more
+/// on every comparison, failed or not.)
+pub trait ThenDiffer<U> {
     /// The verdict.
-    type Verdict;
+    type Verdict<T>;
 }
-impl<T, A, B, P, U> ThenDiffer<T, A, B, P, U> for B1 {
-    type Verdict = T;
+impl<U> ThenDiffer<U> for B1 {
+    type Verdict<T> = T;
 }
-impl<T, A: IsNamed, B: IsNamed, P, U> ThenDiffer<T, A, B, P, U> for B0
+impl<U: Mismatched> ThenDiffer<U> for B0
 where
-    (A::Output, B::Output): DifferBy<A, B, P, U>,
+    NamedPair<U>: DifferBy<U::A, U::B, U::At, U>,
 {
-    type Verdict = Differ<A, B, P, U>;
+    type Verdict<T> = <NamedPair<U> as DifferBy<U::A, U::B, U::At, U>>::Verdict;
 }
 
 /// [`ThenDiffer`] for a rule that reports a mismatch of unnamed dims and one of named
-/// dims by two bounds (`layout!`'s `DimIs`): `B1` gives `T`, and so does `B0` when a dim
+/// dims by two bounds (`layout!`'s `DimIs`): `B1` gives `B1`, and so does `B0` when a dim
 /// is named (that mismatch is [`ThenDiffer`]'s, checked by the other bound); `B0` of two
-/// unnamed dims gives `U`.
-pub trait ThenUnnamed<T, A, B, U> {
-    /// `T` or `U`.
+/// unnamed dims gives `W`.
+pub trait ThenUnnamed<W, U> {
+    /// `B1` or `W`.
     type Verdict;
 }
-impl<T, A, B, U> ThenUnnamed<T, A, B, U> for B1 {
-    type Verdict = T;
+impl<W, U> ThenUnnamed<W, U> for B1 {
+    type Verdict = B1;
 }
-impl<T, A: IsNamed, B: IsNamed, U> ThenUnnamed<T, A, B, U> for B0
+impl<W, U: Mismatched> ThenUnnamed<W, U> for B0
 where
-    A::Output: Or<B::Output>,
+    NamedPair<U>: DifferBy<U::A, U::B, U::At, U>,
 {
-    type Verdict = <<A::Output as Or<B::Output>>::Output as Pick>::Out<T, U>;
+    type Verdict = <<NamedPair<U> as DifferBy<U::A, U::B, U::At, U>>::Named as Pick>::Out<B1, W>;
 }
 
+/// The [`IsNamed`] bits of the dims of a mismatch `U`, as a pair.
+pub type NamedPair<U> = (
+    <<U as Mismatched>::A as IsNamed>::Output,
+    <<U as Mismatched>::B as IsNamed>::Output,
+);
+
 /// The verdict of dims `A` and `B` at `P` that do not unify, by whether each is named
-/// (`Self` is the pair of their [`IsNamed`] bits); `U` when neither is.
+/// (`Self` is the pair of their [`IsNamed`] bits); `U` (the rule's own) when neither is.
 pub trait DifferBy<A, B, P, U> {
     /// The verdict.
     type Verdict;
+    /// `B1` when a dim is named.
+    type Named: Bool;
 }
 impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B0) {
     type Verdict = U;
+    type Named = B0;
 }
 impl<A, B, P, U> DifferBy<A, B, P, U> for (B1, B1) {
     type Verdict = NamesDiffer<A, B, P>;
+    type Named = B1;
 }
 impl<A, B, P, U> DifferBy<A, B, P, U> for (B1, B0) {
     type Verdict = NameVsDim<A, B, P>;
+    type Named = B1;
 }
 impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B1) {
     type Verdict = DimVsName<A, B, P>;
+    type Named = B1;
 }
-
-/// The verdict of dims `A` and `B` at `P` that do not unify: `U` (the rule's own) unless
-/// one of them is named ([`DifferBy`]).
-pub type Differ<A, B, P, U> =
-    <(<A as IsNamed>::Output, <B as IsNamed>::Output) as DifferBy<A, B, P, U>>::Verdict;
 
 #[cfg(test)]
 mod tests {
@@ -124,8 +145,13 @@ mod tests {
 
     /// A rule's own verdict (as broadcast's `Mismatch`).
     struct Own<A, B, P>(PhantomData<(A, B, P)>);
+    impl<A: IsNamed, B: IsNamed, P> Mismatched for Own<A, B, P> {
+        type A = A;
+        type B = B;
+        type At = P;
+    }
     /// The verdict of a failed comparison of `A` and `B` at dim 1.
-    type Failed<A, B> = <B0 as ThenDiffer<B1, A, B, D<1>, Own<A, B, D<1>>>>::Verdict;
+    type Failed<A, B> = <B0 as ThenDiffer<Own<A, B, D<1>>>>::Verdict<B1>;
 
     #[test]
     fn a_failed_comparison_is_the_rules_own_verdict_unless_a_dim_is_named() {
@@ -137,7 +163,15 @@ mod tests {
 
     #[test]
     fn a_comparison_that_holds_is_the_verdict_of_the_rest_of_the_walk() {
-        type Held = <B1 as ThenDiffer<Inner, Head, Seq, D<1>, ()>>::Verdict;
+        type Held = <B1 as ThenDiffer<Own<Head, Seq, D<1>>>>::Verdict<Inner>;
         assert!(same::<Held, Inner>());
+    }
+
+    #[test]
+    fn only_a_mismatch_of_unnamed_dims_blames_the_op() {
+        type Blamed<C, A, B> = <C as ThenUnnamed<Inner, Own<A, B, D<1>>>>::Verdict;
+        assert!(same::<Blamed<B0, D<3>, D<4>>, Inner>());
+        assert!(same::<Blamed<B0, Head, D<4>>, B1>());
+        assert!(same::<Blamed<B1, D<3>, D<3>>, B1>());
     }
 }
