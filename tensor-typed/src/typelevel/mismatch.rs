@@ -4,7 +4,8 @@
 //! walks its shapes without failing and keeps the first mismatch as a verdict type,
 //! checked once at the end, whose check's message prints the two dims. Which verdict a
 //! mismatch gets, and so which message, is asked only once the comparison has failed
-//! ([`ThenDiffer`] of `B0`): a program that compiles never asks it.
+//! ([`ThenDiffer`] of `B0`): a program that compiles never asks it. `layout!`'s size
+//! check (`DimIs`) asks the same of each dim it checks ([`ThenUnnamed`] beside it).
 //!
 //! * Neither dim named: the rule's own verdict (`Mismatch<D<3>, D<4>, D<1>>`), whose
 //!   message prints the dims (`dim 1 is D<3> vs D<4>`).
