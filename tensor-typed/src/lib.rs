@@ -31,7 +31,9 @@ pub mod typelevel;
 // avoids `#[doc(hidden)]` modules; these hidden re-exports give the machinery such a path
 // while keeping it out of the user's docs.
 #[doc(hidden)]
-pub use typelevel::{checks, const_dim, decimal, dim, dtype_rules, layout_rules, list, op, peano};
+pub use typelevel::{
+    checks, const_dim, decimal, dim, dtype_rules, layout_rules, list, mismatch, op, peano,
+};
 
 /// Type-level arithmetic on dims (product, sum, difference, exact quotient, conv/pool
 /// output size) for rules and layers of your own; see the module's items.
@@ -145,7 +147,7 @@ pub use tensor_macros::Dim;
 /// use tensor_typed::prelude::*;
 /// dims! { pub Seq = 16; pub HeadDim = 16; }
 /// let q = Tensor::<f32, Shape![Seq, HeadDim]>::zeros();
-/// let bad = q.matmul(&q); // inner dims are HeadDim vs Seq
+/// let bad = q.matmul(&q); // inner dims are HeadDim (D<16>) vs Seq (D<16>)
 /// ```
 pub use tensor_macros::dims;
 

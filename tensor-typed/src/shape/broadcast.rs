@@ -8,11 +8,14 @@
 //! error.
 
 use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::checks::BroadcastOk;
+use crate::typelevel::checks::{
+    BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk,
+};
 use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
@@ -136,8 +139,9 @@ where
 
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
 /// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` stops with the
-/// verdict [`Mismatch`] of the heads at output dim `P` (a `D<i>`), so only the last
-/// mismatching dim is reported (as PyTorch's `infer_size`, which walks from the last dim).
+/// verdict of the heads at output dim `P` (a `D<i>`: [`Mismatch`], or a verdict of
+/// [`crate::typelevel::mismatch`] when a head is named), so only the last mismatching dim is
+/// reported (as PyTorch's `infer_size`, which walks from the last dim).
 pub trait BroadcastStep<H1, H2, T1, T2, P> {
     /// The reversed broadcast list from these heads on (meaningless after a mismatch).
     type Output;
@@ -152,9 +156,12 @@ where
     type Output = Cons<<H1 as BroadcastAt<H2>>::Output, <T1 as BroadcastZip<T2, P>>::Output>;
     type Verdict = <T1 as BroadcastZip<T2, P>>::Verdict;
 }
-impl<A, B, T1, T2, P> BroadcastStep<A, B, T1, T2, P> for B0 {
+impl<A, B, T1, T2, P> BroadcastStep<A, B, T1, T2, P> for B0
+where
+    B0: ThenDiffer<Mismatch<A, B, P>>,
+{
     type Output = Nil;
-    type Verdict = Mismatch<A, B, P>;
+    type Verdict = <B0 as ThenDiffer<Mismatch<A, B, P>>>::Verdict<B1>;
 }
 
 /// Broadcast of two *reversed* dim lists; `I` is 1 + the output index of the heads (a
@@ -192,9 +199,16 @@ where
 /// The verdict of a broadcast whose static dims `A` (left) and `B` (right) at output dim
 /// `P` (a `D<i>`) do not broadcast.
 pub struct Mismatch<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for Mismatch<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
-/// The check of a broadcast verdict (`B1` or a [`Mismatch`]) of op `Op` between shapes
-/// `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is the op.
+/// The check of a broadcast verdict (`B1`, a [`Mismatch`] or a named one) of op `Op`
+/// between shapes `L` and `R`: a `Mismatch` is the error `BroadcastOk`, whose `Self` is
+/// the op; a [`NamesDiffer`], [`NameVsDim`] or [`DimVsName`] the error of that check for
+/// names (`BroadcastNamesOk`, ..), which prints each name's size beside it.
 pub trait BroadcastVerdict<Op, L, R> {
     /// `X` when the shapes broadcast; no type otherwise (see `check!`).
     type Then<X>;
@@ -208,6 +222,25 @@ where
     Op: BroadcastOk<Op, L, R, A, B, I>,
 {
     type Then<X> = <Op as BroadcastOk<Op, L, R, A, B, I>>::Then<X>;
+}
+impl<Op, L, R, A: NamedDim, B: NamedDim, const I: usize> BroadcastVerdict<Op, L, R>
+    for NamesDiffer<A, B, D<I>>
+where
+    Op: BroadcastNamesOk<Op, L, R, A, A::Size, B, B::Size, I>,
+{
+    type Then<X> = <Op as BroadcastNamesOk<Op, L, R, A, A::Size, B, B::Size, I>>::Then<X>;
+}
+impl<Op, L, R, A: NamedDim, B, const I: usize> BroadcastVerdict<Op, L, R> for NameVsDim<A, B, D<I>>
+where
+    Op: BroadcastNameDimOk<Op, L, R, A, A::Size, B, I>,
+{
+    type Then<X> = <Op as BroadcastNameDimOk<Op, L, R, A, A::Size, B, I>>::Then<X>;
+}
+impl<Op, L, R, A, B: NamedDim, const I: usize> BroadcastVerdict<Op, L, R> for DimVsName<A, B, D<I>>
+where
+    Op: BroadcastDimNameOk<Op, L, R, A, B, B::Size, I>,
+{
+    type Then<X> = <Op as BroadcastDimNameOk<Op, L, R, A, B, B::Size, I>>::Then<X>;
 }
 
 /// The larger rank of the dim lists `X` and `Y`, as `D<r>`.

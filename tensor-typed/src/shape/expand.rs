@@ -13,11 +13,13 @@
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
 use crate::typelevel::checks::{
-    ExpandLeadingOk, ExpandOk, ExpandRankOk, RepeatCountOk, RepeatRankOk,
+    ExpandDimNameOk, ExpandLeadingOk, ExpandNameDimOk, ExpandNamesOk, ExpandOk, ExpandRankOk,
+    RepeatCountOk, RepeatRankOk,
 };
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::typelevel::named::NamedDim;
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
 use typenum::{B0, B1};
@@ -29,6 +31,11 @@ pub struct ExpandNewLeadingDyn;
 /// The verdict of an expand whose tensor dim `A` cannot become the target dim `B` at
 /// target index `P` (a `D<i>`).
 pub struct ExpandDimDiffers<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for ExpandDimDiffers<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// Whether one dim of an expand holds: tensor dim `Self` to target dim `T`.
 pub trait ExpandAt<T> {
@@ -107,14 +114,16 @@ where
     I: Pred,
     H1: ExpandAt<H2>,
     T1: ExpandZip<T2, I::Output>,
+    <H1 as ExpandAt<H2>>::Ok: ThenDiffer<ExpandDimDiffers<H1, H2, I::Output>>,
 {
-    type Verdict = <<H1 as ExpandAt<H2>>::Ok as Pick>::Out<
-        <T1 as ExpandZip<T2, I::Output>>::Verdict,
-        ExpandDimDiffers<H1, H2, I::Output>,
-    >;
+    type Verdict =
+        <<H1 as ExpandAt<H2>>::Ok as ThenDiffer<ExpandDimDiffers<H1, H2, I::Output>>>::Verdict<
+            <T1 as ExpandZip<T2, I::Output>>::Verdict,
+        >;
 }
 
-/// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error.
+/// The check of an expand verdict from `S` to `Tgt`: a mistake is that check's error (for
+/// a named dim, [`NamesDiffer`] and the others, the check for names, `ExpandNamesOk`, ..).
 pub trait ExpandVerdict<S, Tgt> {}
 #[diagnostic::do_not_recommend]
 impl<S, Tgt> ExpandVerdict<S, Tgt> for B1 {}
@@ -124,6 +133,20 @@ impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandFewerDims where Tgt: ExpandRankOk<S
 impl<S, Tgt> ExpandVerdict<S, Tgt> for ExpandNewLeadingDyn where Dyn: ExpandLeadingOk<S, Tgt> {}
 impl<S, Tgt, A, B, const I: usize> ExpandVerdict<S, Tgt> for ExpandDimDiffers<A, B, D<I>> where
     Tgt: ExpandOk<S, Tgt, A, B, I>
+{
+}
+impl<S, Tgt, A: NamedDim, B: NamedDim, const I: usize> ExpandVerdict<S, Tgt>
+    for NamesDiffer<A, B, D<I>>
+where
+    Tgt: ExpandNamesOk<S, Tgt, A, A::Size, B, B::Size, I>,
+{
+}
+impl<S, Tgt, A: NamedDim, B, const I: usize> ExpandVerdict<S, Tgt> for NameVsDim<A, B, D<I>> where
+    Tgt: ExpandNameDimOk<S, Tgt, A, A::Size, B, I>
+{
+}
+impl<S, Tgt, A, B: NamedDim, const I: usize> ExpandVerdict<S, Tgt> for DimVsName<A, B, D<I>> where
+    Tgt: ExpandDimNameOk<S, Tgt, A, B, B::Size, I>
 {
 }
 

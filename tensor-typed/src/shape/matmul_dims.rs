@@ -7,31 +7,44 @@
 
 use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
 use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::checks::{Blame, BroadcastOk, MatmulOk};
-use crate::typelevel::dim::{DimEq, If, Select, D};
+use crate::typelevel::checks::{
+    Blame, BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk, MatmulDimNameOk,
+    MatmulNameDimOk, MatmulNamesOk, MatmulOk,
+};
+use crate::typelevel::dim::{DimEq, D};
 use crate::typelevel::list::{Len, LenOf};
+use crate::typelevel::mismatch::{
+    DimVsName, Inner, Mismatched, NameVsDim, NamesDiffer, ThenDiffer,
+};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
 use typenum::{B0, B1};
 
 /// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Never
-/// fails: two different static dims are the verdict [`InnerMismatch`].
+/// fails: two different static dims are the verdict [`InnerMismatch`] (or, when one is
+/// named, a verdict of [`crate::typelevel::mismatch`] at [`Inner`]).
 pub trait InnerDim<K> {
-    /// `B1`, or [`InnerMismatch`].
+    /// `B1`, or the mismatch.
     type Verdict;
 }
 // One impl for every dim, through [`DimEq`] (names compared; a `Dyn` unifies with
 // anything, so its verdict is `B1`).
 impl<A: DimEq<B>, B> InnerDim<B> for A
 where
-    <A as DimEq<B>>::Output: Select<B1, InnerMismatch<A, B>>,
+    <A as DimEq<B>>::Output: ThenDiffer<InnerMismatch<A, B>>,
 {
-    type Verdict = If<<A as DimEq<B>>::Output, B1, InnerMismatch<A, B>>;
+    type Verdict = <<A as DimEq<B>>::Output as ThenDiffer<InnerMismatch<A, B>>>::Verdict<B1>;
 }
 
 /// The verdict of a matmul whose static inner dims `A` and `B` differ.
 pub struct InnerMismatch<A, B>(PhantomData<(A, B)>);
+impl<A: IsNamed, B: IsNamed> Mismatched for InnerMismatch<A, B> {
+    type A = A;
+    type B = B;
+    type At = Inner;
+}
 
 /// The inner-dim verdict if it is a mismatch, else the batch dims' verdict `V`.
 pub trait ThenBatch<V> {
@@ -43,6 +56,15 @@ impl<V> ThenBatch<V> for B1 {
 }
 impl<A, B, V> ThenBatch<V> for InnerMismatch<A, B> {
     type Output = InnerMismatch<A, B>;
+}
+impl<A, B, V> ThenBatch<V> for NamesDiffer<A, B, Inner> {
+    type Output = Self;
+}
+impl<A, B, V> ThenBatch<V> for NameVsDim<A, B, Inner> {
+    type Output = Self;
+}
+impl<A, B, V> ThenBatch<V> for DimVsName<A, B, Inner> {
+    type Output = Self;
 }
 
 /// Matmul over reversed dim lists.
@@ -107,7 +129,9 @@ where
 }
 
 /// The check of a matmul verdict of `L` by `R`: an [`InnerMismatch`] is the error
-/// `MatmulOk`, a batch [`Mismatch`] the broadcast error (`Self` is the op marker).
+/// `MatmulOk`, a batch [`Mismatch`] the broadcast error (`Self` is the op marker); the
+/// verdicts of named dims ([`NamesDiffer`], ..: at [`Inner`] or at a batch dim) those
+/// errors for names (`MatmulNamesOk`, `BroadcastNamesOk`, ..).
 pub trait MatmulVerdict<L, R> {
     /// `X` when the verdict is `B1`; no type otherwise (see `check!`).
     type Then<X>;
@@ -127,6 +151,43 @@ where
     op::matmul: BroadcastOk<op::matmul, L, R, A, B, I>,
 {
     type Then<X> = <op::matmul as BroadcastOk<op::matmul, L, R, A, B, I>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B: NamedDim> MatmulVerdict<L, R> for NamesDiffer<A, B, Inner>
+where
+    op::matmul: MatmulNamesOk<L, R, A, A::Size, B, B::Size>,
+{
+    type Then<X> = <op::matmul as MatmulNamesOk<L, R, A, A::Size, B, B::Size>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B> MatmulVerdict<L, R> for NameVsDim<A, B, Inner>
+where
+    op::matmul: MatmulNameDimOk<L, R, A, A::Size, B>,
+{
+    type Then<X> = <op::matmul as MatmulNameDimOk<L, R, A, A::Size, B>>::Then<X>;
+}
+impl<L, R, A, B: NamedDim> MatmulVerdict<L, R> for DimVsName<A, B, Inner>
+where
+    op::matmul: MatmulDimNameOk<L, R, A, B, B::Size>,
+{
+    type Then<X> = <op::matmul as MatmulDimNameOk<L, R, A, B, B::Size>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B: NamedDim, const I: usize> MatmulVerdict<L, R> for NamesDiffer<A, B, D<I>>
+where
+    op::matmul: BroadcastNamesOk<op::matmul, L, R, A, A::Size, B, B::Size, I>,
+{
+    type Then<X> =
+        <op::matmul as BroadcastNamesOk<op::matmul, L, R, A, A::Size, B, B::Size, I>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B, const I: usize> MatmulVerdict<L, R> for NameVsDim<A, B, D<I>>
+where
+    op::matmul: BroadcastNameDimOk<op::matmul, L, R, A, A::Size, B, I>,
+{
+    type Then<X> = <op::matmul as BroadcastNameDimOk<op::matmul, L, R, A, A::Size, B, I>>::Then<X>;
+}
+impl<L, R, A, B: NamedDim, const I: usize> MatmulVerdict<L, R> for DimVsName<A, B, D<I>>
+where
+    op::matmul: BroadcastDimNameOk<op::matmul, L, R, A, B, B::Size, I>,
+{
+    type Then<X> = <op::matmul as BroadcastDimNameOk<op::matmul, L, R, A, B, B::Size, I>>::Then<X>;
 }
 
 /// The reversed matmul list of `S` by `R`.

@@ -1,8 +1,8 @@
 //! Rules that change names. `RenameTo<T>`: `rename` changes the names of a shape's dims,
-//! checked as `check_shape` on the sizes: both shapes with their names taken off
-//! ([`Unnamed`]) must have the same rank and agree on every dim static in both (the run
-//! time checks the rest). `NamesAs<O>`: an annotation names a result's unnamed static
-//! dims (`layout!`'s merges), at their sizes. (Not
+//! checked as `check_shape` on the sizes: both shapes must have the same rank and agree
+//! on the size ([`SizeOf`](crate::typelevel::named::SizeOf)) of every dim static in both
+//! (the run time checks the rest). `NamesAs<O>`: an annotation names a result's unnamed
+//! static dims (`layout!`'s merges), at their sizes. (Not
 //! `rename.rs`: a module named like the op marker `op::rename` would make rustc print the
 //! marker with its path.)
 
@@ -11,35 +11,22 @@ use crate::shape::same::{SameVerdict, SameVerdictOf, SameZip};
 use crate::shape::{Cons, ListOf, Nil, Shape};
 use crate::typelevel::dim::{D, K};
 use crate::typelevel::list::Len;
-use crate::typelevel::named::{NamedDim, SizeOf};
+use crate::typelevel::named::NamedDim;
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 
-/// A dim list with every name taken off ([`SizeOf`]).
-pub trait Unnamed {
-    /// The unnamed list.
-    type Output;
-}
-impl Unnamed for Nil {
-    type Output = Nil;
-}
-impl<H: SizeOf, T: Unnamed> Unnamed for Cons<H, T> {
-    type Output = Cons<H::Size, T::Output>;
-}
-/// The dim list of shape `S`, unnamed.
-type UnnamedOf<S> = <ListOf<S> as Unnamed>::Output;
-
 /// `RenameTo<T>`: shape `Self` can be renamed `T`: the same rank, and every dim static
 /// in both of the same size, whatever the names (`Shape![Batch, Seq, Model]` →
-/// `Shape![Batch, Seq, Dyn]` or `Shape![Dyn, Dyn, 256]`).
+/// `Shape![Batch, Seq, Dyn]` or `Shape![Dyn, Dyn, 256]`). The dims are compared by size
+/// ([`SameZip`] for `op::rename`); a mismatch names them as they are in the shapes
+/// (`dim 2 is D<64> vs Hidden (D<128>)`).
 pub trait RenameTo<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> RenameTo<T> for S
 where
     RankOf<S>: PEq<RankOf<T>>,
-    ListOf<S>: Len + Unnamed,
-    ListOf<T>: Len + Unnamed,
-    UnnamedOf<S>: SameZip<UnnamedOf<T>, D<0>>,
-    SameVerdictOf<S, T, UnnamedOf<S>, UnnamedOf<T>>: SameVerdict<op::rename, S, T>,
+    ListOf<S>: Len + SameZip<ListOf<T>, D<0>, op::rename>,
+    ListOf<T>: Len,
+    SameVerdictOf<S, T, op::rename>: SameVerdict<op::rename, S, T>,
 {
 }
 

@@ -10,10 +10,13 @@ use crate::shape::dims::{PosOf, Push, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
 use crate::typelevel::checks::{
-    BatchOk, Blame, CatOk, ConvChannelsOk, NormShapeOk, PoolPadOk, SameRankFor, WindowOk,
+    BatchOk, Blame, CatDimNameOk, CatNameDimOk, CatNamesOk, CatOk, ConvChannelsOk, NormShapeOk,
+    PoolPadOk, SameRankFor, WindowOk,
 };
 use crate::typelevel::dim::{And, Bool, DimEq, Pick, Unify, D};
 use crate::typelevel::list::{Next, Rev, ReverseAcc};
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
 use std::marker::PhantomData;
@@ -26,6 +29,11 @@ pub struct CatRanksDiffer;
 /// The verdict of a `cat` whose static dims `A` and `B` at index `J` (a `D<j>`, off the
 /// cat dim) differ.
 pub struct CatDimsDiffer<A, B, J>(PhantomData<(A, B, J)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for CatDimsDiffer<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
 /// One dim pair of a `cat` (`Self` is `B1` at the cat dim): the sum there, else the
 /// unified dim, which must be equal (`Ok`).
@@ -69,15 +77,15 @@ where
     J: DimEq<P> + Next,
     <J as DimEq<P>>::Output: CatStep<H1, H2>,
     T1: CatZip<T2, P, <J as Next>::Output>,
+    <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok: ThenDiffer<CatDimsDiffer<H1, H2, J>>,
 {
     type Output = Cons<
         <<J as DimEq<P>>::Output as CatStep<H1, H2>>::Output,
         <T1 as CatZip<T2, P, <J as Next>::Output>>::Output,
     >;
-    type Verdict = <<<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok as Pick>::Out<
-        <T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict,
+    type Verdict = <<<J as DimEq<P>>::Output as CatStep<H1, H2>>::Ok as ThenDiffer<
         CatDimsDiffer<H1, H2, J>,
-    >;
+    >>::Verdict<<T1 as CatZip<T2, P, <J as Next>::Output>>::Verdict>;
 }
 
 /// The check of a `cat` verdict between shapes `L` and `R`.
@@ -100,6 +108,24 @@ where
     op::cat: CatOk<L, R, A, B, J>,
 {
     type Then<X> = <op::cat as CatOk<L, R, A, B, J>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B: NamedDim, const J: usize> CatVerdict<L, R> for NamesDiffer<A, B, D<J>>
+where
+    op::cat: CatNamesOk<L, R, A, A::Size, B, B::Size, J>,
+{
+    type Then<X> = <op::cat as CatNamesOk<L, R, A, A::Size, B, B::Size, J>>::Then<X>;
+}
+impl<L, R, A: NamedDim, B, const J: usize> CatVerdict<L, R> for NameVsDim<A, B, D<J>>
+where
+    op::cat: CatNameDimOk<L, R, A, A::Size, B, J>,
+{
+    type Then<X> = <op::cat as CatNameDimOk<L, R, A, A::Size, B, J>>::Then<X>;
+}
+impl<L, R, A, B: NamedDim, const J: usize> CatVerdict<L, R> for DimVsName<A, B, D<J>>
+where
+    op::cat: CatDimNameOk<L, R, A, B, B::Size, J>,
+{
+    type Then<X> = <op::cat as CatDimNameOk<L, R, A, B, B::Size, J>>::Then<X>;
 }
 
 /// The cat position of signed dim `DIM` in `X`, as a `D<p>`.

@@ -5,9 +5,13 @@
 
 use crate::shape::dims::RankOf;
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::{SameDimOk, SameRankOk};
+use crate::typelevel::checks::{
+    SameDimDimNameOk, SameDimNameDimOk, SameDimNamesOk, SameDimOk, SameRankOk,
+};
 use crate::typelevel::dim::{Bool, DimEq, Pick, D};
 use crate::typelevel::list::{Len, Next};
+use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::typelevel::named::{IsNamed, NamedDim, SizeOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use std::marker::PhantomData;
@@ -18,42 +22,57 @@ pub struct RanksDiffer;
 /// The verdict of a `check_shape` whose static dims `A` and `B` at index `P` (a `D<i>`)
 /// differ.
 pub struct DimsDiffer<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for DimsDiffer<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
 
-/// Whether one dim of `check_shape` holds: `Self` vs `Y`.
-pub trait SameAt<Y> {
-    /// `B1` when the dims unify ([`DimEq`]: equal, or either is `Dyn`, names compared).
+/// Whether one dim of `check_shape` (`M` is `op::check_shape`) or `rename` (`M` is
+/// `op::rename`) holds: `Self` vs `Y`.
+pub trait SameAt<Y, M> {
+    /// `B1` when the dims unify ([`DimEq`]: equal, or either is `Dyn`, names compared;
+    /// for `rename`, their sizes).
     type Ok: Bool;
 }
 // One impl for every dim: a `Dyn` (or a named run-time dim against an unnamed one)
 // unifies by [`DimEq`] too.
-impl<A: DimEq<B, Output: Bool>, B> SameAt<B> for A {
+impl<A: DimEq<B, Output: Bool>, B> SameAt<B, op::check_shape> for A {
     type Ok = <A as DimEq<B>>::Output;
 }
+// `rename` compares the sizes ([`SizeOf`]), whatever the names.
+impl<A: SizeOf, B: SizeOf> SameAt<B, op::rename> for A
+where
+    A::Size: DimEq<B::Size, Output: Bool>,
+{
+    type Ok = <A::Size as DimEq<B::Size>>::Output;
+}
 
-/// Zips two dim lists for `check_shape`; `J` is the index of the heads (a `D<j>`).
-/// Never fails: the first mismatch is the `Verdict`.
-pub trait SameZip<Y, J> {
-    /// `B1`, or the first [`DimsDiffer`] ([`RanksDiffer`] past the end of one list).
+/// Zips two dim lists for `check_shape` or `rename` (`M`, see [`SameAt`]); `J` is the
+/// index of the heads (a `D<j>`). Never fails: the first mismatch is the `Verdict`.
+pub trait SameZip<Y, J, M> {
+    /// `B1`, or the first [`DimsDiffer`] (or, when a dim is named, a verdict of
+    /// [`crate::typelevel::mismatch`]; [`RanksDiffer`] past the end of one list).
     type Verdict;
 }
-impl<J> SameZip<Nil, J> for Nil {
+impl<J, M> SameZip<Nil, J, M> for Nil {
     type Verdict = B1;
 }
-impl<H, T, J> SameZip<Cons<H, T>, J> for Nil {
+impl<H, T, J, M> SameZip<Cons<H, T>, J, M> for Nil {
     type Verdict = RanksDiffer;
 }
-impl<H, T, J> SameZip<Nil, J> for Cons<H, T> {
+impl<H, T, J, M> SameZip<Nil, J, M> for Cons<H, T> {
     type Verdict = RanksDiffer;
 }
-impl<H1, T1, H2, T2, const J: usize> SameZip<Cons<H2, T2>, D<J>> for Cons<H1, T1>
+impl<H1, T1, H2, T2, const J: usize, M> SameZip<Cons<H2, T2>, D<J>, M> for Cons<H1, T1>
 where
     D<J>: Next,
-    H1: SameAt<H2>,
-    T1: SameZip<T2, <D<J> as Next>::Output>,
+    H1: SameAt<H2, M>,
+    T1: SameZip<T2, <D<J> as Next>::Output, M>,
+    <H1 as SameAt<H2, M>>::Ok: ThenDiffer<DimsDiffer<H1, H2, D<J>>>,
 {
-    type Verdict = <<H1 as SameAt<H2>>::Ok as Pick>::Out<
-        <T1 as SameZip<T2, <D<J> as Next>::Output>>::Verdict,
-        DimsDiffer<H1, H2, D<J>>,
+    type Verdict = <<H1 as SameAt<H2, M>>::Ok as ThenDiffer<DimsDiffer<H1, H2, D<J>>>>::Verdict<
+        <T1 as SameZip<T2, <D<J> as Next>::Output, M>>::Verdict,
     >;
 }
 
@@ -68,11 +87,25 @@ impl<Op, S, T, A, B, const I: usize> SameVerdict<Op, S, T> for DimsDiffer<A, B, 
     Op: SameDimOk<Op, S, T, A, B, I>
 {
 }
+impl<Op, S, T, A: NamedDim, B: NamedDim, const I: usize> SameVerdict<Op, S, T>
+    for NamesDiffer<A, B, D<I>>
+where
+    Op: SameDimNamesOk<Op, S, T, A, A::Size, B, B::Size, I>,
+{
+}
+impl<Op, S, T, A: NamedDim, B, const I: usize> SameVerdict<Op, S, T> for NameVsDim<A, B, D<I>> where
+    Op: SameDimNameDimOk<Op, S, T, A, A::Size, B, I>
+{
+}
+impl<Op, S, T, A, B: NamedDim, const I: usize> SameVerdict<Op, S, T> for DimVsName<A, B, D<I>> where
+    Op: SameDimDimNameOk<Op, S, T, A, B, B::Size, I>
+{
+}
 
-/// The verdict of comparing the dim lists `LS` and `LT` of shapes `S` and `T`: the ranks
-/// first, then the dims.
-pub type SameVerdictOf<S, T, LS, LT> = <<RankOf<S> as PEq<RankOf<T>>>::Output as Pick>::Out<
-    <LS as SameZip<LT, D<0>>>::Verdict,
+/// The verdict of `check_shape` or `rename` (`M`, see [`SameAt`]) from shape `S` to
+/// `T`: the ranks first, then the dims.
+pub type SameVerdictOf<S, T, M> = <<RankOf<S> as PEq<RankOf<T>>>::Output as Pick>::Out<
+    <ListOf<S> as SameZip<ListOf<T>, D<0>, M>>::Verdict,
     RanksDiffer,
 >;
 
@@ -82,8 +115,8 @@ pub trait SameShape<T: Shape>: Shape {}
 impl<S: Shape, T: Shape> SameShape<T> for S
 where
     RankOf<S>: PEq<RankOf<T>>,
-    ListOf<S>: Len + SameZip<ListOf<T>, D<0>>,
+    ListOf<S>: Len + SameZip<ListOf<T>, D<0>, op::check_shape>,
     ListOf<T>: Len,
-    SameVerdictOf<S, T, ListOf<S>, ListOf<T>>: SameVerdict<op::check_shape, S, T>,
+    SameVerdictOf<S, T, op::check_shape>: SameVerdict<op::check_shape, S, T>,
 {
 }

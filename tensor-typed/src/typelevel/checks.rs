@@ -5,6 +5,12 @@
 //! `#[diagnostic::on_unimplemented]` message, where indices are const generics (printed
 //! in decimal), dims are printed in their decimal form (`D<3>`, `K<D<50>, D<257>>`) and
 //! shapes as tuples of them (`(D<2>, D<3>)`).
+//!
+//! A check that compares two dims has three more forms for named dims, which print each
+//! name's size beside it (a second parameter, `SA` or `SB`: a static dim or `Dyn`): two
+//! names (`MatmulNamesOk`: `inner dims are HeadDim (D<16>) vs Seq (Dyn)`), a name and an
+//! unnamed dim (`MatmulNameDimOk`), an unnamed dim and a name (`MatmulDimNameOk`). Which
+//! one a failure is reported by is the rule's verdict ([`crate::typelevel::mismatch`]).
 
 use crate::typelevel::dim::Pick;
 use typenum::B1;
@@ -44,6 +50,36 @@ check! {
 }
 
 check! {
+    /// [`BroadcastOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNamesOk<Op, L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B}",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNameDimOk<Op, L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastDimNameOk<Op, L, R, A, B, SB; I>
+}
+
+check! {
     /// Expanding `S` to `T`: target dim `I` is `B` where the tensor has `A`.
     #[diagnostic::on_unimplemented(
         message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B}",
@@ -51,6 +87,36 @@ check! {
         note = "the expanded size must match the existing size at a non-singleton dimension"
     )]
     ExpandOk<S, T, A, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNamesOk<S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B}",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNameDimOk<S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the unnamed dim `A` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "the expanded size must match the existing size at a non-singleton dimension"
+    )]
+    ExpandDimNameOk<S, T, A, B, SB; I>
 }
 
 check! {
@@ -142,12 +208,69 @@ check! {
 }
 
 check! {
+    /// [`MatmulOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNamesOk<L, R, A, SA, B, SB;>
+}
+
+check! {
+    /// [`MatmulOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B}",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNameDimOk<L, R, A, SA, B;>
+}
+
+check! {
+    /// [`MatmulOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulDimNameOk<L, R, A, B, SB;>
+}
+
+check! {
     /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B`.
     #[diagnostic::on_unimplemented(
         message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B}",
         label = "static dims must agree; only `Dyn` dims are checked at run time"
     )]
     SameDimOk<Op, S, T, A, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNamesOk<Op, S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B}",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNameDimOk<Op, S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimDimNameOk<Op, S, T, A, B, SB; I>
 }
 
 check! {
@@ -188,6 +311,33 @@ check! {
 pub trait SizeEq<Op, A, B, const I: usize> {}
 #[diagnostic::do_not_recommend]
 impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
+
+check! {
+    /// [`SizeEq`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B} ({SB}): dim {I} of the input is {A}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNamesOk<Op, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SizeEq`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B}: dim {I} of the input has size {SA}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNameDimOk<Op, A, SA, B; I>
+}
+
+check! {
+    /// [`SizeEq`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} != {B} ({SB}): dim {I} of the input has size {A}, but the pattern needs {SB}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqDimNameOk<Op, A, B, SB; I>
+}
 
 /// Holds (on `B1`) when `B` divides dim `I` of the input, `A` (a failure's `Self` is
 /// `A`, a size: a name splits as its size).
@@ -244,6 +394,30 @@ check! {
         message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})"
     )]
     CatOk<L, R, A, B; I>
+}
+
+check! {
+    /// [`CatOk`] of two names `A` and `B`, of sizes `SA` and `SB` (no label, as `CatOk`).
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B} ({SB})"
+    )]
+    CatNamesOk<L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`CatOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B}"
+    )]
+    CatNameDimOk<L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`CatOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} vs {B} ({SB})"
+    )]
+    CatDimNameOk<L, R, A, B, SB; I>
 }
 
 check! {

@@ -10,18 +10,66 @@
 //!   error when `B` does not divide it; `Dyn` if either is `Dyn`. `Chunks<Op, I, X, B>`
 //!   is its output.
 use crate::typelevel::arith::DimDiv;
-use crate::typelevel::checks::{Blame, SizeEq, SplitOk};
-use crate::typelevel::dim::{Dim, DimEq, Dyn, Pick, StaticDim, D, K};
-use crate::typelevel::named::{NamedDim, SizeOf};
+use crate::typelevel::checks::{
+    Blame, SizeEq, SizeEqDimNameOk, SizeEqNameDimOk, SizeEqNamesOk, SplitOk,
+};
+use crate::typelevel::dim::{Dim, DimEq, Dyn, StaticDim, D, K};
+use crate::typelevel::mismatch::{
+    DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer, ThenUnnamed,
+};
+use crate::typelevel::named::{IsNamed, NamedDim, SizeOf};
+use std::marker::PhantomData;
+use typenum::B1;
 
 /// Dim `I` of the input (`Self`) has the size `Rhs` the pattern gives it: equal static
 /// sizes, or `Self` is `Dyn` (checked at run time); a named dim also by name.
 pub trait DimIs<Op, const I: usize, Rhs> {}
 // One impl for every dim, through [`DimEq`] (a `Dyn` unifies with any size; a named
 // dim only with its own name or an unnamed size), so that a failure is reported as the
-// check's message.
-impl<Op, A: DimEq<B, Output: Pick>, B, const I: usize> DimIs<Op, I, B> for A where
-    Blame<<A as DimEq<B>>::Output, Op>: SizeEq<Op, A, B, I>
+// check's message. Two bounds: a mismatch of unnamed dims fails the first (`SizeEq` of
+// the op), one of named dims the second (the check for names, which prints their sizes);
+// each holds on the other's mismatch (see [`ThenUnnamed`]).
+impl<Op, A, B, const I: usize> DimIs<Op, I, B> for A
+where
+    A: DimEq<B, Output: ThenUnnamed<Op, SizeDiffers<A, B, D<I>>>>,
+    <A as DimEq<B>>::Output: ThenDiffer<SizeDiffers<A, B, D<I>>>,
+    <<A as DimEq<B>>::Output as ThenUnnamed<Op, SizeDiffers<A, B, D<I>>>>::Verdict:
+        SizeEq<Op, A, B, I>,
+    <<A as DimEq<B>>::Output as ThenDiffer<SizeDiffers<A, B, D<I>>>>::Verdict<B1>:
+        NamedSizeEq<Op, A, B, I>,
+{
+}
+
+/// The mismatch of dim `I` of the input, `A`, and the pattern's `B` (`P` is `D<I>`), as
+/// [`Mismatched`] reads it.
+pub struct SizeDiffers<A, B, P>(PhantomData<(A, B, P)>);
+impl<A: IsNamed, B: IsNamed, P> Mismatched for SizeDiffers<A, B, P> {
+    type A = A;
+    type B = B;
+    type At = P;
+}
+
+/// The second bound of [`DimIs`]: holds on `B1` and on a mismatch of unnamed dims
+/// ([`SizeDiffers`], the first bound's error); a mismatch of named dims
+/// ([`NamesDiffer`], [`NameVsDim`], [`DimVsName`]) is the error of the check for names
+/// (`SizeEqNamesOk`, ..), which prints each name's size beside it.
+pub trait NamedSizeEq<Op, A, B, const I: usize> {}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, const I: usize> NamedSizeEq<Op, A, B, I> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, P, const I: usize> NamedSizeEq<Op, A, B, I> for SizeDiffers<A, B, P> {}
+impl<Op, A: NamedDim, B: NamedDim, const I: usize> NamedSizeEq<Op, A, B, I>
+    for NamesDiffer<A, B, D<I>>
+where
+    Op: SizeEqNamesOk<Op, A, A::Size, B, B::Size, I>,
+{
+}
+impl<Op, A: NamedDim, B, const I: usize> NamedSizeEq<Op, A, B, I> for NameVsDim<A, B, D<I>> where
+    Op: SizeEqNameDimOk<Op, A, A::Size, B, I>
+{
+}
+impl<Op, A, B: NamedDim, const I: usize> NamedSizeEq<Op, A, B, I> for DimVsName<A, B, D<I>> where
+    Op: SizeEqDimNameOk<Op, A, B, B::Size, I>
 {
 }
 

@@ -28,8 +28,8 @@
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
-    All3, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim, Unify,
-    D, K,
+    All3, Bool, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim,
+    Unify, D, K,
 };
 use std::fmt;
 use std::marker::PhantomData;
@@ -85,6 +85,26 @@ impl SizeOf for Dyn {
 }
 impl<X: NamedDim> SizeOf for X {
     type Size = X::Size;
+}
+
+/// `B1` for a named dim, `B0` for `D`, `K` and `Dyn`: which report a failed comparison
+/// of two dims gets (with the names' sizes beside them, see
+/// [`crate::typelevel::mismatch`]). Asked only once a comparison has failed.
+pub trait IsNamed {
+    /// `B1` or `B0`.
+    type Output: Bool;
+}
+impl<const N: usize> IsNamed for D<N> {
+    type Output = B0;
+}
+impl<H, L> IsNamed for K<H, L> {
+    type Output = B0;
+}
+impl IsNamed for Dyn {
+    type Output = B0;
+}
+impl<X: NamedDim> IsNamed for X {
+    type Output = B1;
 }
 
 impl<X: NamedDim> Dim for X {
