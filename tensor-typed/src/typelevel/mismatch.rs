@@ -118,31 +118,11 @@ impl<A, B, P, U> DifferBy<A, B, P, U> for (B0, B1) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::typelevel::decimal::{Dg1, Dg2};
     use crate::typelevel::dim::{Dyn, D};
-    use crate::typelevel::named::{fmt_name, NameId, NamedDim};
-    use std::fmt;
+    use crate::typelevel::test_names::{same, test_name};
 
-    fn same<A: 'static, B: 'static>() -> bool {
-        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
-    }
-
-    macro_rules! name {
-        ($name:ident, $size:ty, $last:ident) => {
-            struct $name;
-            impl fmt::Debug for $name {
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    fmt_name(f, stringify!($name), None)
-                }
-            }
-            impl NamedDim for $name {
-                type Size = $size;
-                type Id = NameId<Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, Dg1, $last>;
-            }
-        };
-    }
-    name!(Seq, Dyn, Dg1);
-    name!(Head, D<16>, Dg2);
+    test_name!(Seq, Dyn, Dg1);
+    test_name!(Head, D<16>, Dg2);
 
     /// A rule's own verdict (as broadcast's `Mismatch`).
     struct Own<A, B, P>(PhantomData<(A, B, P)>);

@@ -21,3 +21,5 @@ pub mod mismatch;
 pub mod named;
 pub mod op;
 pub mod peano;
+#[cfg(test)]
+mod test_names;

@@ -293,32 +293,13 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::typelevel::decimal::{Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, Dg9};
+    use crate::typelevel::test_names::{same, test_name};
 
-    fn same<A: 'static, B: 'static>() -> bool {
-        std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
-    }
-
-    macro_rules! name {
-        ($name:ident, $size:ty, $last:ident) => {
-            #[derive(Clone, Copy, Default)]
-            struct $name;
-            impl fmt::Debug for $name {
-                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    fmt_name(f, stringify!($name), <Self as Dim>::STATIC)
-                }
-            }
-            impl NamedDim for $name {
-                type Size = $size;
-                type Id = NameId<Dg1, Dg2, Dg3, Dg4, Dg5, Dg6, Dg7, Dg8, $last>;
-            }
-        };
-    }
-    name!(Seq, Dyn, Dg9);
-    name!(Seq16, D<16>, Dg7);
-    name!(Head, D<32>, Dg8);
-    name!(Head16, D<16>, Dg6);
-    name!(Batch, Dyn, Dg5);
+    test_name!(Seq, Dyn, Dg9);
+    test_name!(Seq16, D<16>, Dg7);
+    test_name!(Head, D<32>, Dg8);
+    test_name!(Head16, D<16>, Dg6);
+    test_name!(Batch, Dyn, Dg5);
 
     fn eq<X: DimEq<Y>, Y>() -> bool {
         <X::Output as Bit>::BOOL
