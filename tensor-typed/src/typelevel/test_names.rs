@@ -14,6 +14,7 @@ macro_rules! test_name {
         #[derive(Clone, Copy, Default)]
         struct $name;
         impl std::fmt::Debug for $name {
+            #[cfg_attr(unoptimized, inline)]
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 $crate::typelevel::named::fmt_name(
                     f,
