@@ -28,7 +28,7 @@ mod recipe;
 
 use std::marker::PhantomData;
 
-pub use crate::shape::names::NamesAs;
+pub use crate::shape::names::{AsIs, Later, NamesAs};
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
 pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};

@@ -14,10 +14,12 @@
 //!
 //! The result's shape is a parameter `O` of `__layout`, bound to equal the computed
 //! output by the local `__LayoutOut`, whose message names the pattern and both shapes.
-//! Its check waits for the fallback of an integer literal (`__Later`): an unannotated
-//! call infers `O` as the output then, and an annotated one (`let y: Tensor<f32,
-//! Shape![..]> = layout!(..)?`) has fixed `O` by then, so a wrong annotation is that
-//! message rather than rustc's "`?` operator has incompatible types".
+//! Its check waits for the fallback of an integer literal (`layout_support::Later`): an
+//! unannotated call infers `O` as the output then (and compares nothing), and an
+//! annotated one (`let y: Tensor<f32, Shape![..]> = layout!(..)?`) has fixed `O` by then,
+//! so a wrong annotation is that message rather than rustc's "`?` operator has
+//! incompatible types"; one that differs in a named dim is `Later`'s check, which prints
+//! the names' sizes.
 
 use super::parse::{Dim, Invocation, Pattern, TermKind};
 use super::span::PatternSpans;
@@ -40,6 +42,7 @@ pub(crate) fn expand(
     let n_names = Literal::usize_unsuffixed(names.len());
     let impls = shape_impls(c, &names, spans)?;
     let (message, label) = rank_message(c);
+    let op_marker = Ident::new(op_marker(c.op), Span::call_site());
     let out_message = format!(
         "layout!({}): the pattern \"{}\" gives the shape `{{Self}}`, but the result is used as `{{O}}`",
         c.op.name(),
@@ -81,23 +84,10 @@ pub(crate) fn expand(
         #[diagnostic::on_unimplemented(message = #out_message, label = "gives `{Self}`")]
         trait __LayoutOut<O> {}
         // The output as is, or with unnamed static dims (a merge `(h d)`) named by the
-        // annotation at their size.
+        // annotation at their size: a mismatch of ranks or unnamed dims is this trait's
+        // error; one of a named dim is `Later`'s (see there).
         #[diagnostic::do_not_recommend]
-        impl<__X: #ls::NamesAs<__O>, __O: #ls::Shape> __LayoutOut<__O> for __X {}
-        // `<I as __Later<X, O>>::Out` is `X`, known only once `I` (the literal `0`) is
-        // an integer type: `i64` when the annotation `O` differs from the output `X`
-        // (the only impl that fits), else the fallback `i32`, whose impl makes `O` the
-        // output. So `O` is not inferred from the output before the annotation is seen.
-        #[allow(non_camel_case_types, dead_code)]
-        trait __Later<X, O> {
-            type Out;
-        }
-        impl<__X> __Later<__X, __X> for i32 {
-            type Out = __X;
-        }
-        impl<__X, __O> __Later<__X, __O> for i64 {
-            type Out = __X;
-        }
+        impl<__X: #ls::NamesAs<__O>, __O> __LayoutOut<__O> for __X {}
         const __RECIPE: #ls::Recipe = #recipe;
         fn __layout<T, S, O, I>(
             x: &#ls::Tensor<T, S>,
@@ -108,8 +98,9 @@ pub(crate) fn expand(
             T: #ls::Element,
             S: __LayoutShape<S> + #ls::Shape,
             O: #ls::Shape,
-            I: __Later<<S as __LayoutShape<S>>::Out, O>,
-            <I as __Later<<S as __LayoutShape<S>>::Out, O>>::Out: __LayoutOut<O>,
+            I: #ls::Later<#ls::#op_marker, <S as __LayoutShape<S>>::Out, O>,
+            <I as #ls::Later<#ls::#op_marker, <S as __LayoutShape<S>>::Out, O>>::Out:
+                __LayoutOut<O>,
             #elem_bound
         {
             <#mode as #ls::Mode>::run::<T, S, O>(x, &__RECIPE, given)

@@ -274,6 +274,34 @@ check! {
 }
 
 check! {
+    /// A `layout!` (`Op`) result of shape `X` used as `O`: dim `I` is the name `A` of
+    /// size `SA` vs the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "gives `{X}`"
+    )]
+    ResultNamesOk<Op, X, O, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`ResultNamesOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} ({SA}) vs {B}",
+        label = "gives `{X}`"
+    )]
+    ResultNameDimOk<Op, X, O, A, SA, B; I>
+}
+
+check! {
+    /// [`ResultNamesOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} vs {B} ({SB})",
+        label = "gives `{X}`"
+    )]
+    ResultDimNameOk<Op, X, O, A, B, SB; I>
+}
+
+check! {
     /// `check_shape` (or `rename`, `Op`) from `S` to `T`: the ranks must be equal (the
     /// `Self` of a failure is `T`).
     #[diagnostic::on_unimplemented(

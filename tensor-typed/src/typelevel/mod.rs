@@ -22,4 +22,4 @@ pub mod named;
 pub mod op;
 pub mod peano;
 #[cfg(test)]
-mod test_names;
+pub(crate) mod test_names;
