@@ -122,6 +122,11 @@ fn over_pieces<P: Send>(
     merge: &impl Fn(P, P) -> P,
     split: bool,
 ) -> Option<P> {
+    if npieces == 1 {
+        // A cascade of one partial is that partial (moving it through the cascade's
+        // `Option`s cost each output row of an inner reduction a few copies).
+        return Some(piece(0));
+    }
     let mut cascade = Cascade::new();
     if !split || npieces < 2 {
         for p in 0..npieces {
