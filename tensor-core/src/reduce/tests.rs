@@ -510,3 +510,38 @@ fn reductions_never_panic_on_odd_dims() {
         let _ = s.argmin(d, false);
     }
 }
+
+#[test]
+fn rows_folded_together_match_each_row_alone_and_a_naive_sum() {
+    // Many outputs, each one contiguous run: `fold_runs`. One output (fewer than
+    // FEW_OUTPUTS): the general path, with the same order, so bit-identical sums.
+    // Lengths around the lane width, a leaf (LANES * LEAF_STEPS = 512) and a piece.
+    for n in [32usize, 33, 63, 511, 512, 513, 1000, 4096, 4097, 32768] {
+        let rows = 9;
+        let v: Vec<f32> = (0..rows * n)
+            .map(|i| ((i * 7919) % 1013) as f32 / 97.0 - 5.0)
+            .collect();
+        let t = Tensor::from_vec(v, &[rows, n]).unwrap();
+        let all = t.sum(&[1], false).unwrap().to_vec::<f32>().unwrap();
+        let want = naive(&t, &[1], 0.0, |a, b| a + b);
+        let got: Vec<f64> = all.iter().map(|&x| x as f64).collect();
+        close(&got, &want);
+        for (i, &x) in all.iter().enumerate() {
+            let row = t.narrow(0, i as i64, 1).unwrap();
+            let alone = row.sum(&[1], false).unwrap().to_vec::<f32>().unwrap();
+            assert_eq!(x.to_bits(), alone[0].to_bits(), "n {n}, row {i}");
+        }
+        // amax with both zeros (an ambiguous result, folded again in order): the
+        // same bits as each row alone.
+        let z: Vec<f32> = (0..rows * n)
+            .map(|i| if (i + i / n) % 2 == 0 { -0.0 } else { 0.0 })
+            .collect();
+        let z = Tensor::from_vec(z, &[rows, n]).unwrap();
+        let all = z.amax(&[1], false).unwrap().to_vec::<f32>().unwrap();
+        for (i, &x) in all.iter().enumerate() {
+            let row = z.narrow(0, i as i64, 1).unwrap();
+            let alone = row.amax(&[1], false).unwrap().to_vec::<f32>().unwrap();
+            assert_eq!(x.to_bits(), alone[0].to_bits(), "amax n {n}, row {i}");
+        }
+    }
+}
