@@ -129,7 +129,7 @@ fn run<T: FloatAcc>(x: &Tensor, t: &[i64], c: usize, reduction: Reduction) -> Re
                     return;
                 }
                 let m = max_row(xr);
-                let s = sum_row(xr, |v| (v - m).exp_fast());
+                let s = sum_row(xr, |v| (v - m).exp_fused());
                 let lsm = T::down((xr[target as usize].up() - m) - s.ln());
                 out[0] = -lsm.up();
             },

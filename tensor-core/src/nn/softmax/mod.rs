@@ -8,7 +8,7 @@ use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
-use crate::kernels::rows::{max_row, par_rows, par_rows_grain, sum_lanes, sum_row, ROW_GRAIN};
+use crate::kernels::rows::{max_row, par_rows, par_rows_grain, sum_row, ROW_GRAIN};
 use crate::shape_ops::slices::{read, write_new};
 use crate::{wrap_dim, Tensor};
 use num_traits::Float;
@@ -21,45 +21,31 @@ const BLOCK: usize = 16;
 fn row_lastdim<T: FloatAcc>(x: &[T], y: &mut [T], log: bool) {
     let m = max_row(x);
     if log {
-        let s = sum_row(x, |v| (v - m).exp_fast());
+        let s = sum_row(x, |v| (v - m).exp_fused());
         let lse = s.ln();
         for (o, &v) in y.iter_mut().zip(x) {
             *o = T::down((v.up() - m) - lse);
         }
     } else if exact_store::<T>() {
-        // f32 / f64: keep e^(x - max) in the output, then scale it (PyTorch's order).
-        // Whole blocks by index, the accumulator a local array (over `&mut` chunk
-        // iterators LLVM kept it on the stack: a store and a load per block).
-        let mut acc = [T::A::c(0.0); BLOCK];
-        let whole = x.len().min(y.len()) / BLOCK * BLOCK;
-        let (xw, xr) = x.split_at(whole);
-        let (yw, yr) = y.split_at_mut(whole);
-        for (xc, yc) in xw.chunks_exact(BLOCK).zip(yw.chunks_exact_mut(BLOCK)) {
-            let mut a = acc;
-            for k in 0..BLOCK {
-                let e = (xc[k].up() - m).exp_fast();
-                yc[k] = T::down(e);
-                a[k] = a[k] + e;
-            }
-            acc = a;
+        // f32 / f64: e^(x - max) into the output (PyTorch's order: the exponentials are
+        // kept, then scaled), as a plain map the loop vectorises; their sum is read
+        // back from the output while it is in L1, with `sum_row`'s four accumulator
+        // vectors (summed inside the map, LLVM kept the accumulator on the stack: a
+        // store and a load per 16 elements on the loop's critical path).
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = T::down((v.up() - m).exp_fused());
         }
-        let mut s = T::A::c(0.0);
-        for (&v, o) in xr.iter().zip(yr.iter_mut()) {
-            let e = (v.up() - m).exp_fast();
-            *o = T::down(e);
-            s = s + e;
-        }
-        let s = sum_lanes(acc) + s;
+        let s = sum_row(y, |v| v);
         let inv = T::A::c(1.0) / s;
         for o in y.iter_mut() {
             *o = T::down(o.up() * inv);
         }
     } else {
         // f16 / bf16: the exponentials are not kept in the narrow dtype.
-        let s = sum_row(x, |v| (v - m).exp_fast());
+        let s = sum_row(x, |v| (v - m).exp_fused());
         let inv = T::A::c(1.0) / s;
         for (o, &v) in y.iter_mut().zip(x) {
-            *o = T::down((v.up() - m).exp_fast() * inv);
+            *o = T::down((v.up() - m).exp_fused() * inv);
         }
     }
 }
@@ -88,7 +74,7 @@ fn slab<T: FloatAcc>(x: &[T], y: &mut [T], d: usize, inner: usize, log: bool) {
         for k in 0..d {
             let row = &x[k * inner + i0..k * inner + i0 + w];
             for j in 0..w {
-                s[j] = s[j] + (row[j].up() - m[j]).exp_fast();
+                s[j] = s[j] + (row[j].up() - m[j]).exp_fused();
             }
         }
         for k in 0..d {
@@ -99,7 +85,7 @@ fn slab<T: FloatAcc>(x: &[T], y: &mut [T], d: usize, inner: usize, log: bool) {
                 out[j] = T::down(if log {
                     z - s[j].ln()
                 } else {
-                    z.exp_fast() / s[j]
+                    z.exp_fused() / s[j]
                 });
             }
         }
