@@ -235,6 +235,12 @@ fn run(opts: &Options) -> Result<Results> {
             Ok(out)
         })?;
         run.case("diag_alloc_4096x4096", || Tensor::empty(&[4096, 4096], f32))?;
+        // The reductions at sizes that stay in the L3 cache (6.4 and 4 MiB): their
+        // speed when memory is not the limit.
+        let xs = rng.tensor(&[8, 64, 56, 56])?.contiguous_format(cl)?;
+        run.case("diag_sum_cl_hw_b8", || xs.sum(&[2, 3], false))?;
+        let ms = rng.tensor(&[1024, 1024])?;
+        run.case("diag_sum_lastdim_1024", || ms.sum(&[1], false))?;
     }
     drop((
         a1, b1, o1, s, p1, p2, op, m, m2, om, mt, n, on, x, y, ocl, mm_a, mm_b, q, k,

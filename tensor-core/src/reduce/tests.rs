@@ -545,3 +545,33 @@ fn rows_folded_together_match_each_row_alone_and_a_naive_sum() {
         }
     }
 }
+
+#[test]
+fn outer_leaf_blocks_fold_each_column_in_row_order() {
+    // An order-sensitive combine (a / 2 + b): the blocks folded in registers must give
+    // each column what folding whole rows into the partials one by one gives, for
+    // widths around the block sizes (32 and 64 columns) and partial leaves.
+    use super::kernels::{fold_leaf, Reducer};
+    let data: Vec<f64> = (0..32 * 150 + 140)
+        .map(|i| ((i * 7919) % 1000) as f64 / 7.0)
+        .collect();
+    let r = Reducer {
+        identity: 1.0,
+        load: |x: f64| x,
+        combine: |a: f64, b: f64| a * 0.5 + b,
+        finish: |a: f64| a,
+        ambiguous: |_: f64| false,
+    };
+    for w in [1, 31, 32, 33, 63, 64, 65, 96, 129, 131] {
+        for nrows in [1, 5, 32] {
+            let offs: Vec<usize> = (0..nrows).map(|i| i * 150 + i % 3).collect();
+            let mut want = vec![1.0; w];
+            for &s in &offs {
+                for (a, &x) in want.iter_mut().zip(&data[s..s + w]) {
+                    *a = *a * 0.5 + x;
+                }
+            }
+            assert_eq!(fold_leaf(&data, &offs, w, &r), want, "w {w}, rows {nrows}");
+        }
+    }
+}
