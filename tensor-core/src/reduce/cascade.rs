@@ -318,8 +318,10 @@ impl<A: Copy> Lanes<A> {
 /// `j + 1`, the lower lane first (five vector steps; in lane order, 31 dependent
 /// combines cost sum_lastdim's rows of 1024 in cache about as much as their loads).
 /// The lanes interleave the elements anyway, so no order of them is the elements'
-/// order: a reducer whose result can depend on it marks it
-/// [`ambiguous`](super::kernels::Reducer::ambiguous) and is folded again in order.
+/// order. A float sum's rounding depends on the order (this tree's, like PyTorch's
+/// vector reduction, differs from a sequential fold in the last bits); a reducer that
+/// picks among equal values (±0 for max) marks such a result
+/// [`ambiguous`](super::kernels::Reducer::ambiguous) and it is folded again in order.
 #[inline(always)]
 pub fn collapse<A: Copy>(mut lanes: [A; LANES], combine: &impl Fn(A, A) -> A) -> A {
     let mut w = LANES;
