@@ -31,8 +31,8 @@ fn digits(mut n: u64) -> String {
         .fold("DNil".to_string(), |t, &d| format!("DCons<{}, {t}>", dg(d)))
 }
 
-/// `impl Leaf for D<n>` (its digits) and `impl LeafOf<B, C> for A` (the leaf of digits
-/// `a`, `b`, `c`, ones first) for every `n` in 0..=999.
+/// `impl Leaf for D<n>` (its digits), `impl LeafOf<B, C> for A` (the leaf of digits
+/// `a`, `b`, `c`, ones first) and `impl Dim for D<n>` for every `n` in 0..=999.
 fn leaf_table() -> String {
     let mut out = String::new();
     for n in 0..1000u64 {
@@ -49,6 +49,13 @@ fn leaf_table() -> String {
         writeln!(
             out,
             "impl LeafOf<{b}, {c}> for {a} {{ type Dim = D<{n}>; }}"
+        )
+        .unwrap();
+        // One impl per size, so that its supertraits (the rules of a dim met by itself)
+        // are proven here, once, on the concrete size.
+        writeln!(
+            out,
+            "#[diagnostic::do_not_recommend]\nimpl Dim for D<{n}> {{ const STATIC: Option<usize> = Some({n}); }}"
         )
         .unwrap();
     }

@@ -16,6 +16,7 @@ use proc_macro::TokenStream;
 
 mod axes;
 mod dim;
+mod dim_arith;
 mod dims;
 mod expr;
 mod layout;

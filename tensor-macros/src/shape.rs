@@ -37,13 +37,25 @@ enum DimArg {
     /// Any other const expression (`N`, `{ 2 * K }`), used as `D<{ expr }>` (boxed: a
     /// parsed expression is far larger than the other variants).
     Expr(Box<ExprTokens>),
+    /// Arithmetic over dim types (`H * E`): its type (`crate::dim_arith`).
+    Arith(TokenStream),
 }
 
 /// `true` for an UpperCamelCase name (`Embd`, `Vocab`): a type by Rust's naming
-/// convention, where a const is SCREAMING_CASE (`VOCAB`, `N`).
+/// convention, where a const is SCREAMING_CASE (`VOCAB`, `N_EMBD`).
 pub(crate) fn is_camel(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// `true` for a name that Rust's conventions make a type: UpperCamelCase ([`is_camel`])
+/// or a type parameter's one capital letter, optionally numbered (`B`, `E`, `S2`). A
+/// const generic parameter of one letter is written in braces (`{ N }`).
+pub(crate) fn is_type_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    let one_letter =
+        chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_digit());
+    one_letter || is_camel(name)
 }
 
 /// `true` when a dim names a type: a path ending in an UpperCamelCase segment, or a
@@ -54,7 +66,7 @@ pub(crate) fn is_type_dim(e: &ExprTokens) -> bool {
             .path
             .segments
             .last()
-            .is_some_and(|s| is_camel(&s.ident.to_string()));
+            .is_some_and(|s| is_type_name(&s.ident.to_string()));
     }
     let tokens: Vec<proc_macro2::TokenTree> = quote!(#e).into_iter().collect();
     matches!(
@@ -107,7 +119,10 @@ fn classify(e: ExprTokens) -> syn::Result<DimArg> {
         }
         Expr::Path(p) if p.path.is_ident("Dyn") => Ok(DimArg::Dyn(e.span())),
         _ if is_type_dim(&e) => Ok(DimArg::Type(Box::new(e))),
-        _ => Ok(DimArg::Expr(Box::new(e))),
+        _ => match crate::dim_arith::type_expr(parsed) {
+            Some(t) => Ok(DimArg::Arith(t)),
+            None => Ok(DimArg::Expr(Box::new(e))),
+        },
     }
 }
 
@@ -138,6 +153,7 @@ pub(crate) fn parse_one_dim(input: TokenStream) -> syn::Result<(TokenStream, Opt
         DimArg::Dyn(s) => (dim_tokens(&DimArgRef::Dyn(s)), None),
         DimArg::Type(e) => (dim_tokens(&DimArgRef::Type(&e)), None),
         DimArg::Expr(e) => (TokenStream::new(), Some(*e)),
+        DimArg::Arith(t) => (t, None),
     })
 }
 
@@ -219,6 +235,7 @@ fn try_expand(input: TokenStream) -> syn::Result<TokenStream> {
             DimArg::Dyn(s) => dim_tokens(&DimArgRef::Dyn(*s)),
             DimArg::Type(e) => dim_tokens(&DimArgRef::Type(e)),
             DimArg::Expr(e) => dim_tokens(&DimArgRef::Expr(e)),
+            DimArg::Arith(t) => t.clone(),
         })
         .collect();
     Ok(tuple_type(&dims))
@@ -242,8 +259,8 @@ mod tests {
     #[test]
     fn dims_become_a_tuple_type() {
         assert_eq!(
-            expand("2, Dyn, N"),
-            "(:: tensor_typed :: D < 2 > , :: tensor_typed :: Dyn , :: tensor_typed :: D < { N } >)"
+            expand("2, Dyn, N_EMBD"),
+            "(:: tensor_typed :: D < 2 > , :: tensor_typed :: Dyn , :: tensor_typed :: D < { N_EMBD } >)"
         );
         assert_eq!(
             expand("1500"),
@@ -310,10 +327,19 @@ mod tests {
             "(< C as Config > :: Vocab ,)"
         );
         assert_eq!(expand("Dim![768]"), "(Dim ! [768] ,)");
-        // SCREAMING_CASE names and one-letter names are consts, as before.
+        // SCREAMING_CASE names and braced expressions are consts.
         assert_eq!(
-            expand("N_EMBD, N"),
-            "(:: tensor_typed :: D < { N_EMBD } > , :: tensor_typed :: D < { N } >)"
+            expand("N_EMBD, { N }"),
+            "(:: tensor_typed :: D < { N_EMBD } > , :: tensor_typed :: D < { { N } } >)"
+        );
+    }
+
+    #[test]
+    fn a_one_letter_capital_is_a_type_parameter_and_arithmetic_over_types_is_a_type() {
+        assert_eq!(expand("B, S2, E"), "(B , S2 , E)");
+        assert_eq!(
+            expand("B, H * E"),
+            "(B , :: tensor_typed :: arith :: Prod < H , E >)"
         );
     }
 

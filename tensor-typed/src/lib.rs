@@ -95,10 +95,14 @@ pub use typelevel::named::NamedDim;
 /// # Ok::<(), tensor_typed::Error>(())
 /// ```
 ///
-/// Inside `Shape![..]` a const is read as `D<{ N }>`, which holds sizes below 1000
-/// only (so that a generic `const N: usize` parameter works there too); for larger
-/// sizes, or a computed one, name the dim once with `Dim!` as above. A config trait can
-/// carry its dims as associated types (`type Embd: Dim;`), written `Shape![Dyn, C::Embd]`.
+/// Inside `Shape![..]` a SCREAMING_CASE const or a const expression is read as
+/// `D<{ N }>`, which holds sizes below 1000 only; for larger sizes, or a computed one,
+/// name the dim once with `Dim!` as above. A one-letter capital (`B`, `E`, `S2`) or an
+/// UpperCamelCase name is a dim *type*: a type parameter `E: Dim`, an associated type
+/// (`C::Embd`, for a config trait with `type Embd: Dim;`) or a name from `dims!`. A const
+/// generic parameter of one letter is written in braces: `Shape![{ N }]`, with the bound
+/// `D<N>: Dim`. Arithmetic over dim types is a dim type too: `Shape![B, S, H * E]` is
+/// `(B, S, Prod<H, E>)` ([`arith::Prod`], [`arith::Sum`]).
 pub use tensor_macros::Dim;
 
 /// Named dims: `Seq` and `HeadDim` never unify, even at equal sizes or at run time.
@@ -116,10 +120,12 @@ pub use tensor_macros::Dim;
 /// anything; an unnamed 1 broadcasts against a name. Products and sums of dims (a merge
 /// in `layout!`, `cat`, `reshape`) are unnamed; [`Tensor::rename`] changes names.
 ///
-/// A name's identity is its declaration: the identifier, where the `dims!` call is
-/// (crate, file, line, column) and the block's text. (A `macro_rules!` whose expansions
-/// call `dims!` with the same text, in different modules, declares the same names in
-/// each: pass it something that differs, such as the sizes.)
+/// A name is its type: two names are the same name exactly when they are the same struct
+/// (so a name imported from another module is that name). Each name also carries an id
+/// that `dims!` hashes from its call site and text, which tells two names apart quickly;
+/// two different structs with one id (a `dims!` block expanded twice by a
+/// `macro_rules!`, a file included twice) are a compile error wherever they meet, never
+/// one name. Declare each name once and import it.
 ///
 /// ```
 /// use tensor_typed::prelude::*;

@@ -302,6 +302,50 @@ impl Tensor {
         self.reshape(&shape)
     }
 
+    /// `Tensor.unflatten(dim, sizes)`: dim `dim` viewed as the dims `sizes` (one of them
+    /// may be `-1`, inferred), the other dims kept. Mirrors `torch.unflatten`; a view.
+    ///
+    /// # Errors
+    /// [`Error::DimOutOfRange`]; [`Error::InvalidArgument`] for empty `sizes`
+    /// (`unflatten: sizes must be non-empty`) or sizes whose product is not the dim's size
+    /// (`unflatten: Provided sizes [4, 8] don't multiply up to the size of dim 2 (30) in
+    /// the input tensor`); those of [`crate::layout::infer_size`] for two `-1`s.
+    #[cfg_attr(unoptimized, inline)]
+    pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+        let d = wrap_dim(dim, self.dim())?;
+        if sizes.is_empty() {
+            return Err(Error::InvalidArgument {
+                op: "unflatten",
+                message: "sizes must be non-empty".into(),
+            });
+        }
+        if self.dim() == 0 {
+            return Err(Error::InvalidArgument {
+                op: "unflatten",
+                message: format!("Dimension specified as {dim} but tensor has no dimensions"),
+            });
+        }
+        let size = self.sizes()[d];
+        let inferred = infer_size(sizes, size).map_err(|e| match e {
+            Error::ShapeInvalid { .. } => Error::InvalidArgument {
+                op: "unflatten",
+                message: format!(
+                    "Provided sizes [{}] don't multiply up to the size of dim {d} ({size}) in the input tensor",
+                    sizes.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            },
+            e => e,
+        })?;
+        let old = self.sizes();
+        let shape: Vec<i64> = old[..d]
+            .iter()
+            .chain(&inferred)
+            .chain(&old[d + 1..])
+            .map(|&s| s as i64)
+            .collect();
+        self.view(&shape)
+    }
+
     /// `Tensor.expand(sizes)`: a view with size-1 dims (and new leading dims) repeated
     /// through stride 0; `-1` keeps a size (`inferExpandGeometry`).
     ///
@@ -481,6 +525,39 @@ mod tests {
         assert_eq!(x.flatten(1, -1).unwrap().sizes(), &[2, 12]);
         assert_eq!(Tensor::scalar(1.0f32).flatten(0, -1).unwrap().sizes(), &[1]);
         assert!(x.flatten(2, 1).is_err());
+    }
+
+    #[test]
+    fn unflatten_views_one_dim_as_several_and_infers_a_minus_one() {
+        let x = arange(&[2, 12, 3]);
+        let u = x.unflatten(1, &[3, -1]).unwrap();
+        assert_eq!(
+            (u.sizes(), u.strides()),
+            (&[2usize, 3, 4, 3][..], &[36isize, 12, 3, 1][..])
+        );
+        assert_eq!(values(&u), values(&x));
+        assert_eq!(x.unflatten(-1, &[3]).unwrap().sizes(), &[2, 12, 3]);
+    }
+
+    #[test]
+    fn unflatten_to_sizes_of_another_product_is_pytorchs_error() {
+        let x = arange(&[2, 30]);
+        assert_eq!(
+            x.unflatten(1, &[4, 8]).unwrap_err().to_string(),
+            "unflatten: Provided sizes [4, 8] don't multiply up to the size of dim 1 (30) in the input tensor"
+        );
+        assert!(x
+            .unflatten(1, &[])
+            .unwrap_err()
+            .to_string()
+            .contains("sizes must be non-empty"));
+        assert!(x.unflatten(1, &[-1, -1]).is_err());
+        assert!(x.unflatten(2, &[30]).is_err());
+        assert!(Tensor::scalar(1.0f32)
+            .unflatten(0, &[1])
+            .unwrap_err()
+            .to_string()
+            .contains("Dimension specified as 0 but tensor has no dimensions"));
     }
 
     #[test]

@@ -116,7 +116,7 @@ impl Ty {
                 if !out.iter().any(|b| b.to_string() == size.to_string()) {
                     out.push(size);
                 }
-                quote_spanned!(span=> <#ta as #ls::SizeOf>::Size: #ls::SplitDim<#ls::#op, #dim, #tb>)
+                quote_spanned!(span=> <#ta as #ls::SizeOf>::Unnamed: #ls::SplitDim<#ls::#op, #dim, #tb>)
             }
         };
         if !out.iter().any(|b| b.to_string() == bound.to_string()) {

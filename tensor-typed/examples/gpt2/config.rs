@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use tensor_core::{Error, Result};
 use tensor_typed::prelude::*;
+use tensor_typed::shape::split::ProductOf;
 use tinyjson::JsonValue;
 
 /// A GPT-2 size: every static dim of the model, named once. The model code is written
-/// once over these names (`Shape![Dyn, Dyn, Embd]`) and instantiated per config.
+/// once over these names (`Shape![Batch, Tok, C::Embd]`); the item bounds state the
+/// products it splits and merges (`Embd` is `Heads · HeadDim`, `Qkv` is `3 · Embd`).
 pub trait Config: 'static {
     /// The name the command line and errors use (`small`, `tiny`).
     const NAME: &'static str;
@@ -16,10 +18,10 @@ pub trait Config: 'static {
     type Vocab: tensor_typed::Dim;
     /// `n_positions`: the context.
     type Positions: tensor_typed::Dim;
-    /// `n_embd`.
-    type Embd: tensor_typed::Dim;
+    /// `n_embd` = `n_head · head_dim`.
+    type Embd: tensor_typed::Dim + ProductOf<Self::Heads, Self::HeadDim>;
     /// `3 * n_embd`: the width of `c_attn`'s output (q, k and v).
-    type Qkv: tensor_typed::Dim;
+    type Qkv: tensor_typed::Dim + ProductOf<D<3>, Self::Embd>;
     /// `n_inner` = `4 * n_embd`: the MLP's width.
     type Inner: tensor_typed::Dim;
     /// `n_head`.

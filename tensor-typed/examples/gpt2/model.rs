@@ -1,10 +1,12 @@
-//! GPT-2 as typed model code: the parameters as structs generic over the typed config
-//! (named as Hugging Face's `GPT2LMHeadModel` names them, so [`Weights::load_params`]
-//! loads them strictly), and the forward pass written once (the macro
-//! [`gpt2_forward!`]) and instantiated for each config. Every dim is named: the
-//! config's static ones (`dims!` blocks in `config.rs`) and the run-time `Batch` and
-//! `Tok` (the positions of one pass), so activations are `[Batch, Tok, Embd]` and
-//! per-head ones `[Batch, Heads, Tok, HeadDim]`.
+//! GPT-2 as typed model code, written once for every config: the parameters as structs
+//! generic over the typed config (named as Hugging Face's `GPT2LMHeadModel` names them,
+//! so [`Weights::load_params`] loads them strictly), and the forward pass as `impl<C:
+//! Config>` blocks with no bound but the config. Every dim is named: the config's static
+//! ones (`dims!` blocks in `config.rs`) and the run-time `Batch` and `Tok` (the positions
+//! of one pass), so activations are `[Batch, Tok, Embd]` and per-head ones `[Batch,
+//! Heads, Tok, HeadDim]`. The heads are split with `unflatten` and merged with
+//! `flatten_into`, which the config's item bounds (`Embd` is `Heads · HeadDim`) make
+//! valid in generic code.
 //!
 //! The KV cache keeps, per layer, keys transposed `[batch, heads, head_dim, n_positions]`
 //! and values `[batch, heads, n_positions, head_dim]`, allocated once (zeroed memory, so
@@ -12,7 +14,7 @@
 //! `narrow_dyn` view and attends over the first `len` positions, a view whose seq dim is
 //! `Dyn`: no copy of the cache per step.
 
-use crate::config::{size, Config, Small, Tiny};
+use crate::config::{size, Config};
 use std::path::Path;
 use tensor_core::Result;
 use tensor_typed::io::Weights;
@@ -208,178 +210,156 @@ impl<C: Config> Gpt2<C> {
     }
 }
 
-/// The forward pass of one config, written once: `$cfg` is the config type.
-macro_rules! gpt2_forward {
-    ($module:ident, $cfg:ty) => {
-        mod $module {
-            use super::*;
+/// Activations `[batch, seq, Embd]`.
+pub type Hidden<C> = Tensor<f32, Shape![Batch, Tok, <C as Config>::Embd]>;
+/// Per-head activations `[batch, Heads, seq, HeadDim]`.
+pub type PerHead<C> = Tensor<f32, Shape![Batch, <C as Config>::Heads, Tok, <C as Config>::HeadDim]>;
+/// The causal mask `[Positions, Positions]`.
+pub type Future<C> = Tensor<bool, Shape![<C as Config>::Positions, <C as Config>::Positions]>;
 
-            type Embd = <$cfg as Config>::Embd;
-            type Heads = <$cfg as Config>::Heads;
-            type HeadDim = <$cfg as Config>::HeadDim;
-            type Vocab = <$cfg as Config>::Vocab;
-            /// Activations `[batch, seq, Embd]`.
-            type Hidden = Tensor<f32, Shape![Batch, Tok, Embd]>;
-            /// Per-head activations `[batch, Heads, seq, HeadDim]`.
-            type PerHead = Tensor<f32, Shape![Batch, Heads, Tok, HeadDim]>;
-
-            fn layer_norm(ln: &LayerNorm<Embd>, x: &Hidden) -> Hidden {
-                nn::layer_norm(x, &ln.weight, &ln.bias, EPS)
-            }
-
-            impl Attention<$cfg> {
-                /// Causal self-attention of `h` (normalised) at positions `past..past + seq`;
-                /// with a cache, the keys and values of earlier positions come from it and
-                /// this step's are written into it.
-                fn forward(
-                    &self,
-                    h: &Hidden,
-                    cache: Option<&mut LayerCache<$cfg>>,
-                    past: usize,
-                    future: &Tensor<
-                        bool,
-                        Shape![<$cfg as Config>::Positions, <$cfg as Config>::Positions],
-                    >,
-                ) -> Hidden {
-                    let qkv = self.c_attn.forward(h); // [Batch, Tok, Qkv]
-                    let qkv = layout!(
-                        qkv,
-                        "b t (k h d) -> k b h t d",
-                        k = 3,
-                        h = Heads,
-                        d = HeadDim
-                    );
-                    let (q, k, v): (PerHead, PerHead, PerHead) =
-                        (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
-                    let t = h.dims()[1];
-                    let (keys_t, values) = match cache {
-                        Some(c) => {
-                            c.k_t
-                                .narrow_dyn::<-1>(past, t)
-                                .copy_(&k.transpose::<-2, -1>());
-                            c.v.narrow_dyn::<2>(past, t).copy_(&v);
-                            (
-                                c.k_t.narrow_dyn::<-1>(0, past + t),
-                                c.v.narrow_dyn::<2>(0, past + t),
-                            )
-                        }
-                        // The cache's views have run-time batch and positions: the
-                        // step's own keys and values are renamed to match.
-                        None => (k.transpose::<-2, -1>().rename(), v.rename()),
-                    };
-                    let scale = 1.0 / (crate::config::size::<HeadDim>() as f64).sqrt();
-                    let scores = q.matmul(&keys_t).mul_scalar(scale); // [Batch, Heads, Tok, Dyn]
-                    let scores = if t > 1 {
-                        let mask = future.narrow_dyn::<0>(past, t).narrow_dyn::<1>(0, past + t);
-                        scores.masked_fill(&mask, f32::NEG_INFINITY)
-                    } else {
-                        scores // one query at the end: it may attend to every position
-                    };
-                    let a: PerHead = scores.softmax::<-1>().matmul(&values);
-                    let merged: Hidden = layout!(a, "b h t d -> b t (h d)");
-                    self.c_proj.forward(&merged)
-                }
-            }
-
-            impl Block<$cfg> {
-                /// `x + attn(ln_1(x))`, then `+ mlp(ln_2(.))`.
-                fn forward(
-                    &self,
-                    x: &Hidden,
-                    cache: Option<&mut LayerCache<$cfg>>,
-                    past: usize,
-                    future: &Tensor<
-                        bool,
-                        Shape![<$cfg as Config>::Positions, <$cfg as Config>::Positions],
-                    >,
-                ) -> Hidden {
-                    let a = self
-                        .attn
-                        .forward(&layer_norm(&self.ln_1, x), cache, past, future);
-                    a.add_(x); // the residual, in place in the fresh output
-                    let up = self
-                        .mlp
-                        .c_fc
-                        .forward(&layer_norm(&self.ln_2, &a))
-                        .gelu_tanh();
-                    let m = self.mlp.c_proj.forward(&up);
-                    m.add_(&a);
-                    m
-                }
-            }
-
-            impl Gpt2<$cfg> {
-                /// The final hidden states `ln_f(h)` `[batch, seq, Embd]` of `ids` at
-                /// positions `cache.len..` (0 without a cache), writing the cache.
-                pub fn hidden(&self, ids: &Ids, mut cache: Option<&mut KvCache<$cfg>>) -> Hidden {
-                    let past = cache.as_ref().map_or(0, |c| c.len);
-                    let t = ids.dims()[1];
-                    let x = self.wte.forward(ids); // [Batch, Tok, Embd]
-                    x.add_(&self.wpe.weight.narrow_dyn::<0>(past, t));
-                    let mut x = x;
-                    for (i, block) in self.h.iter().enumerate() {
-                        let layer = cache.as_deref_mut().map(|c| &mut c.layers[i]);
-                        x = block.forward(&x, layer, past, &self.future);
-                    }
-                    if let Some(c) = cache {
-                        c.len = past + t;
-                    }
-                    layer_norm(&self.ln_f, &x)
-                }
-
-                /// Logits `[batch, seq, Vocab]` of hidden states (the tied head:
-                /// `h @ wte.T`).
-                pub fn logits(&self, h: &Hidden) -> Tensor<f32, Shape![Batch, Tok, Vocab]> {
-                    h.matmul(&self.wte.weight.t())
-                }
-
-                /// Logits of every position of `ids`, without a cache. Mirrors
-                /// `GPT2LMHeadModel(ids).logits`.
-                pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Batch, Tok, Vocab]> {
-                    self.logits(&self.hidden(ids, None))
-                }
-
-                /// Logits `[batch, Vocab]` of the last position of `ids`, with or
-                /// without a cache (with one, `ids` are the positions after
-                /// `cache.len`).
-                pub fn next_logits(
-                    &self,
-                    ids: &Ids,
-                    cache: Option<&mut KvCache<$cfg>>,
-                ) -> Tensor<f32, Shape![Batch, Vocab]> {
-                    let h = self.hidden(ids, cache);
-                    let t = h.dims()[1];
-                    // The last position, as a pass of one position.
-                    let last = h
-                        .narrow_dyn::<1>(t - 1, 1)
-                        .rename::<Shape![Batch, Tok, Embd]>();
-                    self.logits(&last).select::<1>(0)
-                }
-            }
-
-            impl crate::generate::Model for Gpt2<$cfg> {
-                type Cache = KvCache<$cfg>;
-                fn n_positions(&self) -> usize {
-                    crate::config::size::<<$cfg as Config>::Positions>()
-                }
-                fn new_cache(&self, batch: usize) -> Result<Self::Cache> {
-                    KvCache::new(batch)
-                }
-                fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32> {
-                    Gpt2::<$cfg>::next_logits(self, ids, cache).to_vec()
-                }
-                fn forward_numel(&self, ids: &Ids) -> usize {
-                    Gpt2::<$cfg>::forward(self, ids).dims().iter().product()
-                }
-                fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64> {
-                    Gpt2::<$cfg>::next_logits(self, ids, cache)
-                        .argmax::<-1>()
-                        .to_vec()
-                }
-            }
-        }
-    };
+fn layer_norm<C: Config>(ln: &LayerNorm<C::Embd>, x: &Hidden<C>) -> Hidden<C> {
+    nn::layer_norm(x, &ln.weight, &ln.bias, EPS)
 }
 
-gpt2_forward!(small, Small);
-gpt2_forward!(tiny, Tiny);
+impl<C: Config> Attention<C> {
+    /// Causal self-attention of `h` (normalised) at positions `past..past + seq`; with a
+    /// cache, the keys and values of earlier positions come from it and this step's are
+    /// written into it.
+    fn forward(
+        &self,
+        h: &Hidden<C>,
+        cache: Option<&mut LayerCache<C>>,
+        past: usize,
+        future: &Future<C>,
+    ) -> Hidden<C> {
+        // [Batch, Tok, Qkv] viewed as [Batch, Tok, 3, Heads, HeadDim], then
+        // [3, Batch, Heads, Tok, HeadDim]: the config says Qkv is 3 · Embd and Embd is
+        // Heads · HeadDim.
+        let qkv = self
+            .c_attn
+            .forward(h)
+            .unflatten::<2, D<3>, C::Embd>()
+            .unflatten::<3, C::Heads, C::HeadDim>()
+            .permute::<Axes![2, 0, 3, 1, 4]>();
+        let (q, k, v): (PerHead<C>, PerHead<C>, PerHead<C>) =
+            (qkv.select::<0>(0), qkv.select::<0>(1), qkv.select::<0>(2));
+        let t = h.dims()[1];
+        let (keys_t, values) = match cache {
+            Some(c) => {
+                c.k_t
+                    .narrow_dyn::<-1>(past, t)
+                    .copy_(&k.transpose::<-2, -1>());
+                c.v.narrow_dyn::<2>(past, t).copy_(&v);
+                (
+                    c.k_t.narrow_dyn::<-1>(0, past + t),
+                    c.v.narrow_dyn::<2>(0, past + t),
+                )
+            }
+            // The cache's views have run-time batch and positions: the step's own keys
+            // and values are renamed to match.
+            None => (k.transpose::<-2, -1>().rename(), v.rename()),
+        };
+        let scale = 1.0 / (size::<C::HeadDim>() as f64).sqrt();
+        let scores = q.matmul(&keys_t).mul_scalar(scale); // [Batch, Heads, Tok, Dyn]
+        let scores = if t > 1 {
+            let mask = future.narrow_dyn::<0>(past, t).narrow_dyn::<1>(0, past + t);
+            scores.masked_fill(&mask, f32::NEG_INFINITY)
+        } else {
+            scores // one query at the end: it may attend to every position
+        };
+        let a: PerHead<C> = scores.softmax::<-1>().matmul(&values);
+        // [Batch, Tok, Heads, HeadDim] merged into [Batch, Tok, Embd] (a copy).
+        let merged: Hidden<C> = a.transpose::<1, 2>().flatten_into::<2, C::Embd>();
+        self.c_proj.forward(&merged)
+    }
+}
+
+impl<C: Config> Block<C> {
+    /// `x + attn(ln_1(x))`, then `+ mlp(ln_2(.))`.
+    fn forward(
+        &self,
+        x: &Hidden<C>,
+        cache: Option<&mut LayerCache<C>>,
+        past: usize,
+        future: &Future<C>,
+    ) -> Hidden<C> {
+        let a = self
+            .attn
+            .forward(&layer_norm::<C>(&self.ln_1, x), cache, past, future);
+        a.add_(x); // the residual, in place in the fresh output
+        let up = self
+            .mlp
+            .c_fc
+            .forward(&layer_norm::<C>(&self.ln_2, &a))
+            .gelu_tanh();
+        let m = self.mlp.c_proj.forward(&up);
+        m.add_(&a);
+        m
+    }
+}
+
+impl<C: Config> Gpt2<C> {
+    /// The final hidden states `ln_f(h)` `[batch, seq, Embd]` of `ids` at positions
+    /// `cache.len..` (0 without a cache), writing the cache.
+    pub fn hidden(&self, ids: &Ids, mut cache: Option<&mut KvCache<C>>) -> Hidden<C> {
+        let past = cache.as_ref().map_or(0, |c| c.len);
+        let t = ids.dims()[1];
+        let x = self.wte.forward(ids); // [Batch, Tok, Embd]
+        x.add_(&self.wpe.weight.narrow_dyn::<0>(past, t));
+        let mut x = x;
+        for (i, block) in self.h.iter().enumerate() {
+            let layer = cache.as_deref_mut().map(|c| &mut c.layers[i]);
+            x = block.forward(&x, layer, past, &self.future);
+        }
+        if let Some(c) = cache {
+            c.len = past + t;
+        }
+        layer_norm::<C>(&self.ln_f, &x)
+    }
+
+    /// Logits `[batch, seq, Vocab]` of hidden states (the tied head: `h @ wte.T`).
+    pub fn logits(&self, h: &Hidden<C>) -> Tensor<f32, Shape![Batch, Tok, C::Vocab]> {
+        h.matmul(&self.wte.weight.t())
+    }
+
+    /// Logits of every position of `ids`, without a cache. Mirrors
+    /// `GPT2LMHeadModel(ids).logits`.
+    pub fn forward(&self, ids: &Ids) -> Tensor<f32, Shape![Batch, Tok, C::Vocab]> {
+        self.logits(&self.hidden(ids, None))
+    }
+
+    /// Logits `[batch, Vocab]` of the last position of `ids`, with or without a cache
+    /// (with one, `ids` are the positions after `cache.len`).
+    pub fn next_logits(
+        &self,
+        ids: &Ids,
+        cache: Option<&mut KvCache<C>>,
+    ) -> Tensor<f32, Shape![Batch, C::Vocab]> {
+        let h = self.hidden(ids, cache);
+        let t = h.dims()[1];
+        // The last position, as a pass of one position.
+        let last = h
+            .narrow_dyn::<1>(t - 1, 1)
+            .rename::<Shape![Batch, Tok, C::Embd]>();
+        self.logits(&last).select::<1>(0)
+    }
+}
+
+impl<C: Config> crate::generate::Model for Gpt2<C> {
+    type Cache = KvCache<C>;
+    fn n_positions(&self) -> usize {
+        size::<C::Positions>()
+    }
+    fn new_cache(&self, batch: usize) -> Result<Self::Cache> {
+        KvCache::new(batch)
+    }
+    fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32> {
+        Gpt2::next_logits(self, ids, cache).to_vec()
+    }
+    fn forward_numel(&self, ids: &Ids) -> usize {
+        Gpt2::forward(self, ids).dims().iter().product()
+    }
+    fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64> {
+        Gpt2::next_logits(self, ids, cache).argmax::<-1>().to_vec()
+    }
+}

@@ -8,11 +8,12 @@
 use crate::ops::or_panic;
 use crate::shape::dims::{out, At, DimAt, DimOkOf, NewDimOkOf, PosOf, Squeezable, WrapDim};
 use crate::shape::nn_rules::{Cat, CatWith};
+use crate::shape::split::{FlattenInto, Unflatten};
 use crate::shape::{ListOf, Shape};
 use crate::tensor::{check_fits, Tensor};
 use crate::typelevel::arith::{DimAdd, DimSub, Sum};
 use crate::typelevel::checks::{Blame, DimInRange, NarrowOk, SqueezeOk};
-use crate::typelevel::dim::D;
+use crate::typelevel::dim::{Dim, D};
 use crate::typelevel::op;
 use crate::typelevel::peano::S as Succ;
 use tensor_core::{Element, Result};
@@ -181,6 +182,100 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             crate::shape::IntoShape,
     {
         fit(self.inner.narrow(A as i64, START as i64, LEN))
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Dim `DIM` viewed as the two dims `[H, E]` (a view; `H` outer). Mirrors
+    /// `torch.unflatten(x, DIM, (h, e))`. Compile errors: `DIM` out of range; the dim is
+    /// not `H · E` ([`ProductOf`](crate::shape::split::ProductOf)). In generic code the
+    /// dim `H * E` (`Shape![B, S, H * E]`) unflattens into `H, E` with no other bound.
+    ///
+    /// ```
+    /// use tensor_typed::prelude::*;
+    /// let x = Tensor::<f32, Shape![2, 12]>::zeros();
+    /// let y: Tensor<f32, Shape![2, 3, 4]> = x.unflatten::<1, D<3>, D<4>>();
+    /// # let _ = y;
+    /// ```
+    ///
+    /// # Panics
+    /// With the error of [`Tensor::try_unflatten`].
+    #[track_caller]
+    pub fn unflatten<const DIM: isize, H: Dim, E: Dim>(
+        &self,
+    ) -> Tensor<T, <S as Unflatten<DIM, H, E>>::Output>
+    where
+        S: Unflatten<DIM, H, E>,
+    {
+        or_panic(self.try_unflatten::<DIM, H, E>())
+    }
+
+    /// [`Tensor::unflatten`], returning the error.
+    ///
+    /// # Errors
+    /// PyTorch's `unflatten: Provided sizes [4, 8] don't multiply up to the size of dim 1
+    /// (30) in the input tensor` when a run-time dim is not the product; an
+    /// [`Error::InvalidArgument`](tensor_core::Error::InvalidArgument) when both `H` and
+    /// `E` are run-time sizes (one of them must be known to split the dim).
+    pub fn try_unflatten<const DIM: isize, H: Dim, E: Dim>(
+        &self,
+    ) -> Result<Tensor<T, <S as Unflatten<DIM, H, E>>::Output>>
+    where
+        S: Unflatten<DIM, H, E>,
+    {
+        let known = |s: Option<usize>| s.map_or(-1, |n| n as i64);
+        if H::STATIC.is_none() && E::STATIC.is_none() {
+            return Err(tensor_core::Error::InvalidArgument {
+                op: "unflatten",
+                message: format!(
+                    "both sizes of the split are known only at run time ({:?}, {:?}): one must be static to split dim {DIM}",
+                    std::any::type_name::<H>(),
+                    std::any::type_name::<E>()
+                ),
+            });
+        }
+        fit(self
+            .inner
+            .unflatten(DIM as i64, &[known(H::STATIC), known(E::STATIC)]))
+    }
+
+    /// Dims `DIM` and `DIM + 1` merged into the one dim `M`, their product (a view when
+    /// one exists, else a copy, as `reshape`). Mirrors `torch.flatten(x, DIM, DIM + 1)`;
+    /// `M` names the result (`C::Embd` for `[B, T, C::Heads, C::HeadDim]`). Compile
+    /// errors: `DIM` out of range or the last dim; `M` is not the product
+    /// ([`ProductOf`](crate::shape::split::ProductOf)).
+    ///
+    /// ```
+    /// use tensor_typed::prelude::*;
+    /// let x = Tensor::<f32, Shape![2, 3, 4]>::zeros();
+    /// let y: Tensor<f32, Shape![2, 12]> = x.flatten_into::<1, D<12>>();
+    /// # let _ = y;
+    /// ```
+    ///
+    /// # Panics
+    /// With the error of [`Tensor::try_flatten_into`].
+    #[track_caller]
+    pub fn flatten_into<const DIM: isize, M: Dim>(
+        &self,
+    ) -> Tensor<T, <S as FlattenInto<DIM, M>>::Output>
+    where
+        S: FlattenInto<DIM, M>,
+    {
+        or_panic(self.try_flatten_into::<DIM, M>())
+    }
+
+    /// [`Tensor::flatten_into`], returning the error.
+    ///
+    /// # Errors
+    /// PyTorch's errors of a `reshape` that runs out of memory; a run-time `M` whose size
+    /// is not the product (`check_shape`'s message).
+    pub fn try_flatten_into<const DIM: isize, M: Dim>(
+        &self,
+    ) -> Result<Tensor<T, <S as FlattenInto<DIM, M>>::Output>>
+    where
+        S: FlattenInto<DIM, M>,
+    {
+        fit(self.inner.flatten(DIM as i64, DIM as i64 + 1))
     }
 }
 

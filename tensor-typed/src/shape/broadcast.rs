@@ -11,7 +11,6 @@ use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::checks::{
     BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk,
 };
-use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
 use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
@@ -21,15 +20,7 @@ use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
 use typenum::{B0, B1};
 
-dim_rule! {
-/// One dim pair of a broadcast: `Self` with `Rhs`.
-pub trait BroadcastAt<Rhs> {
-    /// The broadcast dim (meaningful when `Ok` is `B1`).
-    type Output: Dim;
-    /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
-    type Ok;
-}
-}
+pub use crate::typelevel::dim::BroadcastAt;
 // A static dim with any dim: asks whether `A` is 1, then whether `B` is, and compares
 // them only when neither is (the verdict of `CanBroadcast` and `BroadcastDim`, in fewer
 // steps for the trait solver, which solves each step again in borrowck and codegen).

@@ -22,15 +22,23 @@ use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
 use typenum::{B0, B1};
 
-/// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Never
-/// fails: two different static dims are the verdict [`InnerMismatch`] (or, when one is
-/// named, a verdict of [`crate::typelevel::mismatch`] at [`Inner`]).
+/// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Two different
+/// static dims are the verdict [`InnerMismatch`] (or, when one is named, a verdict of
+/// [`crate::typelevel::mismatch`] at [`Inner`]); it fails only for dims it cannot compare:
+/// two different type parameters of generic code (which never unify), or a `D<N>` out of
+/// range.
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul: inner dims are {Self} vs {K}",
+    label = "the last dim of the left operand must be the second-to-last of the right",
+    note = "two different dim type parameters never unify, whatever they are instantiated with; a dim type parameter unifies with itself"
+)]
 pub trait InnerDim<K> {
     /// `B1`, or the mismatch.
     type Verdict;
 }
 // One impl for every dim, through [`DimEq`] (names compared; a `Dyn` unifies with
 // anything, so its verdict is `B1`).
+#[diagnostic::do_not_recommend]
 impl<A: DimEq<B>, B> InnerDim<B> for A
 where
     <A as DimEq<B>>::Output: ThenDiffer<InnerMismatch<A, B>>,

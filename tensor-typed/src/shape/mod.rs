@@ -12,7 +12,9 @@
 //!   `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`, `Shape![3]` to
 //!   `(D<3>,)`, `Shape![]` to `()`. So a mismatch against an annotation reads
 //!   ``expected `Tensor<f32, (D<3>, D<2>)>`, found `Tensor<f32, (D<2>, D<3>)>` ``.
-//!   A dim may also be a const expression: `Shape![N, 4]` → `(D<{ N }>, D<4>)`.
+//!   A dim may also be a const expression: `Shape![N_EMBD, 4]` → `(D<{ N_EMBD }>, D<4>)`;
+//!   a dim type (a type parameter `E`, `C::Embd`, a name) is used as is, and arithmetic
+//!   over dim types is a dim type: `Shape![B, H * E]` → `(B, Prod<H, E>)`.
 //! * Inside trait bounds a shape is turned into a **cons list** ([`Shape::List`]:
 //!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
 //!   operator is one recursive trait instead of one impl per rank.
@@ -73,6 +75,7 @@ pub mod nn_rules;
 pub mod promote;
 pub mod reshape;
 pub mod same;
+pub mod split;
 
 use crate::typelevel::dim::{Dim, Dyn, D, K};
 use crate::typelevel::peano::{S as Succ, Z};

@@ -13,7 +13,7 @@ use crate::typelevel::checks::{
     BatchOk, Blame, CatDimNameOk, CatNameDimOk, CatNamesOk, CatOk, ConvChannelsOk, NormShapeOk,
     PoolPadOk, SameRankFor, WindowOk,
 };
-use crate::typelevel::dim::{And, Bool, DimEq, Pick, Unify, D};
+use crate::typelevel::dim::{And, Bool, DimEq, IsOne, Pick, Unify, D};
 use crate::typelevel::list::{Next, Rev, ReverseAcc};
 use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
@@ -234,7 +234,8 @@ impl<
     > Conv2dRule<(O, CG, KH, KW), ST, PD, DL, G> for (N, C, H, W)
 where
     CG: DimMul<D<G>>,
-    C: DimEq<Prod<CG, D<G>>, Output: Bool>,
+    D<G>: IsOne<Output: Pick>,
+    C: DimEq<InChannels<CG, G>, Output: Bool>,
     H: ConvOut<KH, D<ST>, D<PD>, D<DL>>,
     W: ConvOut<KW, D<ST>, D<PD>, D<DL>>,
     <H as ConvOut<KH, D<ST>, D<PD>, D<DL>>>::Ok: And<<W as ConvOut<KW, D<ST>, D<PD>, D<DL>>>::Ok>,
@@ -246,11 +247,17 @@ where
         ConvSize<W, KW, D<ST>, D<PD>, D<DL>>,
     );
     type Bias = (O,);
-    type Verdict = <<C as DimEq<Prod<CG, D<G>>>>::Output as Pick>::Out<
+    type Verdict = <<C as DimEq<InChannels<CG, G>>>::Output as Pick>::Out<
         FitVerdict<H, W, KH, KW, D<ST>, D<PD>, D<DL>>,
-        ConvChannelsDiffer<Prod<CG, D<G>>, C>,
+        ConvChannelsDiffer<InChannels<CG, G>, C>,
     >;
 }
+
+/// The input channels a conv weight of `CG` channels per group expects over `G` groups:
+/// `CG` itself for one group (so names are compared: `Rgb` never meets `Planes`), else the
+/// unnamed product `CG · G`.
+pub type InChannels<CG, const G: usize> =
+    <<D<G> as IsOne>::Output as Pick>::Out<CG, Prod<CG, D<G>>>;
 
 /// The output of the conv rule of `X` by `Wt`, when its verdict holds.
 type ConvThen<X, Wt, const ST: usize, const PD: usize, const DL: usize, const G: usize> =

@@ -43,9 +43,9 @@ impl<A: DimEq<B, Output: Bool>, B> SameAt<B, op::check_shape> for A {
 // `rename` compares the sizes ([`SizeOf`]), whatever the names.
 impl<A: SizeOf, B: SizeOf> SameAt<B, op::rename> for A
 where
-    A::Size: DimEq<B::Size, Output: Bool>,
+    A::Unnamed: DimEq<B::Unnamed, Output: Bool>,
 {
-    type Ok = <A::Size as DimEq<B::Size>>::Output;
+    type Ok = <A::Unnamed as DimEq<B::Unnamed>>::Output;
 }
 
 /// Zips two dim lists for `check_shape` or `rename` (`M`, see [`SameAt`]); `J` is the

@@ -45,10 +45,10 @@ macro_rules! size_ops {
         pub struct $op;
         impl<X: SizeOf, Y: SizeOf> $tr<Y> for X
         where
-            X::Size: SizeOp<$op, Y::Size>,
+            X::Unnamed: SizeOp<$op, Y::Unnamed>,
         {
-            type Output = <X::Size as SizeOp<$op, Y::Size>>::Output;
-            type Ok = <X::Size as SizeOp<$op, Y::Size>>::Ok;
+            type Output = <X::Unnamed as SizeOp<$op, Y::Unnamed>>::Output;
+            type Ok = <X::Unnamed as SizeOp<$op, Y::Unnamed>>::Ok;
         }
     )*};
 }
@@ -206,10 +206,10 @@ pub trait ConvOut<Kernel, Stride, Padding, Dilation> {
 /// the output is unnamed).
 impl<X: SizeOf, Kr, St, Pd, Dl> ConvOut<Kr, St, Pd, Dl> for X
 where
-    X::Size: ConvOutSize<Kr, St, Pd, Dl>,
+    X::Unnamed: ConvOutSize<Kr, St, Pd, Dl>,
 {
-    type Output = <X::Size as ConvOutSize<Kr, St, Pd, Dl>>::Output;
-    type Ok = <X::Size as ConvOutSize<Kr, St, Pd, Dl>>::Ok;
+    type Output = <X::Unnamed as ConvOutSize<Kr, St, Pd, Dl>>::Output;
+    type Ok = <X::Unnamed as ConvOutSize<Kr, St, Pd, Dl>>::Ok;
 }
 /// [`ConvOut`] on a size (an unnamed dim).
 pub trait ConvOutSize<Kernel, Stride, Padding, Dilation> {

@@ -8,8 +8,8 @@
 //! and appends every group after the first non-zero one; [`Last`] appends the lowest
 //! group (which stands alone when every higher group was zero: `0` is `D<0>`).
 //!
-//! `Dim![N]` thus works for every size, where `Shape![N]` (`D<{ N }>`) holds only sizes
-//! below 1000.
+//! `Dim![N_EMBD]` thus works for every size, where `Shape![N_EMBD]` (`D<{ N_EMBD }>`)
+//! holds only sizes below 1000.
 
 use crate::typelevel::dim::{D, K};
 

@@ -107,13 +107,54 @@ impl<const I: usize> fmt::Debug for Ax<I> {
 /// A dim: a static dim ([`D<N>`], [`K`]), [`Dyn`], or a named dim (a struct that `dims!`
 /// declares, [`NamedDim`](crate::typelevel::named::NamedDim)). Dims are types only (`D`,
 /// `K` and `Dyn` are also `Copy` and `Default` values, a name need not be).
-pub trait Dim: Send + Sync + 'static + fmt::Debug {
+///
+/// # A dim compared with itself
+///
+/// The supertraits state what every rule concludes when a dim meets *itself*: it
+/// unifies ([`DimEq`] is `B1`, [`Unify`] gives it back) and broadcasts to itself
+/// ([`BroadcastAt`]); and what it concludes against `Dyn` (they unify, the run time
+/// checks the size) and against an unnamed 1 (the 1 broadcasts). So code generic over a
+/// dim type parameter `E: Dim` compiles wherever `E` meets `E` (`[.., S, E] @ [.., E,
+/// S]`, `[N, H] + [H]`, `[N, H] - [N, 1]`), with no bound but `Dim`: the trait solver
+/// takes these facts from the bound instead of computing them from a size it does not
+/// know. Two *different* type parameters are never equal (no impl says so), as two
+/// different names never are.
+///
+/// A `D<N>` is a dim for `N` in `0..=999` (`D<{ N }>` over a generic `const N: usize`
+/// needs the bound `D<N>: Dim`); a named dim is one through the impl `dims!` writes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a dim",
+    label = "a dim is `D<N>` (N in 0..=999), `K<Hi, Lo>`, `Dyn`, a name from `dims!`, or a type parameter bounded by `Dim`",
+    note = "write sizes inside `Shape![..]` (`Shape![50257]` is `K<D<50>, D<257>>`); a `D<{{ N }}>` over a generic `const N: usize` needs the bound `D<N>: Dim`"
+)]
+pub trait Dim:
+    Sized
+    + Send
+    + Sync
+    + 'static
+    + fmt::Debug
+    + IsOne
+    + SizeOf
+    + DimEq<Self, Output = B1>
+    + DimEq<Dyn, Output = B1>
+    + Unify<Self, Output = Self>
+    + Unify<Dyn, Output = Self>
+    + BroadcastAt<Self, Output = Self, Ok = B1>
+    + BroadcastAt<D<1>, Output = Self, Ok = B1>
+{
     /// `Some(size)` for a static dim, `None` for `Dyn`.
     const STATIC: Option<usize>;
 }
 
-impl<const N: usize> Dim for D<N> {
-    const STATIC: Option<usize> = Some(N);
+// `impl Dim for D<N>`, one per `N` in 0..=999, is in the leaf table below.
+
+/// The size of a dim, its name taken off: a name's
+/// [`NamedDim::Size`](crate::typelevel::named::NamedDim::Size); any other dim itself
+/// (the impls are beside [`crate::typelevel::named::NamedDim`]). Arithmetic and element
+/// counts read dims through it; a dim type parameter's size is a dim of its own.
+pub trait SizeOf {
+    /// The unnamed dim.
+    type Unnamed: Dim;
 }
 
 impl<Hi: Dim, Lo: Dim> Dim for K<Hi, Lo> {
@@ -365,6 +406,22 @@ impl IsOne for Dyn {
     type Output = B0;
 }
 
+/// One dim pair of a broadcast: `Self` with `Rhs` (the rule:
+/// [`crate::shape::broadcast`]). Two static dims that do not broadcast are a verdict, not
+/// a missing impl; it is missing only for dims it cannot compare: two different type
+/// parameters of generic code.
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast {Self} with {Rhs}: two different dim types",
+    label = "two different dim type parameters never broadcast, whatever they are instantiated with",
+    note = "a dim type parameter broadcasts with itself, with an unnamed 1 and from `Dyn`"
+)]
+pub trait BroadcastAt<Rhs> {
+    /// The broadcast dim (meaningful when `Ok` is `B1`).
+    type Output: Dim;
+    /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
+    type Ok;
+}
+
 /// `CanBroadcast<Rhs>`: `B1` when the two dims broadcast statically: equal, either is 1,
 /// or either is `Dyn` (checked at run time).
 pub trait CanBroadcast<Rhs> {
@@ -456,7 +513,10 @@ pub trait RunTimeOr<X> {
 impl<X: Dim> RunTimeOr<X> for Dyn {
     type Out = X;
 }
-impl<const N: usize, X> RunTimeOr<X> for D<N> {
+impl<const N: usize, X> RunTimeOr<X> for D<N>
+where
+    D<N>: Dim,
+{
     type Out = Self;
 }
 impl<H: Dim, L: Dim, X> RunTimeOr<X> for K<H, L> {

@@ -119,7 +119,7 @@ impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
 
 /// The chunks of dim `I` (`X`) split by `B`, for the op `Op`: a split of its size
 /// ([`SizeOf`]: a name splits as its size, and the chunks are unnamed). `layout!` states
-/// the bound the same way (`<X as SizeOf>::Size: SplitDim<..>`): the one blanket impl
+/// the bound the same way (`<X as SizeOf>::Unnamed: SplitDim<..>`): the one blanket impl
 /// over static dims (which keeps a failed split reported as [`SplitOk`]'s message) leaves
 /// no room for an impl over names, which would overlap it.
-pub type Chunks<Op, const I: usize, X, B> = <<X as SizeOf>::Size as SplitDim<Op, I, B>>::Output;
+pub type Chunks<Op, const I: usize, X, B> = <<X as SizeOf>::Unnamed as SplitDim<Op, I, B>>::Output;

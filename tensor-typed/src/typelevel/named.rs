@@ -40,12 +40,15 @@ use typenum::{Bit, B0, B1};
 /// After `dims! { pub Seq; pub Model = 256; }`, `Seq` is a dim of size `Dyn` and `Model`
 /// one of size `D<256>`; `Model::SIZE` is 256 (with this trait in scope, as the prelude
 /// puts it).
-pub trait NamedDim: Send + Sync + 'static + fmt::Debug {
+///
+/// `dims!` implements it (with [`Dim`]); an impl written by hand is not supported.
+pub trait NamedDim: Dim {
     /// The size: a static dim (`D<N>` or `K<Hi, Lo>`) or `Dyn` for a run-time name.
     type Size: Dim;
-    /// The name's identity: a [`NameId`] of nine decimal digits that `dims!` hashes from
-    /// the declaring site and the identifier; two names are the same name exactly when
-    /// their ids are equal.
+    /// A [`NameId`] of nine decimal digits that `dims!` hashes from the declaring site and
+    /// the identifier. Two names are the same name exactly when they are the same type;
+    /// the id only tells two different names apart quickly, and two different types
+    /// with one id are a compile error wherever they meet ([`SameNameIf`]).
     type Id;
     /// The size of a static name; a compile error for a run-time name.
     const SIZE: usize = match <Self::Size as Dim>::STATIC {
@@ -68,23 +71,21 @@ pub fn fmt_name(f: &mut fmt::Formatter<'_>, name: &str, size: Option<usize>) -> 
     }
 }
 
-/// The size of a dim, its name taken off: a name's [`NamedDim::Size`]; any other dim
-/// itself. Arithmetic and element counts read dims through it.
-pub trait SizeOf {
-    /// The unnamed dim.
-    type Size: Dim;
-}
-impl<const N: usize> SizeOf for D<N> {
-    type Size = Self;
+pub use crate::typelevel::dim::SizeOf;
+impl<const N: usize> SizeOf for D<N>
+where
+    D<N>: Dim,
+{
+    type Unnamed = Self;
 }
 impl<H: Dim, L: Dim> SizeOf for K<H, L> {
-    type Size = Self;
+    type Unnamed = Self;
 }
 impl SizeOf for Dyn {
-    type Size = Self;
+    type Unnamed = Self;
 }
 impl<X: NamedDim> SizeOf for X {
-    type Size = X::Size;
+    type Unnamed = <X as NamedDim>::Size;
 }
 
 /// `B1` for a named dim, `B0` for `D`, `K` and `Dyn`: which report a failed comparison
@@ -107,10 +108,6 @@ impl<X: NamedDim> IsNamed for X {
     type Output = B1;
 }
 
-impl<X: NamedDim> Dim for X {
-    const STATIC: Option<usize> = <X::Size as Dim>::STATIC;
-}
-
 /// A named static dim is a static dim of its size (its digits are its size's).
 impl<X: NamedDim> StaticDim for X
 where
@@ -127,14 +124,29 @@ impl<X: NamedDim> IsOne for X {
 
 // ---- equality: by name, then by size ---------------------------------------------
 
-/// Two names: equal ids (the sizes follow, one name having one size).
-#[diagnostic::do_not_recommend]
+/// Two names: the same name when they are the same type. Different ids are different
+/// names (`B0`); equal ids must be the same type ([`SameNameIf`]), so two structs that
+/// share an id (a `dims!` block expanded twice, an id copied by hand) never unify.
 impl<X: NamedDim, Y: NamedDim> DimEq<Y> for X
 where
     X::Id: IdEq<Y::Id>,
+    <X::Id as IdEq<Y::Id>>::Output: SameNameIf<X, Y>,
 {
     type Output = <X::Id as IdEq<Y::Id>>::Output;
 }
+
+/// Of two names `A` and `B` whose ids are equal (`Self` is `B1`): they must be one type.
+/// Implemented for `B0` (different ids, different names) and for `B1` with `A` = `B`.
+#[diagnostic::on_unimplemented(
+    message = "`{A}` and `{B}` are two names with one identity: each name is declared once, by `dims!`",
+    label = "two different name types meet here",
+    note = "a `dims!` block expanded twice (a `macro_rules!`, a file included twice) declares new types with the same ids; declare the names once and import them"
+)]
+pub trait SameNameIf<A, B> {}
+#[diagnostic::do_not_recommend]
+impl<A, B> SameNameIf<A, B> for B0 {}
+#[diagnostic::do_not_recommend]
+impl<A> SameNameIf<A, A> for B1 {}
 /// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
 #[diagnostic::do_not_recommend]
 impl<X: NamedDim, const B: usize> DimEq<D<B>> for X
@@ -342,6 +354,6 @@ mod tests {
         assert_eq!(format!("{:?}", Seq), "Seq");
         assert_eq!(format!("{:?}", Head), "Head (32)");
         assert_eq!(Head::SIZE, 32);
-        assert!(same::<<Head as SizeOf>::Size, D<32>>());
+        assert!(same::<<Head as SizeOf>::Unnamed, D<32>>());
     }
 }

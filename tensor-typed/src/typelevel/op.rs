@@ -48,6 +48,8 @@ ops! {
     unsqueeze "torch.unsqueeze";
     squeeze "torch.squeeze";
     narrow "torch.narrow";
+    unflatten "torch.unflatten";
+    flatten "torch.flatten";
     select "Tensor.select";
     copy_ "Tensor.copy_";
     linear "torch.nn.functional.linear";
