@@ -13,6 +13,7 @@ extern crate self as tensor_typed;
 mod wrap;
 
 pub mod autograd;
+pub mod bounds;
 pub mod data_parallel;
 pub mod io;
 #[doc(hidden)]
