@@ -1,5 +1,5 @@
-//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `dims!`, `Axes!`, and
-//! `#[derive(Params)]`.
+//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `dims!`, `Axes!`,
+//! `#[derive(Params)]`, and tensor-typed's own `#[plain_form]`.
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
@@ -22,6 +22,7 @@ mod expr;
 mod layout;
 mod literal;
 mod params;
+mod plain_form;
 mod shape;
 
 /// `Shape![2, Dyn, 3]`: the type of a shape with static dims and run-time (`Dyn`) dims.
@@ -89,4 +90,15 @@ pub fn layout(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Params, attributes(params))]
 pub fn derive_params(input: TokenStream) -> TokenStream {
     params::expand(input.into()).into()
+}
+
+/// `#[plain_form]` on tensor-typed's fallible op `try_x(..) -> Result<X>`: writes beside
+/// it the plain form `x(..) -> X` (`#[track_caller]`, panicking with the error's
+/// message), with the same generics, where-clause and docs (`# Errors` read as
+/// `# Panics`). `#[plain_form(free)]` for a free function. Used inside tensor-typed only
+/// (the plain form calls its `crate::or_panic`).
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn plain_form(attr: TokenStream, item: TokenStream) -> TokenStream {
+    plain_form::expand(attr.into(), item.into()).into()
 }

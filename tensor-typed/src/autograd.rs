@@ -10,6 +10,7 @@ use crate::shape::Shape;
 use crate::tensor::Tensor;
 use tensor_core::half::{bf16, f16};
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 pub use tensor_core::{is_grad_enabled, no_grad, NoGradGuard};
 
@@ -48,22 +49,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Integer and bool tensors cannot require gradients (a compile error here).
     ///
-    /// # Panics
-    /// With PyTorch's message when turning `requires_grad` off on a non-leaf (a tensor
-    /// computed by a recorded op); [`try_requires_grad_`](Tensor::try_requires_grad_)
-    /// returns that error instead.
-    #[track_caller]
-    pub fn requires_grad_(self, requires_grad: bool) -> Self
-    where
-        T: GradElement,
-    {
-        crate::ops::or_panic(self.try_requires_grad_(requires_grad))
-    }
-
-    /// [`requires_grad_`](Tensor::requires_grad_), returning the error.
-    ///
     /// # Errors
     /// `RequiresGradNonLeaf` when turning it off on a non-leaf.
+    #[plain_form]
     pub fn try_requires_grad_(self, requires_grad: bool) -> Result<Self>
     where
         T: GradElement,

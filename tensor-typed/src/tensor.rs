@@ -10,6 +10,7 @@ use crate::shape::{Shape, StaticShape};
 use std::fmt;
 use std::marker::PhantomData;
 use tensor_core::{DType, Element, Error, Result};
+use tensor_macros::plain_form;
 
 /// A tensor of element type `T` (`f32`, `i64`, `bool`, …) and shape type `S`
 /// (`Shape![2, Dyn, 3]`).
@@ -148,20 +149,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// The elements in row-major (logical) order. Mirrors `t.reshape(-1).tolist()`.
     ///
-    /// # Panics
-    /// When the result cannot be allocated (an expanded view may have far more elements
-    /// than its storage), with the `OutOfMemory` error's message; see
-    /// [`try_to_vec`](Self::try_to_vec).
-    #[track_caller]
-    pub fn to_vec(&self) -> Vec<T> {
-        crate::or_panic::or_panic(self.try_to_vec())
-    }
-
-    /// [`to_vec`](Self::to_vec), returning the error.
-    ///
     /// # Errors
     /// [`Error::OutOfMemory`] (`DefaultCPUAllocator: not enough memory: you tried to
     /// allocate N bytes.`) when the result cannot be allocated.
+    #[plain_form]
     pub fn try_to_vec(&self) -> Result<Vec<T>> {
         self.inner.to_vec::<T>()
     }
@@ -204,25 +195,12 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     // The bound on the signature's line: an error's note on it then shows that one line
     // (rustc adds the signature and `where` lines when the bound is on another line).
     #[rustfmt::skip]
+    #[plain_form]
     pub fn try_rename<S2: Shape>(&self) -> Result<Tensor<T, S2>> where S: RenameTo<S2> {
         if !S2::matches(self.inner.sizes()) {
             return Err(shape_error("rename", S2::describe(), self.inner.sizes()));
         }
         Ok(wrap!(self.inner.alias()))
-    }
-
-    /// [`try_rename`](Self::try_rename), for a rename that cannot fail at run time
-    /// (names only, or sizes already static).
-    ///
-    /// # Panics
-    /// When a run-time size differs from a static size of `S2`, with the message of
-    /// [`try_rename`](Self::try_rename).
-    #[track_caller]
-    // The bound on the signature's line: an error's note on it then shows that one line
-    // (rustc adds the signature and `where` lines when the bound is on another line).
-    #[rustfmt::skip]
-    pub fn rename<S2: Shape>(&self) -> Tensor<T, S2> where S: RenameTo<S2> {
-        crate::or_panic::or_panic(self.try_rename())
     }
 
     /// Forgets static dims: any shape of the same rank whose static dims are also
@@ -244,17 +222,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A contiguous copy (new storage). Mirrors `Tensor.clone()` with
     /// `torch.contiguous_format`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_contiguous_copy`](Self::try_contiguous_copy).
-    #[track_caller]
-    pub fn contiguous_copy(&self) -> Self {
-        crate::or_panic::or_panic(self.try_contiguous_copy())
-    }
-
-    /// [`contiguous_copy`](Self::contiguous_copy), returning the error.
-    ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the copy cannot be allocated.
+    #[plain_form]
     pub fn try_contiguous_copy(&self) -> Result<Self> {
         Ok(wrap!(self
             .inner
@@ -263,17 +233,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Converts the elements to `U`. Mirrors `Tensor.to(dtype)`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_cast`](Self::try_cast).
-    #[track_caller]
-    pub fn cast<U: Element>(&self) -> Tensor<U, S> {
-        crate::or_panic::or_panic(self.try_cast())
-    }
-
-    /// [`cast`](Self::cast), returning the error.
-    ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the copy cannot be allocated.
+    #[plain_form]
     pub fn try_cast<U: Element>(&self) -> Result<Tensor<U, S>> {
         Ok(wrap!(self.inner.to_dtype(U::DTYPE)?))
     }
@@ -344,53 +306,28 @@ fn static_random(dims: &[Option<usize>], seed: u64, normal: bool) -> Result<tens
 impl<T: Element, S: StaticShape> Tensor<T, S> {
     /// A tensor of zeros of the static shape `S`. Mirrors `torch.zeros`.
     ///
-    /// # Panics
-    /// When memory runs out (PyTorch's `DefaultCPUAllocator: not enough memory`); see
-    /// [`try_zeros`](Self::try_zeros).
-    #[track_caller]
-    pub fn zeros() -> Self {
-        crate::or_panic::or_panic(Self::try_zeros())
-    }
-
-    /// [`zeros`](Self::zeros), returning the error.
-    ///
     /// # Errors
     /// [`Error::StorageSizeOverflow`] when the bytes exceed `isize::MAX`;
     /// [`Error::OutOfMemory`] when they cannot be allocated.
+    #[plain_form]
     pub fn try_zeros() -> Result<Self> {
         Ok(wrap!(static_filled(S::DIMS, T::DTYPE, false)?))
     }
 
     /// A tensor of ones of the static shape `S`. Mirrors `torch.ones`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_ones`](Self::try_ones).
-    #[track_caller]
-    pub fn ones() -> Self {
-        crate::or_panic::or_panic(Self::try_ones())
-    }
-
-    /// [`ones`](Self::ones), returning the error.
-    ///
     /// # Errors
     /// As [`try_zeros`](Self::try_zeros).
+    #[plain_form]
     pub fn try_ones() -> Result<Self> {
         Ok(wrap!(static_filled(S::DIMS, T::DTYPE, true)?))
     }
 
     /// A tensor filled with `value`. Mirrors `torch.full`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_full`](Self::try_full).
-    #[track_caller]
-    pub fn full(value: T) -> Self {
-        crate::or_panic::or_panic(Self::try_full(value))
-    }
-
-    /// [`full`](Self::full), returning the error.
-    ///
     /// # Errors
     /// As [`try_zeros`](Self::try_zeros).
+    #[plain_form]
     pub fn try_full(value: T) -> Result<Self> {
         Ok(wrap!(static_full(
             S::DIMS,
@@ -427,17 +364,9 @@ impl<S: StaticShape> Tensor<f32, S> {
     /// Uniform `[0, 1)` samples (seeded). Mirrors `torch.rand`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_rand`](Self::try_rand).
-    #[track_caller]
-    pub fn rand(seed: u64) -> Self {
-        crate::or_panic::or_panic(Self::try_rand(seed))
-    }
-
-    /// [`rand`](Self::rand), returning the error.
-    ///
     /// # Errors
     /// [`Error::StorageSizeOverflow`], [`Error::OutOfMemory`].
+    #[plain_form]
     pub fn try_rand(seed: u64) -> Result<Self> {
         Ok(wrap!(static_random(S::DIMS, seed, false)?))
     }
@@ -445,17 +374,9 @@ impl<S: StaticShape> Tensor<f32, S> {
     /// Standard normal samples (seeded). Mirrors `torch.randn`, with its values for a
     /// generator seeded by `torch.Generator().manual_seed(seed)`.
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_randn`](Self::try_randn).
-    #[track_caller]
-    pub fn randn(seed: u64) -> Self {
-        crate::or_panic::or_panic(Self::try_randn(seed))
-    }
-
-    /// [`randn`](Self::randn), returning the error.
-    ///
     /// # Errors
     /// [`Error::StorageSizeOverflow`], [`Error::OutOfMemory`].
+    #[plain_form]
     pub fn try_randn(seed: u64) -> Result<Self> {
         Ok(wrap!(static_random(S::DIMS, seed, true)?))
     }

@@ -1,12 +1,12 @@
 //! `conv2d`, `max_pool2d`, `avg_pool2d` on `[N, C, H, W]` tensors.
 
 use crate::ops::dims::fit;
-use crate::ops::or_panic;
 use crate::shape::nn_rules::{Conv2dShape, Pool2dShape};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::typelevel::op;
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// 2-d convolution of `input` `[N, C, H, W]` by `weight` `[O, C / GROUPS, KH, KW]`, plus
 /// `bias` `[O]`: `[N, O, H', W']` with PyTorch's output size
@@ -15,33 +15,10 @@ use tensor_core::{Element, Result};
 /// input gives a channels_last output. Compile errors: input channels ≠ weight channels ×
 /// groups, an empty output (both for static dims).
 ///
-/// # Panics
+/// # Errors
 /// With PyTorch's message when `Dyn` dims do not fit, or when memory runs out; see
 /// [`try_conv2d`].
-#[track_caller]
-pub fn conv2d<
-    const STRIDE: usize,
-    const PADDING: usize,
-    const DILATION: usize,
-    const GROUPS: usize,
-    T: Element,
-    X,
-    W,
->(
-    input: &Tensor<T, X>,
-    weight: &Tensor<T, W>,
-    bias: Option<&Tensor<T, <X as Conv2dShape<W, STRIDE, PADDING, DILATION, GROUPS>>::Bias>>,
-) -> Tensor<T, <X as Conv2dShape<W, STRIDE, PADDING, DILATION, GROUPS>>::Output>
-where
-    X: Conv2dShape<W, STRIDE, PADDING, DILATION, GROUPS>,
-    W: Shape,
-{
-    or_panic(try_conv2d::<STRIDE, PADDING, DILATION, GROUPS, T, X, W>(
-        input, weight, bias,
-    ))
-}
-
-/// [`conv2d`], returning PyTorch's error for `Dyn` dims that do not fit.
+#[plain_form(free)]
 pub fn try_conv2d<
     const STRIDE: usize,
     const PADDING: usize,
@@ -74,20 +51,10 @@ macro_rules! pool {
     ($name:ident, $try_name:ident, $op:ident, $doc:literal) => {
         #[doc = concat!("2-d ", $doc, " pooling of `input` `[N, C, H, W]` with a square `KERNEL`, `STRIDE` and `PADDING`: `[N, C, H', W']`. Mirrors `F.", stringify!($name), "(input, KERNEL, STRIDE, PADDING)` (dilation 1, no ceil mode). Compile errors: padding above half the kernel, an empty output (static dims).")]
         ///
-        /// # Panics
-        /// With PyTorch's message when `Dyn` dims do not fit (an empty output), or when
-        /// memory runs out; see the `try_` function.
-        #[track_caller]
-        pub fn $name<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, T: Element, X>(
-            input: &Tensor<T, X>,
-        ) -> Tensor<T, <X as Pool2dShape<op::$op, KERNEL, STRIDE, PADDING>>::Output>
-        where
-            X: Pool2dShape<op::$op, KERNEL, STRIDE, PADDING>,
-        {
-            or_panic($try_name::<KERNEL, STRIDE, PADDING, T, X>(input))
-        }
-
-        #[doc = concat!("[`", stringify!($name), "`], returning PyTorch's error for `Dyn` dims that do not fit.")]
+        /// # Errors
+        /// PyTorch's message when `Dyn` dims do not fit (an empty output); an allocation
+        /// failure.
+        #[plain_form(free)]
         pub fn $try_name<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, T: Element, X>(
             input: &Tensor<T, X>,
         ) -> Result<Tensor<T, <X as Pool2dShape<op::$op, KERNEL, STRIDE, PADDING>>::Output>>

@@ -2,13 +2,13 @@
 //! [`Embedding`] (`torch.nn.Embedding`).
 
 use crate::ops::dims::fit;
-use crate::ops::or_panic;
 use crate::shape::dims::Push;
 use crate::shape::nn_rules::Embedded;
 use crate::shape::{IntoShape, ListOf, Shape};
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// The element types of embedding ids (PyTorch: Long or Int).
 #[diagnostic::on_unimplemented(
@@ -24,22 +24,10 @@ impl IndexElement for i32 {}
 /// The rows of `weight` `[V, E]` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors
 /// `F.embedding(ids, weight)`. Compile error: ids that are not `i64`/`i32`.
 ///
-/// # Panics
+/// # Errors
 /// An id outside `0..V` (PyTorch's `index out of range in self`), or memory running
-/// out; see [`try_embedding`].
-#[track_caller]
-pub fn embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
-    ids: &Tensor<I, S>,
-    weight: &Tensor<T, (V, E)>,
-) -> Tensor<T, Embedded<S, E>>
-where
-    ListOf<S>: Push<E>,
-    <ListOf<S> as Push<E>>::Output: IntoShape,
-{
-    or_panic(try_embedding(ids, weight))
-}
-
-/// [`embedding`], returning PyTorch's error for an id out of range.
+/// out.
+#[plain_form(free)]
 pub fn try_embedding<I: IndexElement, T: Element, S: Shape, V: Dim, E: Dim>(
     ids: &Tensor<I, S>,
     weight: &Tensor<T, (V, E)>,
@@ -64,25 +52,9 @@ impl<V: Dim, E: Dim, T: Element> Embedding<V, E, T> {
     /// The rows of `weight` at `ids` (any shape `S`): shape `S ++ [E]`. Mirrors
     /// `Embedding.forward`.
     ///
-    /// # Panics
-    /// An id outside `0..V` (PyTorch's `index out of range in self`); see
-    /// [`try_forward`](Self::try_forward).
-    #[track_caller]
-    pub fn forward<I: IndexElement, S: Shape>(
-        &self,
-        ids: &Tensor<I, S>,
-    ) -> Tensor<T, Embedded<S, E>>
-    where
-        ListOf<S>: Push<E>,
-        <ListOf<S> as Push<E>>::Output: IntoShape,
-    {
-        embedding(ids, &self.weight)
-    }
-
-    /// [`forward`](Self::forward), returning PyTorch's error for an id out of range.
-    ///
     /// # Errors
-    /// `index out of range in self`.
+    /// An id outside `0..V` (PyTorch's `index out of range in self`).
+    #[plain_form]
     pub fn try_forward<I: IndexElement, S: Shape>(
         &self,
         ids: &Tensor<I, S>,

@@ -18,7 +18,6 @@
 //! ```
 
 use crate::ops::dims::fit;
-use crate::ops::or_panic;
 use crate::ops::reduction::Float;
 use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
 use crate::shape::StaticShape;
@@ -26,6 +25,7 @@ use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
 use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// `x @ weight.T + bias` on the runtime tensors, the bias added in place into the fresh
 /// product (one pass, no second output).
@@ -47,26 +47,10 @@ fn affine(
 ///
 /// Compile error: `x`'s last dim is a static dim other than `I` (the matmul error).
 ///
-/// # Panics
-/// When a `Dyn` last dim is not `I` (PyTorch's message); see [`try_linear`].
-#[track_caller]
-pub fn linear<T, S, I: Dim, O: Dim>(
-    x: &Tensor<T, S>,
-    weight: &Tensor<T, (O, I)>,
-    bias: Option<&Tensor<T, (O,)>>,
-) -> Tensor<T, MatmulOut<S, (I, O)>>
-where
-    T: Float + MatmulElement,
-    S: CanMatmul<(I, O)>,
-{
-    or_panic(try_linear(x, weight, bias))
-}
-
-/// [`linear`], returning the error.
-///
 /// # Errors
 /// PyTorch's matmul error when a `Dyn` last dim is not `I`.
 #[allow(clippy::type_complexity)]
+#[plain_form(free)]
 pub fn try_linear<T, S, I: Dim, O: Dim>(
     x: &Tensor<T, S>,
     weight: &Tensor<T, (O, I)>,
@@ -105,21 +89,9 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
     /// A layer of zeros with a bias (to load weights into; zeroed memory costs nothing
     /// until written).
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_zeros`](Self::try_zeros).
-    #[track_caller]
-    pub fn zeros() -> Self
-    where
-        (O, I): StaticShape,
-        (O,): StaticShape,
-    {
-        or_panic(Self::try_zeros())
-    }
-
-    /// [`zeros`](Self::zeros), returning the error.
-    ///
     /// # Errors
     /// `OutOfMemory` (or `StorageSizeOverflow`) when the weights cannot be allocated.
+    #[plain_form]
     pub fn try_zeros() -> Result<Self>
     where
         (O, I): StaticShape,
@@ -133,21 +105,10 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
 
     /// `x @ weight.T + bias`: the last dim `I` becomes `O`. Mirrors `Linear.forward`.
     ///
-    /// # Panics
-    /// As [`linear`]; see [`try_forward`](Self::try_forward).
-    #[track_caller]
-    pub fn forward<S: CanMatmul<(I, O)>>(
-        &self,
-        x: &Tensor<T, S>,
-    ) -> Tensor<T, MatmulOut<S, (I, O)>> {
-        or_panic(self.try_forward(x))
-    }
-
-    /// [`forward`](Self::forward), returning the error.
-    ///
     /// # Errors
     /// As [`try_linear`].
     #[allow(clippy::type_complexity)]
+    #[plain_form]
     pub fn try_forward<S: CanMatmul<(I, O)>>(
         &self,
         x: &Tensor<T, S>,
@@ -159,21 +120,9 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
 impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
     /// A layer of zeros (to load weights into).
     ///
-    /// # Panics
-    /// When memory runs out; see [`try_zeros`](Self::try_zeros).
-    #[track_caller]
-    pub fn zeros() -> Self
-    where
-        (I, O): StaticShape,
-        (O,): StaticShape,
-    {
-        or_panic(Self::try_zeros())
-    }
-
-    /// [`zeros`](Self::zeros), returning the error.
-    ///
     /// # Errors
     /// `OutOfMemory` (or `StorageSizeOverflow`) when the weights cannot be allocated.
+    #[plain_form]
     pub fn try_zeros() -> Result<Self>
     where
         (I, O): StaticShape,
@@ -188,21 +137,10 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
     /// `x @ weight + bias`: the last dim `I` becomes `O`. Mirrors Hugging Face's
     /// `Conv1D.forward`.
     ///
-    /// # Panics
-    /// When a `Dyn` last dim is not `I`; see [`try_forward`](Self::try_forward).
-    #[track_caller]
-    pub fn forward<S: CanMatmul<(I, O)>>(
-        &self,
-        x: &Tensor<T, S>,
-    ) -> Tensor<T, MatmulOut<S, (I, O)>> {
-        or_panic(self.try_forward(x))
-    }
-
-    /// [`forward`](Self::forward), returning the error.
-    ///
     /// # Errors
     /// PyTorch's matmul error when a `Dyn` last dim is not `I`.
     #[allow(clippy::type_complexity)]
+    #[plain_form]
     pub fn try_forward<S: CanMatmul<(I, O)>>(
         &self,
         x: &Tensor<T, S>,

@@ -12,7 +12,6 @@
 #![allow(clippy::multiple_bound_locations)]
 
 use crate::ops::inplace::InplaceBroadcast;
-use crate::ops::or_panic;
 use crate::shape::broadcast::{Broadcast, BroadcastShape};
 use crate::shape::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
 use crate::shape::Shape;
@@ -21,6 +20,7 @@ use crate::typelevel::dtype_rules::{Power, Subtract};
 use crate::typelevel::op;
 use std::ops;
 use tensor_core::{Element, Result, Scalar};
+use tensor_macros::plain_form;
 
 /// The tensor type of `Tensor<T1, S1> (op) Tensor<T2, S2>`.
 pub type BinaryOut<T1, S1, T2, S2, Op = op::broadcast> =
@@ -38,20 +38,10 @@ macro_rules! binary_methods {
             ///
             /// Compile error: static dims that do not broadcast.
             ///
-            /// # Panics
-            /// With PyTorch's message when a `Dyn` dim does not broadcast, or when the
-            /// result cannot be allocated (see the `try_` method).
-            #[track_caller]
-            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> BinaryOut<T, S, T2, S2, op::$name>
-            where
-                T: Promote<T2>,
-                S: BroadcastShape<S2, op::$name>,
-                $($extra: $bound,)*
-            {
-                wrap!(or_panic(self.inner.$name(&other.inner)))
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
+            /// # Errors
+            /// PyTorch's message when a `Dyn` dim does not broadcast; an allocation
+            /// failure.
+            #[plain_form]
             pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<BinaryOut<T, S, T2, S2, op::$name>>
             where
                 T: Promote<T2>,
@@ -76,20 +66,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Elementwise true division (integers give `f32`). Mirrors `torch.div`.
     /// Compile error: static dims that do not broadcast.
     ///
-    /// # Panics
-    /// On a `Dyn` mismatch (PyTorch's message) or when memory runs out; see
-    /// [`Self::try_div`].
-    #[track_caller]
-    pub fn div<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> DivOut<T, S, T2, S2>
-    where
-        T: Promote<T2>,
-        Promoted<T, T2>: FloatOf,
-        S: BroadcastShape<S2, op::div>,
-    {
-        wrap!(or_panic(self.inner.div(&other.inner)))
-    }
-
-    /// `div`, returning the run-time broadcast error instead of panicking.
+    /// # Errors
+    /// On a `Dyn` mismatch (PyTorch's message) or when memory runs out.
+    #[plain_form]
     pub fn try_div<T2: Element, S2: Shape>(
         &self,
         other: &Tensor<T2, S2>,
@@ -108,19 +87,10 @@ macro_rules! compare_methods {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("Elementwise comparison `", stringify!($name), "` (after promotion), giving `bool`. Mirrors `torch.", stringify!($name), "`.")]
             ///
-            /// # Panics
-            /// With PyTorch's message when a `Dyn` dim does not broadcast, or when the
-            /// result cannot be allocated (see the `try_` method).
-            #[track_caller]
-            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> CmpOut<S, S2, op::$name>
-            where
-                T: Promote<T2>,
-                S: BroadcastShape<S2, op::$name>,
-            {
-                wrap!(or_panic(self.inner.$name(&other.inner)))
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the run-time broadcast error instead of panicking.")]
+            /// # Errors
+            /// PyTorch's message when a `Dyn` dim does not broadcast; an allocation
+            /// failure.
+            #[plain_form]
             pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<CmpOut<S, S2, op::$name>>
             where
                 T: Promote<T2>,
@@ -145,28 +115,10 @@ impl<C: Shape> Tensor<bool, C> {
     ///
     /// Compile error: static dims that do not broadcast.
     ///
-    /// # Panics
-    /// With PyTorch's message when a `Dyn` dim of the condition, `x` or `y` does not
-    /// broadcast, or when the result cannot be allocated; see [`Self::try_where_`].
-    #[track_caller]
-    pub fn where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
-        &self,
-        x: &Tensor<T1, S1>,
-        y: &Tensor<T2, S2>,
-    ) -> WhereOut<C, T1, S1, T2, S2>
-    where
-        T1: Promote<T2>,
-        C: BroadcastShape<S1, op::where_>,
-        Broadcast<C, S1, op::where_>: BroadcastShape<S2, op::where_>,
-    {
-        or_panic(self.try_where_(x, y))
-    }
-
-    /// [`Self::where_`], returning the error.
-    ///
     /// # Errors
     /// PyTorch's broadcast error (`The size of tensor a (3) must match the size of tensor
     /// b (4) at non-singleton dimension 0`) for `Dyn` dims that differ; `OutOfMemory`.
+    #[plain_form]
     pub fn try_where_<T1: Element, S1: Shape, T2: Element, S2: Shape>(
         &self,
         x: &Tensor<T1, S1>,
@@ -190,22 +142,11 @@ macro_rules! scalar_methods {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($core), "` with a Rust number (a PyTorch wrapped number: `Tensor<i64> * 0.5` is `f32`).")]
             ///
-            /// # Panics
-            /// With PyTorch's message when the number does not fit the result's dtype
-            /// (`value cannot be converted to type uint8_t without overflow`), or when
-            /// the result cannot be allocated; see the `try_` method.
-            #[track_caller]
-            pub fn $name<N: Into<Scalar> + Copy>(&self, value: N) -> Tensor<<T as WithScalar<N>>::Output, S>
-            where
-                T: WithScalar<N> + $bound,
-            {
-                or_panic(self.$try_name(value))
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the error instead of panicking.")]
-            ///
             /// # Errors
-            /// PyTorch's overflow error for a number the dtype cannot hold; `OutOfMemory`.
+            /// PyTorch's message when the number does not fit the result's dtype (`value
+            /// cannot be converted to type uint8_t without overflow`); an allocation
+            /// failure.
+            #[plain_form]
             pub fn $try_name<N: Into<Scalar> + Copy>(&self, value: N) -> Result<Tensor<<T as WithScalar<N>>::Output, S>>
             where
                 T: WithScalar<N> + $bound,
@@ -226,21 +167,9 @@ pub type DivScalarOut<T, S, N> = Tensor<<<T as WithScalar<N>>::Output as FloatOf
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// True division by a Rust number (integers give `f32`). Mirrors `torch.div`.
     ///
-    /// # Panics
-    /// As [`Self::add_scalar`]; see [`Self::try_div_scalar`].
-    #[track_caller]
-    pub fn div_scalar<N: Into<Scalar> + Copy>(&self, value: N) -> DivScalarOut<T, S, N>
-    where
-        T: WithScalar<N>,
-        <T as WithScalar<N>>::Output: FloatOf,
-    {
-        or_panic(self.try_div_scalar(value))
-    }
-
-    /// [`Self::div_scalar`], returning the error.
-    ///
     /// # Errors
     /// As [`Self::try_add_scalar`].
+    #[plain_form]
     pub fn try_div_scalar<N: Into<Scalar> + Copy>(&self, value: N) -> Result<DivScalarOut<T, S, N>>
     where
         T: WithScalar<N>,
@@ -260,23 +189,10 @@ macro_rules! inplace_methods {
             /// the promoted type does not cast safely into `T` (`add_: result type f32
             /// can't be cast to the desired output type i64`).
             ///
-            /// # Panics
-            /// On a `Dyn` mismatch or an overlapping `self` (PyTorch's message); see the
-            /// `try_` method.
-            #[track_caller]
-            pub fn $name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> &Self
-            where
-                T: Promote<T2>,
-                Promoted<T, T2>: CastsTo<T, op::$name>,
-                S: InplaceBroadcast<S2, op::$name>,
-                $($extra: $bound,)*
-            {
-                or_panic(self.inner.$name(&other.inner));
-                self
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the run-time error instead of panicking.")]
-            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<()>
+            /// # Errors
+            /// A `Dyn` mismatch or an overlapping `self` (PyTorch's message).
+            #[plain_form]
+            pub fn $try_name<T2: Element, S2: Shape>(&self, other: &Tensor<T2, S2>) -> Result<&Self>
             where
                 T: Promote<T2>,
                 Promoted<T, T2>: CastsTo<T, op::$name>,
@@ -284,7 +200,7 @@ macro_rules! inplace_methods {
                 $($extra: $bound,)*
             {
                 self.inner.$name(&other.inner)?;
-                Ok(())
+                Ok(self)
             }
         )*}
     };

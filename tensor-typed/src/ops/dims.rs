@@ -17,6 +17,7 @@ use crate::typelevel::dim::{Dim, D};
 use crate::typelevel::op;
 use crate::typelevel::peano::S as Succ;
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// A runtime result typed as `Tensor<T, S2>` after checking it fits (dtype, rank, static
 /// dims): not generic, so one copy serves every call.
@@ -30,9 +31,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Swaps dims `A` and `B` (a view). Mirrors `torch.transpose(x, A, B)`; `-1` is the
     /// last dim. Compile error: a dim out of range.
     ///
-    /// # Panics
-    /// Never for a tensor of this type (the dims are checked at compile time);
-    /// [`Tensor::try_transpose`] returns the runtime's result all the same.
+    /// Never fails for a tensor of this type: the dims are checked at compile time.
     #[track_caller]
     pub fn transpose<const A: isize, const B: isize>(&self) -> Tensor<T, out::Transposed<S, A, B>>
     where
@@ -47,35 +46,13 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         out::Transposed<S, A, B>: Shape,
         <<ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output as crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>>::Output: crate::shape::IntoShape,
     {
-        or_panic(self.try_transpose::<A, B>())
-    }
-
-    /// [`Tensor::transpose`], returning the runtime's error instead of panicking.
-    ///
-    /// # Errors
-    /// None for a tensor of this type (see [`Tensor::transpose`]).
-    pub fn try_transpose<const A: isize, const B: isize>(&self) -> Result<Tensor<T, out::Transposed<S, A, B>>>
-    where
-        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
-        crate::shape::dims::SDim<B>: WrapDim<crate::shape::dims::RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::transpose, S, A>,
-        DimOkOf<S, B>: DimInRange<op::transpose, S, B>,
-        ListOf<S>: At<PosOf<S, A>> + At<PosOf<S, B>>,
-        ListOf<S>: crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>,
-        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output:
-            crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>,
-        out::Transposed<S, A, B>: Shape,
-        <<ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, DimAt<S, PosOf<S, B>>>>::Output as crate::shape::dims::SetAt<PosOf<S, B>, DimAt<S, PosOf<S, A>>>>::Output: crate::shape::IntoShape,
-    {
-        fit(self.inner.transpose(A as i64, B as i64))
+        or_panic(fit(self.inner.transpose(A as i64, B as i64)))
     }
 
     /// Inserts a dim of size 1 at `A` (a view). Mirrors `torch.unsqueeze(x, A)`; `A` lies
     /// in `[-(r + 1), r]`.
     ///
-    /// # Panics
-    /// Never for a tensor of this type (the dim is checked at compile time);
-    /// [`Tensor::try_unsqueeze`] returns the runtime's result all the same.
+    /// Never fails for a tensor of this type: the dim is checked at compile time.
     #[track_caller]
     pub fn unsqueeze<const A: isize>(&self) -> Tensor<T, out::Unsqueezed<S, A>>
     where
@@ -85,44 +62,16 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
             crate::shape::IntoShape,
     {
-        or_panic(self.try_unsqueeze::<A>())
-    }
-
-    /// [`Tensor::unsqueeze`], returning the runtime's error instead of panicking.
-    ///
-    /// # Errors
-    /// None for a tensor of this type (see [`Tensor::unsqueeze`]).
-    pub fn try_unsqueeze<const A: isize>(&self) -> Result<Tensor<T, out::Unsqueezed<S, A>>>
-    where
-        crate::shape::dims::SDim<A>: WrapDim<Succ<crate::shape::dims::RankOf<S>>>,
-        NewDimOkOf<S, A>: DimInRange<op::unsqueeze, S, A>,
-        ListOf<S>: crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>,
-        <ListOf<S> as crate::shape::dims::InsertAt<crate::shape::dims::NewPosOf<S, A>, D<1>>>::Output:
-            crate::shape::IntoShape,
-    {
-        fit(self.inner.unsqueeze(A as i64))
+        or_panic(fit(self.inner.unsqueeze(A as i64)))
     }
 
     /// Removes dim `A`, which must be 1 (a view). Mirrors `torch.squeeze(x, A)`, except
     /// that a dim that is not 1 is an error rather than a no-op (the type removes the
     /// dim): a compile error for a static dim.
     ///
-    /// # Panics
-    /// When a `Dyn` dim `A` is not 1 (see [`Tensor::try_squeeze`]).
-    #[track_caller]
-    pub fn squeeze<const A: isize>(&self) -> Tensor<T, out::Squeezed<S, A>>
-    where
-        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::squeeze, S, A>,
-        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::RemoveAt<PosOf<S, A>>,
-        DimAt<S, PosOf<S, A>>: Squeezable,
-        <DimAt<S, PosOf<S, A>> as Squeezable>::Output: SqueezeOk<S, DimAt<S, PosOf<S, A>>>,
-        <ListOf<S> as crate::shape::dims::RemoveAt<PosOf<S, A>>>::Output: crate::shape::IntoShape,
-    {
-        or_panic(self.try_squeeze::<A>())
-    }
-
-    /// [`Tensor::squeeze`], returning an error when a `Dyn` dim is not 1.
+    /// # Errors
+    /// When a `Dyn` dim `A` is not 1.
+    #[plain_form]
     pub fn try_squeeze<const A: isize>(&self) -> Result<Tensor<T, out::Squeezed<S, A>>>
     where
         crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
@@ -140,33 +89,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// (`narrow: start (2) + length (3) exceeds dimension size (D<4>)`). `LEN` is at most
     /// 999 (a `D<LEN>`).
     ///
-    /// # Panics
-    /// When dim `A` is `Dyn` and `START + LEN` exceeds its run-time size, with PyTorch's
-    /// message (`start (1) + length (5) exceeds dimension size (4).`); see
-    /// [`Tensor::try_narrow`].
-    #[track_caller]
-    pub fn narrow<const A: isize, const START: usize, const LEN: usize>(
-        &self,
-    ) -> Tensor<T, out::Narrowed<S, A, LEN>>
-    where
-        crate::shape::dims::SDim<A>: WrapDim<crate::shape::dims::RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
-        ListOf<S>: At<PosOf<S, A>> + crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>,
-        D<START>: DimAdd<D<LEN>>,
-        DimAt<S, PosOf<S, A>>: DimSub<Sum<D<START>, D<LEN>>>,
-        Blame<<DimAt<S, PosOf<S, A>> as DimSub<Sum<D<START>, D<LEN>>>>::Ok, op::narrow>:
-            NarrowOk<S, DimAt<S, PosOf<S, A>>, START, LEN>,
-        <ListOf<S> as crate::shape::dims::SetAt<PosOf<S, A>, D<LEN>>>::Output:
-            crate::shape::IntoShape,
-    {
-        or_panic(self.try_narrow::<A, START, LEN>())
-    }
-
-    /// [`Tensor::narrow`], returning the error.
-    ///
     /// # Errors
     /// PyTorch's `start (1) + length (5) exceeds dimension size (4).` when dim `A` is
     /// `Dyn` and too short.
+    #[plain_form]
     pub fn try_narrow<const A: isize, const START: usize, const LEN: usize>(
         &self,
     ) -> Result<Tensor<T, out::Narrowed<S, A, LEN>>>
@@ -198,25 +124,12 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # let _ = y;
     /// ```
     ///
-    /// # Panics
-    /// With the error of [`Tensor::try_unflatten`].
-    #[track_caller]
-    pub fn unflatten<const DIM: isize, H: Dim, E: Dim>(
-        &self,
-    ) -> Tensor<T, <S as Unflatten<DIM, H, E>>::Output>
-    where
-        S: Unflatten<DIM, H, E>,
-    {
-        or_panic(self.try_unflatten::<DIM, H, E>())
-    }
-
-    /// [`Tensor::unflatten`], returning the error.
-    ///
     /// # Errors
     /// PyTorch's `unflatten: Provided sizes [4, 8] don't multiply up to the size of dim 1
     /// (30) in the input tensor` when a run-time dim is not the product; an
     /// [`Error::InvalidArgument`](tensor_core::Error::InvalidArgument) when both `H` and
     /// `E` are run-time sizes (one of them must be known to split the dim).
+    #[plain_form]
     pub fn try_unflatten<const DIM: isize, H: Dim, E: Dim>(
         &self,
     ) -> Result<Tensor<T, <S as Unflatten<DIM, H, E>>::Output>>
@@ -252,23 +165,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # let _ = y;
     /// ```
     ///
-    /// # Panics
-    /// With the error of [`Tensor::try_flatten_into`].
-    #[track_caller]
-    pub fn flatten_into<const DIM: isize, M: Dim>(
-        &self,
-    ) -> Tensor<T, <S as FlattenInto<DIM, M>>::Output>
-    where
-        S: FlattenInto<DIM, M>,
-    {
-        or_panic(self.try_flatten_into::<DIM, M>())
-    }
-
-    /// [`Tensor::flatten_into`], returning the error.
-    ///
     /// # Errors
     /// PyTorch's errors of a `reshape` that runs out of memory; a run-time `M` whose size
     /// is not the product (`check_shape`'s message).
+    #[plain_form]
     pub fn try_flatten_into<const DIM: isize, M: Dim>(
         &self,
     ) -> Result<Tensor<T, <S as FlattenInto<DIM, M>>::Output>>
@@ -367,15 +267,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `[2, 3]` and `[2, 5]` is `[2, 8]`. Mirrors `torch.cat`. Compile errors: ranks or
     /// static dims off the cat dim that differ.
     ///
-    /// # Panics
+    /// # Errors
     /// With PyTorch's message when `Dyn` dims differ off the cat dim, or when the result
-    /// cannot be allocated; see [`Tensor::try_cat`].
-    #[track_caller]
-    pub fn cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Self {
-        or_panic(Self::try_cat::<DIM>(tensors))
-    }
-
-    /// [`Tensor::cat`], returning PyTorch's error for `Dyn` dims that differ.
+    /// cannot be allocated.
+    #[plain_form]
     pub fn try_cat<const DIM: isize>(tensors: impl CatList<T, DIM, Shape = S>) -> Result<Self> {
         fit(tensor_core::Tensor::cat(&tensors.inners(), DIM as i64))
     }
@@ -383,15 +278,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Stacks `N` tensors of one shape along a new dim `DIM` of size `N`:
     /// `Tensor::stack::<0>([&a, &b, &c])`. Mirrors `torch.stack`.
     ///
-    /// # Panics
+    /// # Errors
     /// With PyTorch's message when `Dyn` dims differ, or when the result cannot be
-    /// allocated; see [`Tensor::try_stack`].
-    #[track_caller]
-    pub fn stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Self {
-        or_panic(Self::try_stack::<DIM>(tensors))
-    }
-
-    /// [`Tensor::stack`], returning PyTorch's error for `Dyn` dims that differ.
+    /// allocated.
+    #[plain_form]
     pub fn try_stack<const DIM: isize>(tensors: impl StackList<T, DIM, Shape = S>) -> Result<Self> {
         fit(tensor_core::Tensor::stack(&tensors.inners(), DIM as i64))
     }

@@ -7,7 +7,6 @@
 //! bool. Each has a `try_` form returning the run-time error (`amax`/`argmax` over an
 //! empty `Dyn` axis) instead of panicking.
 
-use crate::ops::or_panic;
 use crate::shape::axes::{AxisList, Keepdim, NoKeepdim, ReduceOver, Reduced, ReducedKeepdim};
 use crate::shape::dims::SDim;
 use crate::shape::Shape;
@@ -16,6 +15,7 @@ use crate::typelevel::dtype_rules::ArgReduce;
 use crate::typelevel::op;
 use tensor_core::half::{bf16, f16};
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// The element type of `sum`/`prod`: integers and bool accumulate in `i64`.
 pub trait SumOf: Element {
@@ -46,36 +46,14 @@ impl Float for f32 {}
 impl Float for f64 {}
 
 macro_rules! reductions {
-    ($($name:ident $keep:ident $try_name:ident $try_keep:ident $out:ty, $bound:path;)*) => {
+    ($($name:ident $try_name:ident $try_keep:ident $out:ty, $bound:path;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(
             #[doc = concat!("`", stringify!($name), "` over the axes `A`, removing them. Mirrors `torch.", stringify!($name), "(dim=A)`.")]
             ///
-            /// # Panics
-            /// With PyTorch's message for `amax`/`amin` over an empty `Dyn` axis, or when
-            /// the result cannot be allocated; see the `try_` method.
-            #[track_caller]
-            pub fn $name<A: AxisList>(&self) -> Tensor<$out, Reduced<S, A, op::$name>>
-            where
-                T: $bound,
-                S: ReduceOver<A, NoKeepdim, op::$name>,
-            {
-                wrap!(or_panic(self.inner.$name(&A::indices(), false)))
-            }
-
-            #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
-            ///
-            /// # Panics
-            /// As the form without `_keepdim`; see the `try_` method.
-            #[track_caller]
-            pub fn $keep<A: AxisList>(&self) -> Tensor<$out, ReducedKeepdim<S, A, op::$name>>
-            where
-                T: $bound,
-                S: ReduceOver<A, Keepdim, op::$name>,
-            {
-                wrap!(or_panic(self.inner.$name(&A::indices(), true)))
-            }
-
-            #[doc = concat!("[`Self::", stringify!($name), "`], returning the run-time error (an empty `Dyn` axis for `amax`/`amin`, an allocation failure) instead of panicking.")]
+            /// # Errors
+            /// PyTorch's message for `amax`/`amin` over an empty `Dyn` axis; an allocation
+            /// failure.
+            #[plain_form]
             pub fn $try_name<A: AxisList>(&self) -> Result<Tensor<$out, Reduced<S, A, op::$name>>>
             where
                 T: $bound,
@@ -84,7 +62,11 @@ macro_rules! reductions {
                 Ok(wrap!(self.inner.$name(&A::indices(), false)?))
             }
 
-            #[doc = concat!("[`Self::", stringify!($keep), "`], returning the run-time error instead of panicking.")]
+            #[doc = concat!("`", stringify!($name), "` over the axes `A`, keeping them as size 1. Mirrors `torch.", stringify!($name), "(dim=A, keepdim=True)`.")]
+            ///
+            /// # Errors
+            /// As the form without `_keepdim`.
+            #[plain_form]
             pub fn $try_keep<A: AxisList>(&self) -> Result<Tensor<$out, ReducedKeepdim<S, A, op::$name>>>
             where
                 T: $bound,
@@ -96,30 +78,18 @@ macro_rules! reductions {
     };
 }
 reductions! {
-    sum sum_keepdim try_sum try_sum_keepdim <T as SumOf>::Output, SumOf;
-    mean mean_keepdim try_mean try_mean_keepdim T, Float;
-    amax amax_keepdim try_amax try_amax_keepdim T, Element;
-    amin amin_keepdim try_amin try_amin_keepdim T, Element;
+    sum try_sum try_sum_keepdim <T as SumOf>::Output, SumOf;
+    mean try_mean try_mean_keepdim T, Float;
+    amax try_amax try_amax_keepdim T, Element;
+    amin try_amin try_amin_keepdim T, Element;
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Sum of all elements, a 0-d tensor. Mirrors `torch.sum(t)`.
     ///
-    /// # Panics
-    /// When the result cannot be allocated (the `OutOfMemory` error's message); see
-    /// [`Self::try_sum_all`].
-    #[track_caller]
-    pub fn sum_all(&self) -> Tensor<<T as SumOf>::Output, ()>
-    where
-        T: SumOf,
-    {
-        or_panic(self.try_sum_all())
-    }
-
-    /// [`Self::sum_all`], returning the error.
-    ///
     /// # Errors
     /// `OutOfMemory` when the result cannot be allocated.
+    #[plain_form]
     pub fn try_sum_all(&self) -> Result<Tensor<<T as SumOf>::Output, ()>>
     where
         T: SumOf,
@@ -129,56 +99,28 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Largest element, a 0-d tensor. Mirrors `torch.max(t)` (`torch.amax(t)`).
     ///
-    /// # Panics
-    /// On a tensor with no elements (PyTorch's error); see [`Self::try_max_all`].
-    #[track_caller]
-    pub fn max_all(&self) -> Tensor<T, ()> {
-        or_panic(self.try_max_all())
-    }
-
-    /// [`Self::max_all`], returning the error.
-    ///
     /// # Errors
     /// `amax(): Expected reduction dim to be specified for input.numel() == 0.` for a
     /// tensor with no elements.
+    #[plain_form]
     pub fn try_max_all(&self) -> Result<Tensor<T, ()>> {
         Ok(wrap!(self.inner.amax(&[], false)?))
     }
 
     /// Smallest element, a 0-d tensor. Mirrors `torch.min(t)` (`torch.amin(t)`).
     ///
-    /// # Panics
-    /// On a tensor with no elements; see [`Self::try_min_all`].
-    #[track_caller]
-    pub fn min_all(&self) -> Tensor<T, ()> {
-        or_panic(self.try_min_all())
-    }
-
-    /// [`Self::min_all`], returning the error.
-    ///
     /// # Errors
     /// As [`Self::try_max_all`], naming `amin`.
+    #[plain_form]
     pub fn try_min_all(&self) -> Result<Tensor<T, ()>> {
         Ok(wrap!(self.inner.amin(&[], false)?))
     }
 
     /// Mean of all elements, a 0-d tensor. Mirrors `torch.mean(t)`.
     ///
-    /// # Panics
-    /// When the result cannot be allocated (the `OutOfMemory` error's message); see
-    /// [`Self::try_mean_all`].
-    #[track_caller]
-    pub fn mean_all(&self) -> Tensor<T, ()>
-    where
-        T: Float,
-    {
-        or_panic(self.try_mean_all())
-    }
-
-    /// [`Self::mean_all`], returning the error.
-    ///
     /// # Errors
     /// `OutOfMemory` when the result cannot be allocated.
+    #[plain_form]
     pub fn try_mean_all(&self) -> Result<Tensor<T, ()>>
     where
         T: Float,
@@ -191,20 +133,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// is over the last dim). Compile errors: `AX` out of range; a bool
     /// tensor.
     ///
-    /// # Panics
-    /// When the axis is an empty `Dyn` (see [`Self::try_argmax`]).
-    #[track_caller]
-    pub fn argmax<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmax>>
-    where
-        T: ArgReduce,
-        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmax>,
-    {
-        or_panic(self.try_argmax::<AX>())
-    }
-
-    /// [`Self::argmax`], returning the run-time error (`argmax(): Expected reduction dim
+    /// # Errors
     /// 0 to have non-zero size.` for an empty `Dyn` axis) instead of panicking.
     #[allow(clippy::type_complexity)]
+    #[plain_form]
     pub fn try_argmax<const AX: isize>(
         &self,
     ) -> Result<Tensor<i64, Reduced<S, (SDim<AX>,), op::argmax>>>
@@ -217,19 +149,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// Index of the smallest element along axis `AX`. Mirrors `torch.argmin(t, dim=AX)`.
     ///
-    /// # Panics
-    /// When the axis is an empty `Dyn` (see [`Self::try_argmin`]).
-    #[track_caller]
-    pub fn argmin<const AX: isize>(&self) -> Tensor<i64, Reduced<S, (SDim<AX>,), op::argmin>>
-    where
-        T: ArgReduce,
-        S: ReduceOver<(SDim<AX>,), NoKeepdim, op::argmin>,
-    {
-        or_panic(self.try_argmin::<AX>())
-    }
-
-    /// [`Self::argmin`], returning the run-time error instead of panicking.
+    /// # Errors
+    /// When the axis is an empty `Dyn`.
     #[allow(clippy::type_complexity)]
+    #[plain_form]
     pub fn try_argmin<const AX: isize>(
         &self,
     ) -> Result<Tensor<i64, Reduced<S, (SDim<AX>,), op::argmin>>>
@@ -242,21 +165,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// [`Self::argmax`] keeping the axis as size 1.
     ///
-    /// # Panics
-    /// As [`Self::argmax`]; see [`Self::try_argmax_keepdim`].
-    #[track_caller]
-    pub fn argmax_keepdim<const AX: isize>(
-        &self,
-    ) -> Tensor<i64, ReducedKeepdim<S, (SDim<AX>,), op::argmax>>
-    where
-        T: ArgReduce,
-        S: ReduceOver<(SDim<AX>,), Keepdim, op::argmax>,
-    {
-        or_panic(self.try_argmax_keepdim::<AX>())
-    }
-
-    /// [`Self::argmax_keepdim`], returning the run-time error instead of panicking.
+    /// # Errors
+    /// As [`Self::argmax`].
     #[allow(clippy::type_complexity)]
+    #[plain_form]
     pub fn try_argmax_keepdim<const AX: isize>(
         &self,
     ) -> Result<Tensor<i64, ReducedKeepdim<S, (SDim<AX>,), op::argmax>>>

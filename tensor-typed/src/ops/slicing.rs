@@ -21,7 +21,6 @@
 
 use crate::ops::dims::fit;
 use crate::ops::inplace::InplaceBroadcast;
-use crate::ops::or_panic;
 use crate::shape::dims::{out, DimOkOf, PosOf, RankOf, RemoveAt, SDim, SetAt, WrapDim};
 use crate::shape::{IntoShape, ListOf, Shape, ShapeOf};
 use crate::tensor::Tensor;
@@ -29,6 +28,7 @@ use crate::typelevel::checks::DimInRange;
 use crate::typelevel::dim::{Dim, Dyn, D};
 use crate::typelevel::op;
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// The shape of `narrow_dyn::<A>` of `X`: dim `A` becomes `Dyn`.
 pub type NarrowedDyn<X, const A: isize> = ShapeOf<<ListOf<X> as SetAt<PosOf<X, A>, Dyn>>::Output>;
@@ -45,28 +45,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile error: `A` out of range.
     ///
-    /// # Panics
-    /// When `start + len` exceeds the dim (PyTorch's message); see
-    /// [`try_narrow_dyn`](Self::try_narrow_dyn).
-    #[track_caller]
-    pub fn narrow_dyn<const A: isize>(
-        &self,
-        start: usize,
-        len: usize,
-    ) -> Tensor<T, NarrowedDyn<S, A>>
-    where
-        SDim<A>: WrapDim<RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
-        ListOf<S>: SetAt<PosOf<S, A>, Dyn>,
-        <ListOf<S> as SetAt<PosOf<S, A>, Dyn>>::Output: IntoShape,
-    {
-        or_panic(self.try_narrow_dyn::<A>(start, len))
-    }
-
-    /// [`narrow_dyn`](Self::narrow_dyn), returning the error.
-    ///
     /// # Errors
     /// `start (5) + length (4) exceeds dimension size (8).` (PyTorch's message).
+    #[plain_form]
     pub fn try_narrow_dyn<const A: isize>(
         &self,
         start: usize,
@@ -87,26 +68,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile error: `A` out of range.
     ///
-    /// # Panics
-    /// When `start + LEN` exceeds the dim; see [`try_narrow_at`](Self::try_narrow_at).
-    #[track_caller]
-    pub fn narrow_at<const A: isize, const LEN: usize>(
-        &self,
-        start: usize,
-    ) -> Tensor<T, out::Narrowed<S, A, LEN>>
-    where
-        SDim<A>: WrapDim<RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
-        ListOf<S>: SetAt<PosOf<S, A>, D<LEN>>,
-        <ListOf<S> as SetAt<PosOf<S, A>, D<LEN>>>::Output: IntoShape,
-    {
-        or_panic(self.try_narrow_at::<A, LEN>(start))
-    }
-
-    /// [`narrow_at`](Self::narrow_at), returning the error.
-    ///
     /// # Errors
     /// PyTorch's narrow error when `start + LEN` exceeds the dim.
+    #[plain_form]
     pub fn try_narrow_at<const A: isize, const LEN: usize>(
         &self,
         start: usize,
@@ -125,24 +89,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile error: `A` out of range.
     ///
-    /// # Panics
-    /// When `index` is past the end (PyTorch's message); see
-    /// [`try_select`](Self::try_select).
-    #[track_caller]
-    pub fn select<const A: isize>(&self, index: usize) -> Tensor<T, out::Squeezed<S, A>>
-    where
-        SDim<A>: WrapDim<RankOf<S>>,
-        DimOkOf<S, A>: DimInRange<op::select, S, A>,
-        ListOf<S>: RemoveAt<PosOf<S, A>>,
-        <ListOf<S> as RemoveAt<PosOf<S, A>>>::Output: IntoShape,
-    {
-        or_panic(self.try_select::<A>(index))
-    }
-
-    /// [`select`](Self::select), returning the error.
-    ///
     /// # Errors
     /// `select(): index 5 out of range for tensor of size [3] at dimension 0`.
+    #[plain_form]
     pub fn try_select<const A: isize>(&self, index: usize) -> Result<Tensor<T, out::Squeezed<S, A>>>
     where
         SDim<A>: WrapDim<RankOf<S>>,
@@ -160,21 +109,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile error: `src` does not broadcast to this shape.
     ///
-    /// # Panics
-    /// On a `Dyn` mismatch (PyTorch's message); see [`try_copy_`](Self::try_copy_).
-    #[track_caller]
-    pub fn copy_<T2: Element, S2: Shape>(&self, src: &Tensor<T2, S2>) -> &Self
-    where
-        S: InplaceBroadcast<S2, op::copy_>,
-    {
-        or_panic(self.try_copy_(src));
-        self
-    }
-
-    /// [`copy_`](Self::copy_), returning the error.
-    ///
     /// # Errors
     /// PyTorch's broadcast error when a `Dyn` dim does not fit; overlap errors.
+    #[plain_form]
     pub fn try_copy_<T2: Element, S2: Shape>(&self, src: &Tensor<T2, S2>) -> Result<()>
     where
         S: InplaceBroadcast<S2, op::copy_>,
@@ -188,19 +125,10 @@ impl<T: Element, N: Dim> Tensor<T, (N,)> {
     /// dtype=T)`: `Tensor::<i64, Shape![Dyn]>::arange(n)`, or with a static length,
     /// `Tensor::<i64, Shape![16]>::arange(16)`.
     ///
-    /// # Panics
-    /// When the shape's static length is not `end`, or memory runs out; see
-    /// [`try_arange`](Self::try_arange).
-    #[track_caller]
-    pub fn arange(end: usize) -> Self {
-        or_panic(Self::try_arange(end))
-    }
-
-    /// [`arange`](Self::arange), returning the error.
-    ///
     /// # Errors
     /// `InvalidArgument` naming both sizes when a static length is not `end`;
     /// `OutOfMemory`.
+    #[plain_form]
     pub fn try_arange(end: usize) -> Result<Self> {
         fit(tensor_core::Tensor::arange(end, T::DTYPE))
     }

@@ -5,12 +5,12 @@
 //! (`FloatOf<T>`: integers become `f32`, as in PyTorch), and have an in-place variant
 //! (`exp_`) where the result type is `T` itself.
 
-use crate::ops::or_panic;
 use crate::shape::promote::FloatOf;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
 use crate::typelevel::dtype_rules::{Negate, Relu};
 use tensor_core::{Element, Result};
+use tensor_macros::plain_form;
 
 /// The typed methods of one row: `all` rows keep `T` (bounded by the row's rule),
 /// `float` rows give `FloatOf<T>`.
@@ -25,21 +25,9 @@ macro_rules! typed_unary {
         impl<T: Element, S: Shape> Tensor<T, S> {
             #[doc = concat!("Elementwise `", $torch, "` (", $what, "), same element type and shape. Mirrors `torch.", $torch, "`.")]
             ///
-            /// # Panics
-            /// When the result cannot be allocated (the `OutOfMemory` error's message);
-            /// see the `try_` method.
-            #[track_caller]
-            pub fn $name(&self) -> Tensor<T, S>
-            where
-                T: $rule,
-            {
-                or_panic(self.$try_name())
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the error.")]
-            ///
             /// # Errors
             /// `OutOfMemory` when the result cannot be allocated.
+            #[plain_form]
             pub fn $try_name(&self) -> Result<Tensor<T, S>>
             where
                 T: $rule,
@@ -49,28 +37,16 @@ macro_rules! typed_unary {
 
             #[doc = concat!("In-place `", $torch, "`. Mirrors `Tensor.", $torch, "_`.")]
             ///
-            /// # Panics
-            /// When `self` has overlapping elements (an expanded view), with PyTorch's
-            /// message; see the `try_` method.
-            #[track_caller]
-            pub fn $inplace(&self) -> &Self
-            where
-                T: $rule,
-            {
-                or_panic(self.$try_inplace());
-                self
-            }
-
-            #[doc = concat!("`", stringify!($inplace), "`, returning the error.")]
-            ///
             /// # Errors
             /// PyTorch's internal-overlap error for an expanded `self`; autograd's
             /// in-place errors (a leaf that requires grad).
-            pub fn $try_inplace(&self) -> Result<()>
+            #[plain_form]
+            pub fn $try_inplace(&self) -> Result<&Self>
             where
                 T: $rule,
             {
-                self.inner.$inplace()
+                self.inner.$inplace()?;
+                Ok(self)
             }
         }
     };
@@ -78,18 +54,9 @@ macro_rules! typed_unary {
         impl<T: Element + FloatOf, S: Shape> Tensor<T, S> {
             #[doc = concat!("Elementwise `", $torch, "` (", $what, "); integer inputs give `f32`. Mirrors `torch.", $torch, "`.")]
             ///
-            /// # Panics
-            /// When the result cannot be allocated (the `OutOfMemory` error's message);
-            /// see the `try_` method.
-            #[track_caller]
-            pub fn $name(&self) -> Tensor<<T as FloatOf>::Output, S> {
-                or_panic(self.$try_name())
-            }
-
-            #[doc = concat!("`", stringify!($name), "`, returning the error.")]
-            ///
             /// # Errors
             /// `OutOfMemory` when the result cannot be allocated.
+            #[plain_form]
             pub fn $try_name(&self) -> Result<Tensor<<T as FloatOf>::Output, S>> {
                 Ok(wrap!(self.inner.$name()?))
             }
@@ -98,22 +65,13 @@ macro_rules! typed_unary {
         impl<T: Element + FloatOf<Output = T>, S: Shape> Tensor<T, S> {
             #[doc = concat!("In-place `", $torch, "` (float tensors only). Mirrors `Tensor.", $torch, "_`.")]
             ///
-            /// # Panics
-            /// When `self` has overlapping elements (an expanded view), with PyTorch's
-            /// message; see the `try_` method.
-            #[track_caller]
-            pub fn $inplace(&self) -> &Self {
-                or_panic(self.$try_inplace());
-                self
-            }
-
-            #[doc = concat!("`", stringify!($inplace), "`, returning the error.")]
-            ///
             /// # Errors
             /// PyTorch's internal-overlap error for an expanded `self`; autograd's
             /// in-place errors (a leaf that requires grad).
-            pub fn $try_inplace(&self) -> Result<()> {
-                self.inner.$inplace()
+            #[plain_form]
+            pub fn $try_inplace(&self) -> Result<&Self> {
+                self.inner.$inplace()?;
+                Ok(self)
             }
         }
     };

@@ -16,6 +16,7 @@ use crate::tensor::Tensor;
 use crate::typelevel::checks::{MatmulRankOk, TransposeOk};
 use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Error, Result};
+use tensor_macros::plain_form;
 
 /// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
 #[cfg_attr(unoptimized, inline)]
@@ -50,20 +51,12 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile errors: a static dim that is neither 1 nor the target, fewer target dims.
     ///
-    /// # Panics
-    /// With PyTorch's message when a `Dyn` dim does not fit (see [`Self::try_expand`]).
-    #[track_caller]
+    /// # Errors
+    /// With PyTorch's message when a `Dyn` dim does not fit.
     // The bound on the signature's line: an error's note on it then shows that one line
     // (rustc adds the signature and `where` lines when the bound is on another line).
     #[rustfmt::skip]
-    pub fn expand<S2: Shape>(&self) -> Tensor<T, S2> where S: ExpandTo<S2> {
-        wrap!(or_panic(self.inner.expand(&target_sizes(S2::DIMS))))
-    }
-
-    /// [`Self::expand`], returning the run-time error instead of panicking.
-    // The bound on the signature's line: an error's note on it then shows that one line
-    // (rustc adds the signature and `where` lines when the bound is on another line).
-    #[rustfmt::skip]
+    #[plain_form]
     pub fn try_expand<S2: Shape>(&self) -> Result<Tensor<T, S2>> where S: ExpandTo<S2> {
         let t = self.inner.expand(&target_sizes(S2::DIMS))?;
         Tensor::try_from_dyn(t)
@@ -73,23 +66,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// add dims). Mirrors `Tensor.repeat(*repeats)`: `[2, 3].repeat([2, 1, 2])` is
     /// `[2, 2, 6]`. Compile error: fewer repeat counts than dims.
     ///
-    /// # Panics
-    /// When the result cannot be allocated (or its size overflows), with the
-    /// `OutOfMemory` (`StorageSizeOverflow`) error's message; see
-    /// [`Self::try_repeat`].
-    #[track_caller]
-    pub fn repeat<R: Shape>(&self) -> Tensor<T, Repeated<S, R>>
-    where
-        S: RepeatBy<R>,
-    {
-        or_panic(self.try_repeat::<R>())
-    }
-
-    /// [`Self::repeat`], returning the error.
-    ///
     /// # Errors
     /// `Error::OutOfMemory` when the result cannot be allocated; a size overflow
     /// (`StorageSizeOverflow`, or PyTorch's overflow error) for counts past `i64`.
+    #[plain_form]
     pub fn try_repeat<R: Shape>(&self) -> Result<Tensor<T, Repeated<S, R>>>
     where
         S: RepeatBy<R>,
@@ -106,19 +86,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// Compile error: both shapes static with different element counts.
     ///
-    /// # Panics
+    /// # Errors
     /// With PyTorch's message for a run-time mismatch or for more than one `Dyn` in `S2`
-    /// (use [`Self::reshape_with`] then), or when a copy cannot be allocated; see
-    /// [`Self::try_reshape`].
-    #[track_caller]
-    pub fn reshape<S2: Shape>(&self) -> Tensor<T, S2>
-    where
-        S: ReshapeTo<S2>,
-    {
-        wrap!(or_panic(reshape_to(&self.inner, S2::DIMS)))
-    }
-
-    /// [`Self::reshape`], returning the run-time error instead of panicking.
+    /// (use [`Self::reshape_with`] then), or when a copy cannot be allocated.
+    #[plain_form]
     pub fn try_reshape<S2: Shape>(&self) -> Result<Tensor<T, S2>>
     where
         S: ReshapeTo<S2>,
@@ -140,46 +111,23 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `Tensor.permute(*dims)`. Compile errors: wrong number of axes, an axis out of
     /// range or repeated.
     ///
-    /// # Panics
-    /// Never for a tensor of this type (the axes are checked at compile time; a view
-    /// allocates only its `rank` sizes and strides); [`Self::try_permute`] returns the
-    /// runtime's result all the same.
+    /// Never fails for a tensor of this type: the axes are checked at compile time (a
+    /// view allocates only its `rank` sizes and strides).
     #[track_caller]
     pub fn permute<A: AxisList>(&self) -> Tensor<T, Permuted<S, A>>
     where
         S: PermuteBy<A>,
     {
-        or_panic(self.try_permute::<A>())
-    }
-
-    /// [`Self::permute`], returning the runtime's error instead of panicking.
-    ///
-    /// # Errors
-    /// None for a tensor of this type (see [`Self::permute`]).
-    pub fn try_permute<A: AxisList>(&self) -> Result<Tensor<T, Permuted<S, A>>>
-    where
-        S: PermuteBy<A>,
-    {
-        Ok(wrap!(self.inner.permute(&A::indices())?))
+        wrap!(or_panic(self.inner.permute(&A::indices())))
     }
 
     /// Matrix product (batched, with broadcast batch dims). Mirrors `torch.matmul`.
     /// Compile error: different static inner dims.
     ///
-    /// # Panics
+    /// # Errors
     /// With PyTorch's message when a `Dyn` inner dim differs, or when the result cannot
-    /// be allocated (see [`Self::try_matmul`]).
-    #[track_caller]
-    pub fn matmul<S2: Shape>(&self, other: &Tensor<T, S2>) -> Tensor<T, MatmulOut<S, S2>>
-    where
-        S: MatmulWith<S2>,
-        T: MatmulElement,
-        <S as MatmulWith<S2>>::Ok: MatmulRankOk<S, S2>,
-    {
-        wrap!(or_panic(self.inner.matmul(&other.inner)))
-    }
-
-    /// [`Self::matmul`], returning the run-time error instead of panicking.
+    /// be allocated.
+    #[plain_form]
     pub fn try_matmul<S2: Shape>(
         &self,
         other: &Tensor<T, S2>,
@@ -198,27 +146,13 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// Compile error: more than 2 dims (`t() expects a tensor with <= 2 dimensions, but
     /// self is (D<2>, D<3>, D<4>)`).
     ///
-    /// # Panics
-    /// Never for a tensor of this type (the rank is checked at compile time);
-    /// [`Self::try_t`] returns the runtime's result all the same.
+    /// Never fails for a tensor of this type: the rank is checked at compile time.
     #[track_caller]
     pub fn t(&self) -> Tensor<T, <S as Transpose>::Output>
     where
         S: Transpose,
         <S as Transpose>::Ok: TransposeOk<S>,
     {
-        or_panic(self.try_t())
-    }
-
-    /// [`Self::t`], returning the runtime's error instead of panicking.
-    ///
-    /// # Errors
-    /// None for a tensor of this type (see [`Self::t`]).
-    pub fn try_t(&self) -> Result<Tensor<T, <S as Transpose>::Output>>
-    where
-        S: Transpose,
-        <S as Transpose>::Ok: TransposeOk<S>,
-    {
-        Ok(wrap!(self.inner.t()?))
+        wrap!(or_panic(self.inner.t()))
     }
 }
