@@ -163,15 +163,8 @@ fn try_expand(call: Call, item: TokenStream) -> syn::Result<TokenStream> {
         ));
     };
     let plain = Ident::new(plain, f.name.span());
-    let TryFn {
-        attrs,
-        vis,
-        name,
-        generics,
-        args,
-        ret,
-        body,
-    } = &f;
+    let (attrs, vis, name, generics, args, ret) =
+        (&f.attrs, &f.vis, &f.name, &f.generics, &f.args, &f.ret);
     let (_, _, where_clause) = generics.split_for_impl();
     let params = &generics.params;
     let turbofish: Vec<TokenStream> = generics
@@ -211,7 +204,7 @@ fn try_expand(call: Call, item: TokenStream) -> syn::Result<TokenStream> {
         Call::Free => quote!(#name),
     };
     let plain_attrs = plain_attrs(attrs);
-    let body_group = match body {
+    let body_group = match &f.body {
         TokenTree::Group(g) => g.clone(),
         other => Group::new(Delimiter::Brace, other.clone().into()),
     };
