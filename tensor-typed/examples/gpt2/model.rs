@@ -20,8 +20,9 @@ use tensor_core::Result;
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
 
-/// Layer norm epsilon (GPT-2's `layer_norm_epsilon`).
-pub const EPS: f64 = 1e-5;
+/// Layer norm epsilon (GPT-2's `layer_norm_epsilon`, PyTorch's default, what
+/// `nn::LayerNorm` uses).
+pub const EPS: f64 = nn::LAYER_NORM_EPS;
 
 dims! {
     /// Sequences in a batch.
@@ -33,16 +34,6 @@ dims! {
 
 /// Token ids `[batch, seq]`.
 pub type Ids = Tensor<i64, Shape![Batch, Tok]>;
-
-/// A layer norm's scale and shift over the last dim `E` (`nn.LayerNorm`'s `weight`,
-/// `bias`).
-#[derive(Params)]
-pub struct LayerNorm<E: tensor_typed::Dim> {
-    /// Scale (gamma).
-    pub weight: Tensor<f32, (E,)>,
-    /// Shift (beta).
-    pub bias: Tensor<f32, (E,)>,
-}
 
 /// Causal self-attention's projections: `c_attn` (q, k, v in one `[Embd, 3 Embd]`)
 /// and `c_proj`.
@@ -67,11 +58,11 @@ pub struct Mlp<C: Config> {
 #[derive(Params)]
 pub struct Block<C: Config> {
     /// Before the attention.
-    pub ln_1: LayerNorm<C::Embd>,
+    pub ln_1: nn::LayerNorm<C::Embd>,
     /// The attention.
     pub attn: Attention<C>,
     /// Before the MLP.
-    pub ln_2: LayerNorm<C::Embd>,
+    pub ln_2: nn::LayerNorm<C::Embd>,
     /// The MLP.
     pub mlp: Mlp<C>,
 }
@@ -88,7 +79,7 @@ pub struct Gpt2<C: Config> {
     /// The blocks, `n_layer` of them.
     pub h: Vec<Block<C>>,
     /// The final layer norm.
-    pub ln_f: LayerNorm<C::Embd>,
+    pub ln_f: nn::LayerNorm<C::Embd>,
     /// `true` above the diagonal: the positions a query may not attend to.
     #[params(skip)]
     pub future: Tensor<bool, Shape![C::Positions, C::Positions]>,
@@ -134,16 +125,6 @@ impl<C: Config> KvCache<C> {
     }
 }
 
-impl<E: tensor_typed::Dim> LayerNorm<E> {
-    /// Zeros of the right shape (to load into).
-    fn zeros() -> Result<Self> {
-        Ok(LayerNorm {
-            weight: Tensor::zeros_with(&[size::<E>()])?,
-            bias: Tensor::zeros_with(&[size::<E>()])?,
-        })
-    }
-}
-
 /// A `Conv1D` of zeros of the right shape.
 fn conv1d<I: tensor_typed::Dim, O: tensor_typed::Dim>() -> Result<nn::Conv1D<I, O>> {
     Ok(nn::Conv1D {
@@ -167,12 +148,12 @@ impl<C: Config> Gpt2<C> {
         let h = (0..C::N_LAYER)
             .map(|_| {
                 Ok(Block {
-                    ln_1: LayerNorm::zeros()?,
+                    ln_1: nn::LayerNorm::with_size(size::<C::Embd>())?,
                     attn: Attention {
                         c_attn: conv1d()?,
                         c_proj: conv1d()?,
                     },
-                    ln_2: LayerNorm::zeros()?,
+                    ln_2: nn::LayerNorm::with_size(size::<C::Embd>())?,
                     mlp: Mlp {
                         c_fc: conv1d()?,
                         c_proj: conv1d()?,
@@ -190,7 +171,7 @@ impl<C: Config> Gpt2<C> {
                 weight: Tensor::zeros_with(&[p, e])?,
             },
             h,
-            ln_f: LayerNorm::zeros()?,
+            ln_f: nn::LayerNorm::with_size(size::<C::Embd>())?,
             future,
         })
     }
@@ -216,10 +197,6 @@ pub type Hidden<C> = Tensor<f32, Shape![Batch, Tok, <C as Config>::Embd]>;
 pub type PerHead<C> = Tensor<f32, Shape![Batch, <C as Config>::Heads, Tok, <C as Config>::HeadDim]>;
 /// The causal mask `[Positions, Positions]`.
 pub type Future<C> = Tensor<bool, Shape![<C as Config>::Positions, <C as Config>::Positions]>;
-
-fn layer_norm<C: Config>(ln: &LayerNorm<C::Embd>, x: &Hidden<C>) -> Hidden<C> {
-    nn::layer_norm(x, &ln.weight, &ln.bias, EPS)
-}
 
 impl<C: Config> Attention<C> {
     /// Causal self-attention of `h` (normalised) at positions `past..past + seq`; with a
@@ -269,7 +246,7 @@ impl<C: Config> Attention<C> {
         };
         let a: PerHead<C> = scores.softmax::<-1>().matmul(&values);
         // [Batch, Tok, Heads, HeadDim] merged into [Batch, Tok, Embd] (a copy).
-        let merged: Hidden<C> = a.transpose::<1, 2>().flatten_into::<2, C::Embd>();
+        let merged: Hidden<C> = a.merge_heads();
         self.c_proj.forward(&merged)
     }
 }
@@ -285,13 +262,9 @@ impl<C: Config> Block<C> {
     ) -> Hidden<C> {
         let a = self
             .attn
-            .forward(&layer_norm::<C>(&self.ln_1, x), cache, past, future);
+            .forward(&self.ln_1.forward(x), cache, past, future);
         a.add_(x); // the residual, in place in the fresh output
-        let up = self
-            .mlp
-            .c_fc
-            .forward(&layer_norm::<C>(&self.ln_2, &a))
-            .gelu_tanh();
+        let up = self.mlp.c_fc.forward(&self.ln_2.forward(&a)).gelu_tanh();
         let m = self.mlp.c_proj.forward(&up);
         m.add_(&a);
         m
@@ -314,7 +287,7 @@ impl<C: Config> Gpt2<C> {
         if let Some(c) = cache {
             c.len = past + t;
         }
-        layer_norm::<C>(&self.ln_f, &x)
+        self.ln_f.forward(&x)
     }
 
     /// Logits `[batch, seq, Vocab]` of hidden states (the tied head: `h @ wte.T`).

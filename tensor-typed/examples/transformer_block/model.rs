@@ -33,9 +33,6 @@ dims! {
     pub Ctx = 1024;
 }
 
-/// Layer norm epsilon (PyTorch's default).
-const EPS: f64 = 1e-5;
-
 /// A batch of sequences of width 64: the block's input and output.
 pub type Acts = Tensor<f32, Shape![Batch, Seq, Model]>;
 /// Per-head activations: `b h s d`, 4 heads of 16.
@@ -60,22 +57,14 @@ type Up = Linear<Tensor<f32, Shape![Model, Hidden]>, Tensor<f32, Shape![Hidden]>
 /// The MLP's 256 → 64 layer.
 type Down = Linear<Tensor<f32, Shape![Hidden, Model]>, Tensor<f32, Shape![Model]>>;
 
-/// A layer norm's weight and bias over the last dim (64).
-pub struct LayerNorm {
-    /// Scale (gamma).
-    pub weight: Tensor<f32, Shape![Model]>,
-    /// Shift (beta).
-    pub bias: Tensor<f32, Shape![Model]>,
-}
-
 /// The block's parameters (names as in the recorded safetensors file).
 pub struct Block {
-    ln1: LayerNorm,
+    ln1: nn::LayerNorm<Model>,
     q: Proj,
     k: Proj,
     v: Proj,
     o: Proj,
-    ln2: LayerNorm,
+    ln2: nn::LayerNorm<Model>,
     /// MLP up-projection 64 → 256 (GPT-2's 4x).
     up: Up,
     /// MLP down-projection 256 → 64.
@@ -94,8 +83,8 @@ impl Block {
     /// Loads the block from `st`: `ln1.weight`, `attn.wq`, `attn.bq`, ..., `mlp.b2`. Every
     /// load checks the dtype and the static shape against the file's header.
     pub fn load(st: &Weights) -> Result<Block> {
-        let ln = |name: &str| -> Result<LayerNorm> {
-            Ok(LayerNorm {
+        let ln = |name: &str| -> Result<nn::LayerNorm<Model>> {
+            Ok(nn::LayerNorm {
                 weight: st.load(&format!("{name}.weight"))?,
                 bias: st.load(&format!("{name}.bias"))?,
             })
@@ -126,31 +115,29 @@ impl Block {
     }
 
     /// Causal multi-head self-attention of `h` (already normalised), before the output
-    /// projection's residual: 4 heads of 16, scores scaled by `1/sqrt(16)`.
+    /// projection's residual: 4 heads of 16, scores scaled by `1/sqrt(16)`, with the
+    /// shared layers of `tensor_typed::nn` (`split_heads`, the attention core,
+    /// `merge_heads`).
     fn attention(&self, h: &Acts) -> Acts {
         let heads = |l: &Proj| -> PerHead {
-            let t = &h.matmul(&l.w) + &l.b;
-            layout!(t, "b s (h d) -> b h s d", h = Heads, d = HeadDim)
+            let t: Acts = &h.matmul(&l.w) + &l.b;
+            t.split_heads()
         };
         let (q, k, v) = (heads(&self.q), heads(&self.k), heads(&self.v));
-        // [Batch, Heads, Seq, Seq]; `q.matmul(&k)` (no transpose) does not compile,
-        // although `Seq` and `HeadDim` are both 16.
-        let scores = q.matmul(&k.transpose::<-2, -1>()).mul_scalar(0.25);
-        let p = scores
-            .masked_fill(&self.future, f32::NEG_INFINITY)
-            .softmax::<-1>();
-        let a: PerHead = p.matmul(&v);
-        // The merge `(h d)` is an unnamed 64, named `Model` by the annotation.
-        let merged: Acts = layout!(a, "b h s d -> b s (h d)");
+        // Inside: `q.matmul(&k.transpose::<-2, -1>())`, [Batch, Heads, Seq, Seq];
+        // `q.matmul(&k)` (no transpose) does not compile, although `Seq` and `HeadDim`
+        // are both 16.
+        let a: PerHead = nn::scaled_dot_product_attention(&q, &k, &v, Some(&self.future));
+        let merged: Acts = a.merge_heads();
         &merged.matmul(&self.o.w) + &self.o.b
     }
 
     /// The block: `x + attn(ln1(x))`, then `+ mlp(ln2(.))` with a GELU MLP 64 → 256 → 64.
     /// Mirrors `block` in `record.py`.
     pub fn forward(&self, x: &Acts) -> Acts {
-        let h = nn::layer_norm(x, &self.ln1.weight, &self.ln1.bias, EPS);
+        let h = self.ln1.forward(x);
         let x = x + &self.attention(&h);
-        let h = nn::layer_norm(&x, &self.ln2.weight, &self.ln2.bias, EPS);
+        let h = self.ln2.forward(&x);
         let up = (&h.matmul(&self.up.w) + &self.up.b).gelu(); // [Batch, Seq, Hidden]
         let m = &up.matmul(&self.down.w) + &self.down.b;
         &x + &m
@@ -167,7 +154,7 @@ pub struct Gpt2Io {
     /// 768 → 64, into the block.
     proj_in: Tensor<f32, Shape![Embd, Model]>,
     /// The final layer norm (GPT-2's `ln_f`), on the block's width.
-    ln_f: LayerNorm,
+    ln_f: nn::LayerNorm<Model>,
     /// 64 → 768, back to the embedding width.
     proj_out: Tensor<f32, Shape![Model, Embd]>,
 }
@@ -180,7 +167,7 @@ impl Gpt2Io {
             wte: Tensor::randn(seed).mul_scalar(0.02),
             wpe: Tensor::randn(seed + 1).mul_scalar(0.02),
             proj_in: Tensor::randn(seed + 2).mul_scalar(1.0 / (Embd::SIZE as f64).sqrt()),
-            ln_f: LayerNorm {
+            ln_f: nn::LayerNorm {
                 weight: Tensor::ones(),
                 bias: Tensor::zeros(),
             },
@@ -196,7 +183,7 @@ impl Gpt2Io {
         let e = &tokens + &positions;
         let x: Acts = e.matmul(&self.proj_in);
         let y = block.forward(&x);
-        let y = nn::layer_norm(&y, &self.ln_f.weight, &self.ln_f.bias, EPS);
+        let y = self.ln_f.forward(&y);
         let h = y.matmul(&self.proj_out); // [Batch, Seq, Embd]
         h.matmul(&self.wte.t())
     }

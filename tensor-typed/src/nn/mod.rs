@@ -1,6 +1,7 @@
 //! Model ops as free functions, as `torch.nn.functional`: convolution, pooling,
-//! embedding, linear, layer norm and the cross-entropy loss (and the layers [`Linear`]
-//! and [`Conv1D`]), with their output shapes computed
+//! embedding, linear, layer norm, attention and the cross-entropy loss (and the layers
+//! [`Linear`], [`Conv1D`], [`Embedding`] and [`LayerNorm`], generic over their dims), with
+//! their output shapes computed
 //! at compile time from the static dims (`Dyn` dims checked at run time with PyTorch's
 //! message; the `try_` forms return it, the plain forms panic with it).
 //!
@@ -16,11 +17,15 @@
 //! # Ok::<(), tensor_typed::Error>(())
 //! ```
 
+mod attention;
 mod conv;
 mod embedding;
 mod linear;
 mod rowwise;
 
+pub use attention::{
+    scaled_dot_product_attention, try_scaled_dot_product_attention, LayerNorm, LAYER_NORM_EPS,
+};
 pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };

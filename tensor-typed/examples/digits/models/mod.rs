@@ -99,26 +99,6 @@ impl<W: Shape, B: Shape> Linear<W, B> {
     }
 }
 
-/// `torch.nn.LayerNorm(D)` of the normalised shape `S` = `[D]`: weight ones, bias zeros.
-#[derive(Params)]
-pub struct LayerNorm<S: Shape> {
-    /// Scale `[D]`.
-    pub w: Tensor<f32, S>,
-    /// Shift `[D]`.
-    pub b: Tensor<f32, S>,
-}
-
-impl<S: Shape> LayerNorm<S> {
-    /// Ones and zeros, as PyTorch initialises them.
-    pub fn init() -> Result<Self> {
-        let dims: Vec<usize> = S::DIMS.iter().map(|d| d.unwrap_or(0)).collect();
-        Ok(LayerNorm {
-            w: Tensor::ones_with(&dims)?.requires_grad_(true),
-            b: Tensor::zeros_with(&dims)?.requires_grad_(true),
-        })
-    }
-}
-
 /// The predicted class of each row of `scores`.
 pub fn predictions(scores: &Scores) -> Vec<usize> {
     scores

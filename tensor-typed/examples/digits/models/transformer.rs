@@ -4,11 +4,12 @@
 //! 32 → 64 GELU(tanh) → 32, residual); final LayerNorm; mean over tokens; linear
 //! 32 → 10. AdamW lr 3e-3.
 //!
-//! Every dim but the batch is a static named dim (`dims!`), and the heads are split and
-//! merged with `layout!`: a head count that does not divide the width, a residual of the
-//! wrong width, or tokens mixed up with pixels or head dims (all 8) does not compile.
+//! Every dim but the batch is a static named dim (`dims!`); the layers are the shared,
+//! generic ones of `tensor_typed::nn` (`LayerNorm`, `split_heads`, the attention core,
+//! `merge_heads`): a head count that does not divide the width, a residual of the wrong
+//! width, or tokens mixed up with pixels or head dims (all 8) does not compile.
 
-use super::{LayerNorm, Linear, Model, Scores};
+use super::{Linear, Model, Scores};
 use crate::models::Images;
 use crate::rng::Rng;
 use tensor_core::Result;
@@ -34,9 +35,6 @@ dims! {
     pub Class = 10;
 }
 
-/// LayerNorm's epsilon (PyTorch's default).
-const EPS: f64 = 1e-5;
-
 /// Token activations `[batch, tokens, width]`.
 type Tokens = Tensor<f32, Shape![Dyn, Token, Width]>;
 /// Per-head activations `[batch, heads, tokens, head dim]`.
@@ -50,19 +48,19 @@ pub struct Transformer {
     /// Learned position embedding `[8, 32]`, `randn * 0.02`.
     pub pos: Tensor<f32, Shape![Token, Width]>,
     /// LayerNorm before attention.
-    pub ln1: LayerNorm<Shape![Width]>,
+    pub ln1: nn::LayerNorm<Width>,
     /// Queries, keys and values in one linear 32 → 96.
     pub qkv: Linear<Shape![Width, Qkv], Shape![Qkv]>,
     /// Attention output projection 32 → 32.
     pub proj: Linear<Shape![Width, Width], Shape![Width]>,
     /// LayerNorm before the MLP.
-    pub ln2: LayerNorm<Shape![Width]>,
+    pub ln2: nn::LayerNorm<Width>,
     /// MLP up-projection 32 → 64.
     pub fc1: Linear<Shape![Width, Hidden], Shape![Hidden]>,
     /// MLP down-projection 64 → 32.
     pub fc2: Linear<Shape![Hidden, Width], Shape![Width]>,
     /// Final LayerNorm.
-    pub lnf: LayerNorm<Shape![Width]>,
+    pub lnf: nn::LayerNorm<Width>,
     /// Classifier 32 → 10.
     pub head: Linear<Shape![Width, Class], Shape![Class]>,
 }
@@ -72,22 +70,19 @@ impl Transformer {
     fn attention(&self, a: &Tokens) -> Tokens {
         // [Dyn, Token, Qkv], split into q, k, v: [Dyn, Heads, Token, HeadDim].
         let qkv = a.matmul(&self.qkv.w).add(&self.qkv.b);
-        let q = qkv.narrow::<-1, 0, 32>();
-        let k = qkv.narrow::<-1, 32, 32>();
-        let v = qkv.narrow::<-1, 64, 32>();
-        let q: PerHead = layout!(q, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
-        let k: PerHead = layout!(k, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
-        let v: PerHead = layout!(v, "b s (h d) -> b h s d", h = Heads, d = HeadDim);
-        let scale = 1.0 / (HeadDim::SIZE as f64).sqrt();
-        let att = q
-            .matmul(&k.transpose::<-2, -1>())
-            .mul_scalar(scale)
-            .softmax::<-1>(); // [Dyn, Heads, Token, Token]
-        let o = att.matmul(&v); // [Dyn, Heads, Token, HeadDim]
-                                // The merge `(h d)` is an unnamed 32, named `Width` by the annotation (at its size).
-        let merged: Tokens = layout!(o, "b h s d -> b s (h d)");
-        merged
+        let q: PerHead = qkv.narrow::<-1, 0, 32>().split_heads();
+        let k: PerHead = qkv.narrow::<-1, 32, 32>().split_heads();
+        let v: PerHead = qkv.narrow::<-1, 64, 32>().split_heads();
+        let o = nn::scaled_dot_product_attention(&q, &k, &v, None); // [Dyn, Heads, Token, HeadDim]
+        o.merge_heads() // [Dyn, Token, Width]
     }
+}
+
+/// A LayerNorm of the width, PyTorch's initial values, its parameters requiring grad.
+fn layer_norm() -> Result<nn::LayerNorm<Width>> {
+    let mut ln = nn::LayerNorm::new()?;
+    ln.requires_grad_(true)?;
+    Ok(ln)
 }
 
 impl Model for Transformer {
@@ -101,13 +96,13 @@ impl Model for Transformer {
         Ok(Transformer {
             embed,
             pos,
-            ln1: LayerNorm::init()?,
+            ln1: layer_norm()?,
             qkv: Linear::init(rng)?,
             proj: Linear::init(rng)?,
-            ln2: LayerNorm::init()?,
+            ln2: layer_norm()?,
             fc1: Linear::init(rng)?,
             fc2: Linear::init(rng)?,
-            lnf: LayerNorm::init()?,
+            lnf: layer_norm()?,
             head: Linear::init(rng)?,
         })
     }
@@ -115,14 +110,14 @@ impl Model for Transformer {
     fn forward(&self, x: &Images) -> Scores {
         let x = layout!(x, "b (s p) -> b s p", s = Token, p = Pixel); // rows as tokens
         let h: Tokens = x.matmul(&self.embed.w).add(&self.embed.b).add(&self.pos);
-        let a = nn::layer_norm(&h, &self.ln1.w, &self.ln1.b, EPS);
+        let a = self.ln1.forward(&h);
         let att = self.attention(&a);
         let h = h.add(&att.matmul(&self.proj.w).add(&self.proj.b));
-        let m = nn::layer_norm(&h, &self.ln2.w, &self.ln2.b, EPS);
+        let m = self.ln2.forward(&h);
         let m = m.matmul(&self.fc1.w).add(&self.fc1.b).gelu_tanh(); // [Dyn, Token, Hidden]
         let h = h.add(&m.matmul(&self.fc2.w).add(&self.fc2.b));
-        let f = nn::layer_norm(&h, &self.lnf.w, &self.lnf.b, EPS).mean::<Axes![1]>(); // [Dyn, Width]
-                                                                                      // [Dyn, Class], the scores every model returns ([Dyn, 10]).
+        let f = self.lnf.forward(&h).mean::<Axes![1]>(); // [Dyn, Width]
+                                                         // [Dyn, Class], the scores every model returns ([Dyn, 10]).
         f.matmul(&self.head.w).add(&self.head.b).rename()
     }
 
