@@ -5,7 +5,7 @@
 
 Usage (from the workspace root):
     python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3] [--big]
-                                        [--only KIND,KIND..] [--named]
+                                        [--only KIND,KIND..] [--named] [--instructions]
 
 --big makes every static dim larger than 65536 (issue: <= 2x untyped). --only cycles
 through the named op kinds only (to find which rules cost the time). --named also writes
@@ -17,7 +17,9 @@ target/compile_cost). With --run, for each crate and command, it runs the comman
 untimed (dependencies up to date), then touches src/main.rs and times `cargo check` and `cargo build` (debug, CARGO_INCREMENTAL=0)
 of that crate alone, --reps times (typed and untyped alternating), and prints the medians
 of the wall time and of the CPU time (user + system, steadier on a loaded machine).
-Standard library only.
+With --instructions it counts rustc's instructions for `cargo check` of each crate
+(valgrind's cachegrind through count_rustc.py as RUSTC_WRAPPER; the same on a loaded
+machine). Standard library only.
 """
 
 import argparse
@@ -234,6 +236,38 @@ def run(out, reps):
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
+def instructions(out):
+    """Counts the instructions of rustc's `cargo check` of each crate, twice each (the
+    counts should agree), and prints them with the ratios."""
+    target = os.path.join(out, "target")
+    log = os.path.join(out, "instructions.log")
+    wrapper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "count_rustc.py")
+    counts = {}
+    for _ in range(2):
+        for kind in KINDS_WRITTEN:
+            d = os.path.join(out, kind)
+            cargo(d, target, "check")  # dependencies up to date, uncounted
+            os.utime(os.path.join(d, "src", "main.rs"))
+            if os.path.exists(log):
+                os.remove(log)
+            env = dict(
+                os.environ,
+                CARGO_TARGET_DIR=target,
+                CARGO_INCREMENTAL="0",
+                RUSTC_WRAPPER=wrapper,
+                COST_COUNT_LOG=log,
+            )
+            cmd = ["cargo", "check", "--quiet", "--offline", "--manifest-path", os.path.join(d, "Cargo.toml")]
+            subprocess.run(cmd, env=env, check=True)
+            with open(log) as f:
+                counts.setdefault(kind, []).append(int(f.read().split()[-1]))
+    for kind, c in counts.items():
+        print(f"cargo check {kind:8}: {c[0] / 1e6:9.1f} M instructions (again: {c[1] / 1e6:.1f} M)")
+    pairs = [("typed", "untyped")] + ([("named", "typed")] if "named" in counts else [])
+    for a, b in pairs:
+        print(f"{a} / {b}: {counts[a][0] / counts[b][0]:.3f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=os.path.join(ROOT, "target", "compile_cost"))
@@ -242,6 +276,11 @@ def main():
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--big", action="store_true", help="every static dim above 65536")
     p.add_argument("--named", action="store_true", help="also the typed crate with named dims")
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count rustc's instructions for `cargo check` of each crate (valgrind; see count_rustc.py)",
+    )
     p.add_argument(
         "--only",
         help="comma-separated op kinds to cycle through instead of all ten: " + ", ".join(KINDS),
@@ -257,6 +296,8 @@ def main():
     print(f"wrote {', '.join(a.out + '/' + k for k in KINDS_WRITTEN)} ({a.ops} ops each)", file=sys.stderr)
     if a.run:
         run(a.out, a.reps)
+    if a.instructions:
+        instructions(a.out)
 
 
 if __name__ == "__main__":
