@@ -4,16 +4,20 @@
 //! 32 → 64 GELU(tanh) → 32, residual); final LayerNorm; mean over tokens; linear
 //! 32 → 10. AdamW lr 3e-3.
 //!
-//! Every dim but the batch is a static named dim (`dims!`); the layers are the shared,
-//! generic ones of `tensor_typed::nn` (`LayerNorm`, `split_heads`, the attention core,
-//! `merge_heads`): a head count that does not divide the width, a residual of the wrong
-//! width, or tokens mixed up with pixels or head dims (all 8) does not compile.
+//! The model is written once over its dims (`Dims`, a config trait whose item bounds
+//! state the products it splits), from the shared, generic layers of `tensor_typed::nn`
+//! (`LayerNorm`, `split_heads`, the attention core, `merge_heads`); `Digits` gives it the
+//! sizes above, each a static named dim (`dims!`): a head count that does not divide the
+//! width, a residual of the wrong width, or tokens mixed up with pixels or head dims (all
+//! 8) does not compile.
 
 use super::{Linear, Model, Scores};
 use crate::models::Images;
 use crate::rng::Rng;
 use tensor_core::Result;
+use tensor_typed::bounds::{Dim, DimMul, ProductOf};
 use tensor_typed::prelude::*;
+use tensor_typed::typelevel::dim::SizeOf;
 use tensor_typed::Tensor;
 
 dims! {
@@ -35,64 +39,116 @@ dims! {
     pub Class = 10;
 }
 
-/// Token activations `[batch, tokens, width]`.
-type Tokens = Tensor<f32, Shape![Dyn, Token, Width]>;
-/// Per-head activations `[batch, heads, tokens, head dim]`.
-type PerHead = Tensor<f32, Shape![Dyn, Heads, Token, HeadDim]>;
-
-/// One pre-norm transformer block between an embedding and a linear head.
-#[derive(Params)]
-pub struct Transformer {
-    /// Token embedding, linear 8 → 32.
-    pub embed: Linear<Shape![Pixel, Width], Shape![Width]>,
-    /// Learned position embedding `[8, 32]`, `randn * 0.02`.
-    pub pos: Tensor<f32, Shape![Token, Width]>,
-    /// LayerNorm before attention.
-    pub ln1: nn::LayerNorm<Width>,
-    /// Queries, keys and values in one linear 32 → 96.
-    pub qkv: Linear<Shape![Width, Qkv], Shape![Qkv]>,
-    /// Attention output projection 32 → 32.
-    pub proj: Linear<Shape![Width, Width], Shape![Width]>,
-    /// LayerNorm before the MLP.
-    pub ln2: nn::LayerNorm<Width>,
-    /// MLP up-projection 32 → 64.
-    pub fc1: Linear<Shape![Width, Hidden], Shape![Hidden]>,
-    /// MLP down-projection 64 → 32.
-    pub fc2: Linear<Shape![Hidden, Width], Shape![Width]>,
-    /// Final LayerNorm.
-    pub lnf: nn::LayerNorm<Width>,
-    /// Classifier 32 → 10.
-    pub head: Linear<Shape![Width, Class], Shape![Class]>,
+/// The transformer's dims, one type per size. The item bounds state the products the
+/// forward pass splits and merges, so the model is written once over any `Dims`: an image
+/// is `Token · Pixel` pixels (64), `Width` is `Heads · HeadDim`, `Qkv` is `3 · Width`, and
+/// the classes are the 10 scores every model returns.
+pub trait Dims: 'static {
+    /// Tokens per image.
+    type Token: Dim + DimMul<Self::Pixel, Output = D<64>>;
+    /// Pixels per token.
+    type Pixel: Dim;
+    /// Model width.
+    type Width: Dim + ProductOf<Self::Heads, Self::HeadDim>;
+    /// Attention heads.
+    type Heads: Dim;
+    /// The width of one head.
+    type HeadDim: Dim;
+    /// Queries, keys and values side by side.
+    type Qkv: Dim + ProductOf<D<3>, Self::Width>;
+    /// The MLP's hidden width.
+    type Hidden: Dim;
+    /// The classifier's outputs.
+    type Class: Dim + SizeOf<Unnamed = D<10>>;
 }
 
-impl Transformer {
+/// The sizes of `digits_models_torch.py`'s transformer, named by `dims!` above.
+pub struct Digits;
+impl Dims for Digits {
+    type Token = Token;
+    type Pixel = Pixel;
+    type Width = Width;
+    type Heads = Heads;
+    type HeadDim = HeadDim;
+    type Qkv = Qkv;
+    type Hidden = Hidden;
+    type Class = Class;
+}
+
+/// Token activations `[batch, tokens, width]`.
+type Tokens<C> = Tensor<f32, Shape![Dyn, <C as Dims>::Token, <C as Dims>::Width]>;
+/// Per-head activations `[batch, heads, tokens, head dim]`.
+type PerHead<C> = Tensor<
+    f32,
+    Shape![
+        Dyn,
+        <C as Dims>::Heads,
+        <C as Dims>::Token,
+        <C as Dims>::HeadDim
+    ],
+>;
+
+/// One pre-norm transformer block between an embedding and a linear head, over the dims
+/// `C`.
+#[derive(Params)]
+pub struct Transformer<C: Dims = Digits> {
+    /// Token embedding, linear 8 → 32.
+    pub embed: Linear<Shape![C::Pixel, C::Width], Shape![C::Width]>,
+    /// Learned position embedding `[8, 32]`, `randn * 0.02`.
+    pub pos: Tensor<f32, Shape![C::Token, C::Width]>,
+    /// LayerNorm before attention.
+    pub ln1: nn::LayerNorm<C::Width>,
+    /// Queries, keys and values in one linear 32 → 96.
+    pub qkv: Linear<Shape![C::Width, C::Qkv], Shape![C::Qkv]>,
+    /// Attention output projection 32 → 32.
+    pub proj: Linear<Shape![C::Width, C::Width], Shape![C::Width]>,
+    /// LayerNorm before the MLP.
+    pub ln2: nn::LayerNorm<C::Width>,
+    /// MLP up-projection 32 → 64.
+    pub fc1: Linear<Shape![C::Width, C::Hidden], Shape![C::Hidden]>,
+    /// MLP down-projection 64 → 32.
+    pub fc2: Linear<Shape![C::Hidden, C::Width], Shape![C::Width]>,
+    /// Final LayerNorm.
+    pub lnf: nn::LayerNorm<C::Width>,
+    /// Classifier 32 → 10.
+    pub head: Linear<Shape![C::Width, C::Class], Shape![C::Class]>,
+}
+
+impl<C: Dims> Transformer<C> {
     /// Multi-head self-attention of the normalised tokens `a` (before the projection).
-    fn attention(&self, a: &Tokens) -> Tokens {
-        // [Dyn, Token, Qkv], split into q, k, v: [Dyn, Heads, Token, HeadDim].
-        let qkv = a.matmul(&self.qkv.w).add(&self.qkv.b);
-        let q: PerHead = qkv.narrow::<-1, 0, 32>().split_heads();
-        let k: PerHead = qkv.narrow::<-1, 32, 32>().split_heads();
-        let v: PerHead = qkv.narrow::<-1, 64, 32>().split_heads();
+    fn attention(&self, a: &Tokens<C>) -> Tokens<C> {
+        // [Dyn, Token, Qkv] as [Dyn, Token, 3, Width], then q, k, v split into heads:
+        // [Dyn, Heads, Token, HeadDim].
+        let qkv = a
+            .matmul(&self.qkv.w)
+            .add(&self.qkv.b)
+            .unflatten::<2, D<3>, C::Width>();
+        let q: PerHead<C> = qkv.select::<2>(0).split_heads();
+        let k: PerHead<C> = qkv.select::<2>(1).split_heads();
+        let v: PerHead<C> = qkv.select::<2>(2).split_heads();
         let o = nn::scaled_dot_product_attention(&q, &k, &v, None); // [Dyn, Heads, Token, HeadDim]
         o.merge_heads() // [Dyn, Token, Width]
     }
 }
 
-/// A LayerNorm of the width, PyTorch's initial values, its parameters requiring grad.
-fn layer_norm() -> Result<nn::LayerNorm<Width>> {
+/// The static size of a dim.
+fn size<X: Dim>() -> usize {
+    X::STATIC.expect("the transformer's dims are static")
+}
+
+/// A LayerNorm of width `W`, PyTorch's initial values, its parameters requiring grad.
+fn layer_norm<W: Dim>() -> Result<nn::LayerNorm<W>> {
     let mut ln = nn::LayerNorm::new()?;
     ln.requires_grad_(true)?;
     Ok(ln)
 }
 
-impl Model for Transformer {
-    fn init(rng: &mut Rng) -> Result<Transformer> {
+impl<C: Dims> Model for Transformer<C> {
+    fn init(rng: &mut Rng) -> Result<Transformer<C>> {
         let embed = Linear::init(rng)?;
-        let pos = Tensor::from_vec(
-            rng.normals(Token::SIZE * Width::SIZE, 0.02),
-            &[Token::SIZE, Width::SIZE],
-        )?
-        .requires_grad_(true);
+        let (token, width) = (size::<C::Token>(), size::<C::Width>());
+        let pos = Tensor::from_vec(rng.normals(token * width, 0.02), &[token, width])?
+            .requires_grad_(true);
         Ok(Transformer {
             embed,
             pos,
@@ -108,8 +164,8 @@ impl Model for Transformer {
     }
 
     fn forward(&self, x: &Images) -> Scores {
-        let x = layout!(x, "b (s p) -> b s p", s = Token, p = Pixel); // rows as tokens
-        let h: Tokens = x.matmul(&self.embed.w).add(&self.embed.b).add(&self.pos);
+        let x = x.unflatten::<1, C::Token, C::Pixel>(); // rows as tokens
+        let h: Tokens<C> = x.matmul(&self.embed.w).add(&self.embed.b).add(&self.pos);
         let a = self.ln1.forward(&h);
         let att = self.attention(&a);
         let h = h.add(&att.matmul(&self.proj.w).add(&self.proj.b));
