@@ -27,6 +27,7 @@ m = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
 count = int(m.group(1).replace(",", "")) if m else -1
 with open(log, "a") as f:
     f.write(f"{name} {count}\n")
-# rustc's own diagnostics, without valgrind's summary lines.
-sys.stderr.write("".join(l for l in r.stderr.splitlines(True) if not l.startswith("==")))
+# rustc's own diagnostics, without valgrind's lines (`==pid==`, `--pid--`).
+ours = re.compile(r"^(==|--)\d+(==|--)")
+sys.stderr.write("".join(l for l in r.stderr.splitlines(True) if not ours.match(l)))
 sys.exit(r.returncode)

@@ -88,30 +88,33 @@ type PerHead<C> = Tensor<
     ],
 >;
 
+/// A linear layer `I` → `O`: weight `[I, O]`, bias `[O]`.
+type Layer<I, O> = Linear<(I, O), (O,)>;
+
 /// One pre-norm transformer block between an embedding and a linear head, over the dims
 /// `C`.
 #[derive(Params)]
 pub struct Transformer<C: Dims = Digits> {
     /// Token embedding, linear 8 → 32.
-    pub embed: Linear<Shape![C::Pixel, C::Width], Shape![C::Width]>,
+    pub embed: Layer<C::Pixel, C::Width>,
     /// Learned position embedding `[8, 32]`, `randn * 0.02`.
     pub pos: Tensor<f32, Shape![C::Token, C::Width]>,
     /// LayerNorm before attention.
     pub ln1: nn::LayerNorm<C::Width>,
     /// Queries, keys and values in one linear 32 → 96.
-    pub qkv: Linear<Shape![C::Width, C::Qkv], Shape![C::Qkv]>,
+    pub qkv: Layer<C::Width, C::Qkv>,
     /// Attention output projection 32 → 32.
-    pub proj: Linear<Shape![C::Width, C::Width], Shape![C::Width]>,
+    pub proj: Layer<C::Width, C::Width>,
     /// LayerNorm before the MLP.
     pub ln2: nn::LayerNorm<C::Width>,
     /// MLP up-projection 32 → 64.
-    pub fc1: Linear<Shape![C::Width, C::Hidden], Shape![C::Hidden]>,
+    pub fc1: Layer<C::Width, C::Hidden>,
     /// MLP down-projection 64 → 32.
-    pub fc2: Linear<Shape![C::Hidden, C::Width], Shape![C::Width]>,
+    pub fc2: Layer<C::Hidden, C::Width>,
     /// Final LayerNorm.
     pub lnf: nn::LayerNorm<C::Width>,
     /// Classifier 32 → 10.
-    pub head: Linear<Shape![C::Width, C::Class], Shape![C::Class]>,
+    pub head: Layer<C::Width, C::Class>,
 }
 
 impl<C: Dims> Transformer<C> {
