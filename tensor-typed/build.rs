@@ -32,7 +32,7 @@ fn digits(mut n: u64) -> String {
 }
 
 /// `impl Leaf for D<n>` (its digits), `impl LeafOf<B, C> for A` (the leaf of digits
-/// `a`, `b`, `c`, ones first) and `impl Dim for D<n>` for every `n` in 0..=999.
+/// `a`, `b`, `c`, ones first) for every `n` in 0..=999.
 fn leaf_table() -> String {
     let mut out = String::new();
     for n in 0..1000u64 {
@@ -41,7 +41,8 @@ fn leaf_table() -> String {
         writeln!(
             out,
             "#[diagnostic::do_not_recommend]\nimpl Leaf for D<{n}> {{ type Digits = {}; \
-             type Below<Hi> = DCons<{a}, DCons<{b}, DCons<{c}, Hi>>>; type IsOne = {}; }}",
+             type Below<Hi> = DCons<{a}, DCons<{b}, DCons<{c}, Hi>>>; \
+             type Three = DCons<{a}, DCons<{b}, DCons<{c}, DNil>>>; type IsOne = {}; }}",
             digits(n),
             bit(n == 1)
         )
@@ -49,13 +50,6 @@ fn leaf_table() -> String {
         writeln!(
             out,
             "impl LeafOf<{b}, {c}> for {a} {{ type Dim = D<{n}>; }}"
-        )
-        .unwrap();
-        // One impl per size, so that its supertraits (the rules of a dim met by itself)
-        // are proven here, once, on the concrete size.
-        writeln!(
-            out,
-            "#[diagnostic::do_not_recommend]\nimpl Dim for D<{n}> {{ const STATIC: Option<usize> = Some({n}); }}"
         )
         .unwrap();
     }

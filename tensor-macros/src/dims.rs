@@ -170,9 +170,6 @@ fn expand_one(d: &NameDecl, site: &str) -> (TokenStream, TokenStream) {
         #vis struct #name;
     };
     let impls = quote! {
-        impl #tt::Dim for #name {
-            const STATIC: ::core::option::Option<usize> = <#dim as #tt::Dim>::STATIC;
-        }
         impl #tt::NamedDim for #name {
             type Size = #dim;
             type Id = __NameId<#(#digits),*>;

@@ -20,7 +20,7 @@ use crate::typelevel::peano::{PMax, ToDim};
 use std::marker::PhantomData;
 use typenum::{B0, B1};
 
-pub use crate::typelevel::dim::BroadcastAt;
+pub use crate::typelevel::dim::{BroadcastAt, BroadcastAtBySize, BroadcastLhs, BroadcastRhs};
 // A static dim with any dim: asks whether `A` is 1, then whether `B` is, and compares
 // them only when neither is (the verdict of `CanBroadcast` and `BroadcastDim`, in fewer
 // steps for the trait solver, which solves each step again in borrowck and codegen).
@@ -44,14 +44,6 @@ where
     type Output = <<B as IsOne>::Output as BroadcastRhs<K<H, L>, B>>::Output;
     type Ok = <<B as IsOne>::Output as BroadcastRhs<K<H, L>, B>>::Ok;
 }
-/// [`BroadcastAt`] of two static dims after asking whether the left one, `A`, is 1
-/// (`Self`): `B1` gives `B`; `B0` asks the same of `B` ([`BroadcastRhs`]).
-pub trait BroadcastLhs<A, B> {
-    /// The broadcast dim.
-    type Output: Dim;
-    /// `B1` when the dims broadcast.
-    type Ok;
-}
 impl<A, B: Dim> BroadcastLhs<A, B> for B1 {
     type Output = B;
     type Ok = B1;
@@ -62,15 +54,6 @@ where
 {
     type Output = <<B as IsOne>::Output as BroadcastRhs<A, B>>::Output;
     type Ok = <<B as IsOne>::Output as BroadcastRhs<A, B>>::Ok;
-}
-/// [`BroadcastLhs`] after asking whether `B` is 1 (`Self`): `B1` gives `A`; `B0` gives
-/// the one of `A` and `B` that is named ([`NamedOr`]) when the dims are equal (`Ok` is
-/// their [`DimEq`], which compares names).
-pub trait BroadcastRhs<A, B> {
-    /// The broadcast dim.
-    type Output: Dim;
-    /// `B1` when the dims broadcast.
-    type Ok;
 }
 impl<A: Dim, B> BroadcastRhs<A, B> for B1 {
     type Output = A;
@@ -96,15 +79,6 @@ where
 {
     type Output = <X::Size as BroadcastAtBySize<X, B>>::Output;
     type Ok = <X::Size as BroadcastAtBySize<X, B>>::Ok;
-}
-/// [`BroadcastAt`] of the name `X` of size `Self` with `B`: a static name as a static dim
-/// that is not 1; a run-time one with a 1, the same name, `Dyn` or an unnamed dim of any
-/// size (checked at run time).
-pub trait BroadcastAtBySize<X, B> {
-    /// The broadcast dim.
-    type Output: Dim;
-    /// `B1` when the dims broadcast.
-    type Ok;
 }
 impl<const N: usize, X, B: IsOne> BroadcastAtBySize<X, B> for D<N>
 where

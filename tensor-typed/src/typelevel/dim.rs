@@ -146,7 +146,14 @@ pub trait Dim:
     const STATIC: Option<usize>;
 }
 
-// `impl Dim for D<N>`, one per `N` in 0..=999, is in the leaf table below.
+/// A `D<N>` is a dim when it is a leaf (`N` in 0..=999): one impl, whose facts about a
+/// leaf met by itself follow from [`Leaf`]'s bounds.
+impl<const N: usize> Dim for D<N>
+where
+    D<N>: Leaf,
+{
+    const STATIC: Option<usize> = Some(N);
+}
 
 /// The size of a dim, its name taken off: a name's
 /// [`NamedDim::Size`](crate::typelevel::named::NamedDim::Size); any other dim itself
@@ -192,8 +199,15 @@ pub trait Leaf: Dim {
     /// The digits of `Hi · 1000 + N` for the digits `Hi` of a number: `N`'s three
     /// digits (with zeros) below `Hi`.
     type Below<Hi>;
-    /// `B1` for `D<1>`, else `B0`.
-    type IsOne: Bit;
+    /// `N`'s three digits (with zeros), ones first: what two leaves compare. Equal to
+    /// itself, so that a leaf met by itself unifies in generic code (`D<N>` over a const
+    /// parameter) as [`Dim`] states.
+    type Three: Eq3<Self::Three, Output = B1>;
+    /// `B1` for `D<1>`, else `B0`; with what a broadcast of the leaf with itself or with
+    /// an unnamed 1 concludes (the leaf), proven once per leaf in the table.
+    type IsOne: Bool
+        + BroadcastLhs<Self, Self, Output = Self, Ok = B1>
+        + BroadcastLhs<Self, D<1>, Output = Self, Ok = B1>;
 }
 
 include!(concat!(env!("OUT_DIR"), "/leaf_table.rs"));
@@ -318,9 +332,9 @@ impl<const A: usize, const B: usize> DimEq<D<B>> for D<A>
 where
     D<A>: Leaf,
     D<B>: Leaf,
-    <D<A> as Leaf>::Below<DNil>: Eq3<<D<B> as Leaf>::Below<DNil>>,
+    <D<A> as Leaf>::Three: Eq3<<D<B> as Leaf>::Three>,
 {
-    type Output = <<D<A> as Leaf>::Below<DNil> as Eq3<<D<B> as Leaf>::Below<DNil>>>::Output;
+    type Output = <<D<A> as Leaf>::Three as Eq3<<D<B> as Leaf>::Three>>::Output;
 }
 #[diagnostic::do_not_recommend]
 impl<const A: usize, H, L> DimEq<K<H, L>> for D<A> {
@@ -419,6 +433,34 @@ pub trait BroadcastAt<Rhs> {
     /// The broadcast dim (meaningful when `Ok` is `B1`).
     type Output: Dim;
     /// `B1` when the dims broadcast (or a `Dyn` defers the check to run time).
+    type Ok;
+}
+
+/// [`BroadcastAt`] of two static dims after asking whether the left one, `A`, is 1
+/// (`Self`): `B1` gives `B`; `B0` asks the same of `B` ([`BroadcastRhs`]).
+pub trait BroadcastLhs<A, B> {
+    /// The broadcast dim.
+    type Output: Dim;
+    /// `B1` when the dims broadcast.
+    type Ok;
+}
+/// [`BroadcastLhs`] after asking whether `B` is 1 (`Self`): `B1` gives `A`; `B0` gives
+/// the one of `A` and `B` that is named ([`NamedOr`]) when the dims are equal (`Ok` is
+/// their [`DimEq`], which compares names).
+pub trait BroadcastRhs<A, B> {
+    /// The broadcast dim.
+    type Output: Dim;
+    /// `B1` when the dims broadcast.
+    type Ok;
+}
+/// [`BroadcastAt`] of the name `X` of size `Self` with `B`: a static name as a static dim
+/// that is not 1; a run-time one with a 1, the same name, `Dyn` or an unnamed dim of any
+/// size (checked at run time). The impls are beside the rule
+/// ([`crate::shape::broadcast`]).
+pub trait BroadcastAtBySize<X, B> {
+    /// The broadcast dim.
+    type Output: Dim;
+    /// `B1` when the dims broadcast.
     type Ok;
 }
 

@@ -28,8 +28,8 @@
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
-    All3, Bool, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr, Select, StaticDim,
-    Unify, D, K,
+    All3, Bool, BroadcastAtBySize, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr,
+    Select, StaticDim, Unify, D, K,
 };
 use std::fmt;
 use std::marker::PhantomData;
@@ -41,21 +41,42 @@ use typenum::{Bit, B0, B1};
 /// one of size `D<256>`; `Model::SIZE` is 256 (with this trait in scope, as the prelude
 /// puts it).
 ///
-/// `dims!` implements it (with [`Dim`]); an impl written by hand is not supported.
-pub trait NamedDim: Dim {
+/// `dims!` implements it; an impl written by hand is not supported. A name is a [`Dim`]
+/// through one blanket impl, whose facts about a dim met by itself follow from the bounds
+/// on `Size` and `Id` ([`SizeRules`], [`IdEq`]): each name proves only those, once.
+pub trait NamedDim: Sized + Send + Sync + 'static + fmt::Debug {
     /// The size: a static dim (`D<N>` or `K<Hi, Lo>`) or `Dyn` for a run-time name.
-    type Size: Dim;
+    type Size: Dim + SizeRules<Self>;
     /// A [`NameId`] of nine decimal digits that `dims!` hashes from the declaring site and
     /// the identifier. Two names are the same name exactly when they are the same type;
     /// the id only tells two different names apart quickly, and two different types
     /// with one id are a compile error wherever they meet ([`SameNameIf`]).
-    type Id;
+    type Id: IdEq<Self::Id, Output = B1>;
     /// The size of a static name; a compile error for a run-time name.
     const SIZE: usize = match <Self::Size as Dim>::STATIC {
         Some(n) => n,
         None => panic!("a run-time name has no static size"),
     };
 }
+
+impl<X: NamedDim> Dim for X {
+    const STATIC: Option<usize> = <X::Size as Dim>::STATIC;
+}
+
+/// What the rules conclude when the name `X` of size `Self` meets itself, `Dyn` or an
+/// unnamed 1: it unifies with and broadcasts to itself. Implemented once for each kind of
+/// size (`D`, `K`, `Dyn`) over every name of that size, so a name's `impl Dim` (the
+/// blanket one above) needs no proof of its own.
+pub trait SizeRules<X>:
+    UnifyBySize<X, X, Output = X>
+    + UnifyBySize<X, Dyn, Output = X>
+    + BroadcastAtBySize<X, X, Output = X, Ok = B1>
+    + BroadcastAtBySize<X, D<1>, Output = X, Ok = B1>
+{
+}
+impl<const N: usize, X: NamedDim<Size = D<N>>> SizeRules<X> for D<N> where D<N>: Dim {}
+impl<Hi: Dim, Lo: Dim, X: NamedDim<Size = K<Hi, Lo>>> SizeRules<X> for K<Hi, Lo> {}
+impl<X: NamedDim<Size = Dyn>> SizeRules<X> for Dyn {}
 
 /// Writes a name as its `Debug` form: the name, then its static size in parentheses
 /// (`HeadDim (16)`, `Seq`). What the `Debug` impl that `dims!` writes calls.

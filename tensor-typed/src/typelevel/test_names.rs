@@ -23,9 +23,6 @@ macro_rules! test_name {
                 )
             }
         }
-        impl $crate::typelevel::dim::Dim for $name {
-            const STATIC: Option<usize> = <$size as $crate::typelevel::dim::Dim>::STATIC;
-        }
         impl $crate::typelevel::named::NamedDim for $name {
             type Size = $size;
             type Id = $crate::typelevel::named::NameId<
