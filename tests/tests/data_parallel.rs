@@ -1,9 +1,10 @@
 //! `DataParallel` on in-process ranks with models of every float dtype: the gradients
 //! are summed in the model's dtype, the step statistics in float64 whatever the model's
-//! dtype, and every rank ends with the same values.
+//! dtype, and every rank ends with the same values; a world too large for one process
+//! is an error before any rank starts.
 
 use std::time::Duration;
-use tensor_core::global::run_ranks_with_timeout;
+use tensor_core::global::{run_ranks, run_ranks_with_timeout, MAX_THREAD_RANKS};
 use tensor_typed::autograd::GradElement;
 use tensor_typed::data_parallel::DataParallel;
 use tensor_typed::half::{bf16, f16};
@@ -91,6 +92,22 @@ fn a_bf16_model_all_reduces_its_gradients_and_statistics() {
 #[test]
 fn one_rank_returns_its_own_gradients_and_statistics() {
     all_reduce_on::<f64>(1);
+}
+
+#[test]
+fn an_f64_model_on_128_ranks_gets_the_same_sums_on_every_rank() {
+    all_reduce_on::<f64>(128);
+}
+
+#[test]
+fn more_in_process_ranks_than_the_limit_are_an_error_before_any_starts() {
+    let e = run_ranks(MAX_THREAD_RANKS + 1, |_| Ok(()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("run_ranks: 4097 ranks do not fit"), "{e}");
+    assert!(!e.contains("run_ranks: run_ranks"), "one prefix: {e}");
+    let e = run_ranks(100_000, |_| Ok(())).unwrap_err().to_string();
+    assert!(e.contains("at most 4096"), "{e}");
 }
 
 #[test]
