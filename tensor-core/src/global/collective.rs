@@ -230,14 +230,6 @@ impl Group<'_> {
         concat(&parts, dim, sizes, local.dtype())
     }
 
-    /// All-reduce: every rank's `local` reduced by `op` in rank order (P → B), along
-    /// the chain of the group's ranks ([`super::chain::all_reduce`]: each rank's memory
-    /// and traffic are a few times `local`'s bytes, whatever the number of ranks).
-    #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn all_reduce(&self, local: &Tensor, op: ReduceOp) -> Result<Tensor> {
-        super::chain::all_reduce(self, local, op)
-    }
-
     /// Reduce-scatter: part `j` along `dim` of every rank's `local`, reduced by `op` in
     /// rank order, lands on rank `j` (P → S(dim)).
     #[cfg_attr(unoptimized, inline)]

@@ -113,7 +113,18 @@ fn main() -> ExitCode {
         config.data.display()
     );
     println!("model: {}", config.model.name());
-    let batches = split.train.len().div_ceil(config.batch) * config.epochs;
+    let Some(batches) = split
+        .train
+        .len()
+        .div_ceil(config.batch)
+        .checked_mul(config.epochs)
+    else {
+        eprintln!(
+            "digits: --epochs {}: more batches than can be counted",
+            config.epochs
+        );
+        return ExitCode::from(2);
+    };
     let bar = std::io::stdout().is_terminal().then(|| {
         let bar = ProgressBar::new(batches as u64);
         bar.set_style(
