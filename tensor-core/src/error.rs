@@ -365,6 +365,8 @@ impl fmt::Display for Error {
             Error::EmptyReductionDim { op, dim } => write!(f, "{op}(): Expected reduction dim {dim} to have non-zero size."),
             Error::ReductionDimRequired { op, hint } => write!(f, "{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}"),
             Error::MatmulShape { message } => write!(f, "{message}"),
+            // One prefix: a message that already starts with its op's name is printed as is.
+            Error::InvalidArgument { op, message } if message.strip_prefix(op).is_some_and(|rest| rest.starts_with(':')) => write!(f, "{message}"),
             Error::InvalidArgument { op, message } => write!(f, "{op}: {message}"),
             Error::RankFailed { rank, source } => write!(f, "rank {rank}: {source}"),
             Error::OutOfMemory { nbytes } => write!(f, "DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."),
@@ -406,6 +408,15 @@ mod tests {
             "narrow: start (5) + length (2) exceeds dimension size (6)."
         );
         let r: Result<(), Error> = Err(Error::ItemNumel { numel: 3 });
+        let prefixed = Error::InvalidArgument {
+            op: "run_ranks",
+            message: "run_ranks: a world needs at least one rank".into(),
+        };
+        assert_eq!(
+            prefixed.to_string(),
+            "run_ranks: a world needs at least one rank",
+            "a message that names its op is prefixed once"
+        );
         assert_eq!(
             format!("{r:?}"),
             "Err(a Tensor with 3 elements cannot be converted to Scalar)"

@@ -448,8 +448,8 @@ impl Tensor {
         if T::DTYPE != self.dtype {
             return Err(Error::DTypeMismatch {
                 op,
-                found: T::DTYPE,
-                expected: self.dtype,
+                found: self.dtype,
+                expected: T::DTYPE,
             });
         }
         Ok(())

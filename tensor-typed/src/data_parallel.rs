@@ -8,9 +8,9 @@
 //! split(0) rule) with its loss scaled to its share of the batch's mean (its rows' loss
 //! sum over the whole batch's size), so that the shards' gradients, each rank's
 //! `PartialSum` share, add up to the whole batch's. [`DataParallel::all_reduce_grads`]
-//! then boxes them to broadcast in one all-reduce of one bucket (every gradient, and any
-//! statistics to sum, flattened into one buffer), and the optimiser steps identically
-//! everywhere.
+//! then boxes them to broadcast in one all-reduce of one bucket (every gradient
+//! flattened into one buffer; any statistics to sum ride in a float64 bucket of their
+//! own), and the optimiser steps identically everywhere.
 //!
 //! ```
 //! use tensor_core::global::run_ranks;
@@ -41,7 +41,7 @@
 use crate::params::Params;
 use std::ops::Range;
 use tensor_core::global::{all_reduce_sum, broadcast_from_first, split_range, Comm, Placement};
-use tensor_core::{DType, Result, Tensor};
+use tensor_core::{Result, Tensor};
 
 /// A rank's handle on data-parallel training over every rank of its communicator.
 pub struct DataParallel {
@@ -93,8 +93,9 @@ impl DataParallel {
     /// Sums every parameter's gradient over the ranks in one all-reduce, and sets it
     /// as the parameter's gradient on every rank; a parameter that requires grad but
     /// has none on this rank (its shard was empty) counts as zeros. `stats` (say, the
-    /// rank's loss sum and correct count) ride in the same bucket; their sums over the
-    /// ranks are returned.
+    /// rank's loss sum and correct count) are summed over the ranks in a second,
+    /// float64 all-reduce, whatever the model's dtype (so an f16 model's counts stay
+    /// exact, and an f64 model's loss keeps its precision); their sums are returned.
     ///
     /// # Errors
     /// Parameters of different dtypes; a collective's (a rank that stopped, or one
@@ -102,8 +103,8 @@ impl DataParallel {
     pub fn all_reduce_grads<P: Params + ?Sized>(
         &self,
         model: &mut P,
-        stats: &[f32],
-    ) -> Result<Vec<f32>> {
+        stats: &[f64],
+    ) -> Result<Vec<f64>> {
         let mut grads = Vec::new();
         let mut err = None;
         model.visit(&mut |p| {
@@ -120,12 +121,14 @@ impl DataParallel {
         if let Some(e) = err {
             return Err(e);
         }
-        let dtype = grads.first().map_or(DType::F32, Tensor::dtype);
-        let stats = Tensor::from_vec(stats.to_vec(), &[stats.len()])?.to_dtype(dtype)?;
-        let mut bucket: Vec<&Tensor> = grads.iter().collect();
-        bucket.push(&stats);
-        let mut summed = all_reduce_sum(&self.comm, &self.placement, &bucket)?;
-        let stats = summed.pop().map_or(Ok(Vec::new()), |s| s.to_vec::<f32>())?;
+        let bucket: Vec<&Tensor> = grads.iter().collect();
+        let summed = all_reduce_sum(&self.comm, &self.placement, &bucket)?;
+        // Every rank runs this second collective, even with no statistics, so that the
+        // ranks' sequences of collectives stay the same.
+        let stats = Tensor::from_vec(stats.to_vec(), &[stats.len()])?;
+        let stats = all_reduce_sum(&self.comm, &self.placement, &[&stats])?
+            .pop()
+            .map_or(Ok(Vec::new()), |s| s.to_vec::<f64>())?;
         let mut summed = summed.into_iter();
         let mut result = Ok(());
         model.visit_mut(&mut |p| {

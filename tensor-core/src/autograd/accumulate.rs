@@ -31,11 +31,25 @@ impl AccumulateGrad {
         }
     }
 
-    /// `true` when `g` may become `.grad` as it is: the wanted strides, and nobody
-    /// else holds its storage, which it fills exactly.
+    /// `true` when `g` obeys PyTorch's gradient layout contract
+    /// (`obeys_layout_contract`): the wanted stride at every dim of size other than 1;
+    /// a dim of size 1 may have any stride but 0 (its stride addresses nothing, so
+    /// PyTorch keeps the one the backward produced).
+    #[cfg_attr(unoptimized, inline)]
+    fn obeys_layout_contract(&self, g: &Tensor) -> bool {
+        g.sizes().len() == self.strides.len()
+            && g.sizes()
+                .iter()
+                .zip(g.strides())
+                .zip(&self.strides)
+                .all(|((&size, &got), &want)| if size == 1 { got != 0 } else { got == want })
+    }
+
+    /// `true` when `g` may become `.grad` as it is: it obeys the layout contract, and
+    /// nobody else holds its storage, which it fills exactly.
     #[cfg_attr(unoptimized, inline)]
     fn can_steal(&self, g: &Tensor) -> bool {
-        g.strides() == self.strides.as_slice()
+        self.obeys_layout_contract(g)
             && g.storage_offset() == 0
             && g.storage().is_unique()
             && g.storage().nbytes() == g.numel() * g.dtype().size()

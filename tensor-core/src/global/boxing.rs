@@ -2,6 +2,7 @@
 //! each pair needs (OneFlow's boxing). Which collective runs depends only on the logical
 //! metadata, so every rank picks the same one.
 
+use super::chain;
 use super::collective::{shard, Group};
 use super::infer::split_range;
 use super::sbp::{ReduceOp, Sbp};
@@ -69,13 +70,13 @@ pub(crate) fn boxing(
             Ok(out)
         }
         (BoxingKind::AllReduce, p, _) => {
-            g.all_reduce(local, p.partial_op().unwrap_or(ReduceOp::Sum))
+            chain::all_reduce(g, local, p.partial_op().unwrap_or(ReduceOp::Sum))
         }
         (BoxingKind::ReduceScatter, p, Sbp::Split(d)) => {
             g.reduce_scatter(local, p.partial_op().unwrap_or(ReduceOp::Sum), d)
         }
         (_, p, _) => {
-            let whole = g.all_reduce(local, p.partial_op().unwrap_or(ReduceOp::Sum))?;
+            let whole = chain::all_reduce(g, local, p.partial_op().unwrap_or(ReduceOp::Sum))?;
             local_from_broadcast(&whole, to, parts, index)
         }
     }

@@ -30,6 +30,41 @@ pub trait Collective {
     /// failed or timed out) before the exchange completed: an engine never hangs forever
     /// because another rank failed.
     fn exchange(&self, group: &[usize], sends: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>>;
+
+    /// Sends `buf` to the world rank `peer` (not this rank), which takes it with
+    /// [`Collective::recv`]; messages between two ranks arrive in the order they were
+    /// sent, exchanges' included. The default is an [`exchange`](Collective::exchange)
+    /// with `peer` alone (it waits for `peer`'s `recv`); an engine with buffered sends
+    /// returns at once.
+    ///
+    /// # Errors
+    /// As [`Collective::exchange`]: `peer` out of the world or this rank, or stopped.
+    fn send(&self, peer: usize, buf: Vec<u8>) -> Result<()> {
+        let me = self.rank();
+        let (group, sends) = if me < peer {
+            ([me, peer], vec![Vec::new(), buf])
+        } else {
+            ([peer, me], vec![buf, Vec::new()])
+        };
+        self.exchange(&group, sends).map(drop)
+    }
+
+    /// The next buffer the world rank `peer` sent to this rank with
+    /// [`Collective::send`]. The default is an [`exchange`](Collective::exchange) with
+    /// `peer` alone.
+    ///
+    /// # Errors
+    /// As [`Collective::exchange`].
+    fn recv(&self, peer: usize) -> Result<Vec<u8>> {
+        let me = self.rank();
+        let (group, theirs) = if me < peer {
+            ([me, peer], 1)
+        } else {
+            ([peer, me], 0)
+        };
+        let mut got = self.exchange(&group, vec![Vec::new(), Vec::new()])?;
+        Ok(std::mem::take(&mut got[theirs]))
+    }
 }
 
 /// A shared handle to a communicator, as every [`super::GlobalTensor`] holds one.
@@ -193,17 +228,6 @@ impl Group<'_> {
             parts.push(from_bytes(b, &s, local.dtype())?);
         }
         concat(&parts, dim, sizes, local.dtype())
-    }
-
-    /// All-reduce: every rank's `local` reduced by `op` in rank order (P → B).
-    #[cfg_attr(unoptimized, inline)]
-    pub(crate) fn all_reduce(&self, local: &Tensor, op: ReduceOp) -> Result<Tensor> {
-        let bufs = self.gather_bytes(local)?;
-        let parts = bufs
-            .into_iter()
-            .map(|b| from_bytes(b, local.sizes(), local.dtype()))
-            .collect::<Result<Vec<_>>>()?;
-        reduce_in_order(parts, op)
     }
 
     /// Reduce-scatter: part `j` along `dim` of every rank's `local`, reduced by `op` in

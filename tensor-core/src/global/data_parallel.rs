@@ -4,7 +4,8 @@
 //! boxed to broadcast in *one* all-reduce of a bucket that holds them all (one
 //! collective per step instead of one per tensor).
 
-use super::collective::{from_bytes, to_bytes, Comm};
+use super::chain;
+use super::collective::{Comm, Group};
 use super::global_tensor::GlobalTensor;
 use super::placement::Placement;
 use super::sbp::Sbp;
@@ -63,7 +64,8 @@ fn unflatten(flat: &Tensor, tensors: &[&Tensor]) -> Result<Vec<Tensor>> {
 }
 
 /// Copies the first rank's `tensors` (parallel index 0 of `placement`) into every
-/// rank's, in place and out of the graph, in one exchange: the start of data-parallel
+/// rank's, in place and out of the graph, passed down the chain of ranks in chunks
+/// (each rank's memory and traffic a few times the tensors' bytes): the start of data-parallel
 /// training, so that every replica begins from the same parameters
 /// (`DistributedDataParallel`'s broadcast of the module's state).
 ///
@@ -75,13 +77,12 @@ pub fn broadcast_from_first(comm: &Comm, placement: &Placement, tensors: &[&Tens
     let dtype = bucket_dtype(tensors, "broadcast_from_first")?;
     let index = placement.check_in_world(comm.rank(), comm.world_size())?;
     let flat = flatten(tensors, dtype)?;
-    let sends = if index == 0 {
-        vec![to_bytes(&flat)?; placement.len()]
-    } else {
-        vec![Vec::new(); placement.len()]
+    let group = Group {
+        comm: &**comm,
+        ranks: placement.ranks(),
+        index,
     };
-    let mut recvs = comm.exchange(placement.ranks(), sends)?;
-    let first = from_bytes(std::mem::take(&mut recvs[0]), flat.sizes(), dtype)?;
+    let first = chain::broadcast_first(&group, &flat)?;
     no_grad(|| {
         for (dst, src) in tensors.iter().zip(unflatten(&first, tensors)?) {
             dst.detach().copy_(&src)?;

@@ -11,6 +11,7 @@
 //! bounds every wait in case a peer is alive but never sends (a bug in an SPMD program).
 
 use super::collective::{check_group, comm_error, Collective, Comm};
+use super::rank_limits::check_world_size;
 use crate::error::{Error, Result};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -144,6 +145,39 @@ impl Collective for ThreadComm {
         }
         Ok(recvs)
     }
+
+    /// Queues `buf` in `peer`'s inbox and returns at once.
+    #[cfg_attr(unoptimized, inline)]
+    fn send(&self, peer: usize, buf: Vec<u8>) -> Result<()> {
+        if peer == self.rank || peer >= self.world_size() {
+            return Err(comm_error(format!(
+                "send: rank {} of {} cannot send to rank {peer}",
+                self.rank,
+                self.world_size()
+            )));
+        }
+        if !self.world.running[peer].load(Ordering::Acquire)
+            || self.world.inboxes[peer].send((self.rank, buf)).is_err()
+        {
+            return Err(comm_error(format!(
+                "rank {}: rank {peer} stopped before the send (it returned or failed)",
+                self.rank
+            )));
+        }
+        Ok(())
+    }
+
+    #[cfg_attr(unoptimized, inline)]
+    fn recv(&self, peer: usize) -> Result<Vec<u8>> {
+        if peer == self.rank || peer >= self.world_size() {
+            return Err(comm_error(format!(
+                "recv: rank {} of {} cannot receive from rank {peer}",
+                self.rank,
+                self.world_size()
+            )));
+        }
+        self.receive(peer)
+    }
 }
 
 /// Runs `f` on `world_size` ranks, one thread each, with [`DEFAULT_TIMEOUT`]; see
@@ -164,8 +198,10 @@ where
 /// O(`world_size`) besides the threads themselves.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when `world_size` is 0 or a rank's thread cannot be
-/// started (the system's thread limit); otherwise, when any rank fails, the error of
+/// [`Error::InvalidArgument`] when `world_size` is 0, more than
+/// [`MAX_THREAD_RANKS`](super::MAX_THREAD_RANKS), or more than the system's threads,
+/// the process's address space (`ulimit -v`) or the available memory can hold (checked
+/// before any rank starts), or when a rank's thread cannot be started; otherwise, when any rank fails, the error of
 /// the lowest rank whose failure is its own (not a collective that failed because
 /// another rank stopped), as [`Error::RankFailed`] naming that rank; a panicking rank
 /// becomes an error naming it. A rank waits at
@@ -175,12 +211,7 @@ where
     T: Send,
     F: Fn(Comm) -> Result<T> + Sync,
 {
-    if world_size == 0 {
-        return Err(Error::InvalidArgument {
-            op: "run_ranks",
-            message: "run_ranks: a world needs at least one rank".into(),
-        });
-    }
+    check_world_size(world_size)?;
     let (senders, inboxes): (Vec<_>, Vec<_>) = (0..world_size).map(|_| channel()).unzip();
     let world = Arc::new(World {
         inboxes: senders,

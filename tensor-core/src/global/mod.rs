@@ -13,6 +13,7 @@
 mod apply;
 mod boxing;
 mod boxing_grad;
+mod chain;
 mod collective;
 mod data_parallel;
 mod engine_mpi;
@@ -23,6 +24,7 @@ mod infer;
 mod loss;
 mod ops;
 mod placement;
+mod rank_limits;
 mod sbp;
 
 pub use boxing::{boxing_kind, BoxingKind};
@@ -43,4 +45,5 @@ pub use ops::{
     permute_signature, reduce_signature, reshape_signature, unary_signature, ReduceKind, Signature,
 };
 pub use placement::Placement;
+pub use rank_limits::MAX_THREAD_RANKS;
 pub use sbp::{ReduceOp, Sbp};

@@ -1,7 +1,11 @@
-//! Command-line flags of the digits example.
+//! Command-line flags of the digits example, parsed by clap (derive): `--help` prints
+//! the usage, every value is typed and checked, `--ranks` and `--mpi` conflict, and a
+//! rank named by `--fail-rank`/`--drop-rank` must exist.
 
 use crate::models::Kind;
-use std::path::PathBuf;
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use tensor_core::global::MAX_THREAD_RANKS;
 
 /// Training settings; the defaults are those of `digits_models_torch.py`.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +23,8 @@ pub struct Config {
     pub seed: u64,
     /// The gzip CSV (`--data`, default: the file shipped in `tensor-typed/data/`).
     pub data: PathBuf,
-    /// In-process data-parallel ranks, one thread each (`--ranks`, default 1).
+    /// In-process data-parallel ranks, one thread each (`--ranks`, default 1, at most
+    /// [`MAX_THREAD_RANKS`]).
     pub ranks: usize,
     /// Data-parallel over MPI's world (`--mpi`, under `mpirun -np N`; needs the
     /// example built with `--features tensor-core/mpi`).
@@ -61,72 +66,174 @@ pub fn default_data_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/digits.csv.gz")
 }
 
-/// Usage text printed by `--help` and after a flag error.
-pub const USAGE: &str = "usage: digits [--model mlp|cnn|transformer] [--epochs N] [--lr F] [--batch N] [--seed N] [--data PATH] [--ranks N | --mpi] [--curve PATH] [--plot PATH] [--fail-rank R] [--drop-rank R]";
+/// The command line as clap reads it (see [`Config`] for each field's meaning).
+#[derive(Parser, Debug)]
+#[command(
+    name = "digits",
+    about = "Trains an MLP, a CNN or a transformer on the digits data set with typed tensors"
+)]
+struct Flags {
+    /// The model: mlp, cnn or transformer.
+    #[arg(long, value_name = "MODEL", default_value = "mlp", value_parser = model)]
+    model: Kind,
+    /// Passes over the training set.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    epochs: usize,
+    /// Learning rate, a finite positive number (default: the model's own).
+    #[arg(long, value_name = "F", value_parser = positive_number)]
+    lr: Option<f64>,
+    /// Samples per batch, a positive integer.
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = positive_integer)]
+    batch: usize,
+    /// Seed of the initial weights and of the shuffles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// The gzip CSV to train on (default: the file shipped in tensor-typed/data/).
+    #[arg(long, value_name = "PATH")]
+    data: Option<PathBuf>,
+    /// In-process data-parallel ranks (threads), 1 to MAX_THREAD_RANKS (4096).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = ranks, conflicts_with = "mpi")]
+    ranks: usize,
+    /// Data-parallel over MPI's world (under mpirun; built with --features tensor-core/mpi).
+    #[arg(long)]
+    mpi: bool,
+    /// Where rank 0 writes the loss curve as CSV.
+    #[arg(long, value_name = "PATH")]
+    curve: Option<PathBuf>,
+    /// Where rank 0 draws the picture of training as PNG (built with --features plot).
+    #[arg(long, value_name = "PATH")]
+    plot: Option<PathBuf>,
+    /// A rank handed a bad label on its third batch (a test of failure handling).
+    #[arg(long, value_name = "R")]
+    fail_rank: Option<usize>,
+    /// A rank that drops out on its third batch (a test of failure handling).
+    #[arg(long, value_name = "R")]
+    drop_rank: Option<usize>,
+}
+
+/// `--model`'s value.
+fn model(s: &str) -> Result<Kind, String> {
+    Kind::parse(s).ok_or_else(|| "expected mlp, cnn or transformer".to_string())
+}
+
+/// A positive integer (`--batch`).
+fn positive_integer(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a positive integer".into()),
+    }
+}
+
+/// A number of in-process ranks: 1 to [`MAX_THREAD_RANKS`].
+fn ranks(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREAD_RANKS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected an integer from 1 to {MAX_THREAD_RANKS} (more ranks: --mpi)"
+        )),
+    }
+}
+
+/// A finite positive number (`--lr`).
+fn positive_number(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err("expected a finite positive number".into()),
+    }
+}
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Command {
     /// Train with these settings.
     Train(Config),
-    /// Print the usage and stop.
-    Help,
+    /// Print this text (the usage, for `--help`) and stop.
+    Help(String),
+}
+
+/// An output file's check before training: its directory must exist, so that a run
+/// never trains for minutes to fail at the end.
+fn check_output(flag: &str, path: &Path) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if path.as_os_str().is_empty() || path.is_dir() {
+        return Err(format!("{flag}: '{}' is not a file name", path.display()));
+    }
+    if !dir.is_dir() {
+        return Err(format!(
+            "{flag}: cannot write '{}': no directory '{}'",
+            path.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The settings' rules that involve several flags or the build.
+fn check(c: &Config) -> Result<(), String> {
+    if !c.mpi {
+        for (flag, rank) in [("--fail-rank", c.fail_rank), ("--drop-rank", c.drop_rank)] {
+            if let Some(r) = rank.filter(|&r| r >= c.ranks) {
+                return Err(format!(
+                    "{flag} {r}: there are {} ranks (0 to {}); give --ranks {} or more",
+                    c.ranks,
+                    c.ranks - 1,
+                    r + 1
+                ));
+            }
+        }
+    }
+    if let Some(p) = &c.curve {
+        check_output("--curve", p)?;
+    }
+    if let Some(p) = &c.plot {
+        if !cfg!(feature = "plot") {
+            return Err(
+                "--plot: the example was built without its picture: add `--features plot` to cargo"
+                    .into(),
+            );
+        }
+        check_output("--plot", p)?;
+    }
+    Ok(())
 }
 
 /// Parses the flags after the program name.
 ///
 /// # Errors
-/// A message naming the flag for an unknown flag, a missing value or a value that does
-/// not parse (epochs, batch and ranks must be positive integers, lr a positive number, model
-/// one of mlp, cnn, transformer).
+/// clap's message (with the usage) for an unknown flag, a missing value or a value that
+/// does not parse (epochs a non-negative integer, batch and ranks positive integers, ranks
+/// at most [`MAX_THREAD_RANKS`], lr a finite positive number, model one of mlp, cnn,
+/// transformer), or `--ranks` with `--mpi`; a message naming the flag for a
+/// `--fail-rank`/`--drop-rank` that is not a rank, an output whose directory does not
+/// exist, or `--plot` in a build without the `plot` feature.
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
-    let mut c = Config::default();
-    let mut args = args.into_iter();
-    while let Some(flag) = args.next() {
-        if flag == "--help" || flag == "-h" {
-            return Ok(Command::Help);
+    let flags = match Flags::try_parse_from(std::iter::once("digits".to_string()).chain(args)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
+            return Ok(Command::Help(e.render().to_string()))
         }
-        if flag == "--mpi" {
-            c.mpi = true;
-            continue;
+        Err(e) => {
+            let text = e.render().to_string();
+            return Err(text.trim_start_matches("error: ").trim_end().to_string());
         }
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let bad = |what: &str| format!("{flag}: expected {what}, got '{value}'");
-        let positive = || {
-            value
-                .parse()
-                .ok()
-                .filter(|&n: &usize| n > 0)
-                .ok_or_else(|| bad("a positive integer"))
-        };
-        match flag.as_str() {
-            "--epochs" => c.epochs = value.parse().map_err(|_| bad("an integer"))?,
-            "--batch" => c.batch = positive()?,
-            "--lr" => {
-                c.lr = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|&lr: &f64| lr.is_finite() && lr > 0.0)
-                        .ok_or_else(|| bad("a positive number"))?,
-                )
-            }
-            "--seed" => c.seed = value.parse().map_err(|_| bad("an unsigned integer"))?,
-            "--model" => {
-                c.model = Kind::parse(&value).ok_or_else(|| bad("mlp, cnn or transformer"))?
-            }
-            "--data" => c.data = PathBuf::from(value),
-            "--ranks" => c.ranks = positive()?,
-            "--curve" => c.curve = Some(PathBuf::from(value)),
-            "--plot" => c.plot = Some(PathBuf::from(value)),
-            "--fail-rank" => {
-                c.fail_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
-            }
-            "--drop-rank" => {
-                c.drop_rank = Some(value.parse().map_err(|_| bad("an unsigned integer"))?)
-            }
-            _ => return Err(format!("unknown flag '{flag}'")),
-        }
-    }
+    };
+    let c = Config {
+        model: flags.model,
+        epochs: flags.epochs,
+        lr: flags.lr,
+        batch: flags.batch,
+        seed: flags.seed,
+        data: flags.data.unwrap_or_else(default_data_path),
+        ranks: flags.ranks,
+        mpi: flags.mpi,
+        curve: flags.curve,
+        plot: flags.plot,
+        fail_rank: flags.fail_rank,
+        drop_rank: flags.drop_rank,
+    };
+    check(&c)?;
     Ok(Command::Train(c))
 }

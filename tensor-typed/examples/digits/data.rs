@@ -84,6 +84,14 @@ pub enum DataError {
         /// The file.
         path: PathBuf,
     },
+    /// The file has rows, but too few for a test set (the fifth row is the first test
+    /// row): an accuracy measured on no digits would say nothing.
+    NoTestRows {
+        /// The file.
+        path: PathBuf,
+        /// Its number of rows.
+        rows: usize,
+    },
 }
 
 impl fmt::Display for DataError {
@@ -116,6 +124,12 @@ impl fmt::Display for DataError {
                 path.display()
             ),
             DataError::Empty { path } => write!(f, "no rows in {}", path.display()),
+            DataError::NoTestRows { path, rows } => write!(
+                f,
+                "no test rows in {}: its {rows} rows are all training rows (every fifth \
+                 row is a test row; at least 5 rows are needed)",
+                path.display()
+            ),
         }
     }
 }
@@ -128,7 +142,8 @@ impl std::error::Error for DataError {}
 /// [`DataError::Open`] when the file cannot be opened, [`DataError::Read`] when it is
 /// not valid gzip/UTF-8, [`DataError::Malformed`] for a row that is not 65
 /// comma-separated integers (64 pixels in 0..=16, a label in 0..=9),
-/// [`DataError::Empty`] for a file without rows.
+/// [`DataError::Empty`] for a file without rows, [`DataError::NoTestRows`] for one
+/// with fewer than 5 (no test row).
 pub fn load(path: &Path) -> Result<Split, DataError> {
     let file = File::open(path).map_err(|source| DataError::Open {
         path: path.to_path_buf(),
@@ -195,6 +210,12 @@ pub fn load(path: &Path) -> Result<Split, DataError> {
     if index == 0 {
         return Err(DataError::Empty {
             path: path.to_path_buf(),
+        });
+    }
+    if split.test.labels.is_empty() {
+        return Err(DataError::NoTestRows {
+            path: path.to_path_buf(),
+            rows: index,
         });
     }
     Ok(split)

@@ -16,6 +16,8 @@
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
 //! scikit-learn; see `tensor-typed/data/README.md`.
 
+#[cfg(any(feature = "plot", test))]
+mod axes;
 mod cli;
 mod curve;
 mod data;
@@ -88,12 +90,12 @@ fn show_mistakes(
 fn main() -> ExitCode {
     let config = match cli::parse(std::env::args().skip(1)) {
         Ok(cli::Command::Train(c)) => c,
-        Ok(cli::Command::Help) => {
-            println!("{}", cli::USAGE);
+        Ok(cli::Command::Help(usage)) => {
+            print!("{usage}");
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("digits: {e}\n{}", cli::USAGE);
+            eprintln!("digits: {e}");
             return ExitCode::from(2);
         }
     };
@@ -111,7 +113,18 @@ fn main() -> ExitCode {
         config.data.display()
     );
     println!("model: {}", config.model.name());
-    let batches = split.train.len().div_ceil(config.batch) * config.epochs;
+    let Some(batches) = split
+        .train
+        .len()
+        .div_ceil(config.batch)
+        .checked_mul(config.epochs)
+    else {
+        eprintln!(
+            "digits: --epochs {}: more batches than can be counted",
+            config.epochs
+        );
+        return ExitCode::from(2);
+    };
     let bar = std::io::stdout().is_terminal().then(|| {
         let bar = ProgressBar::new(batches as u64);
         bar.set_style(
@@ -144,10 +157,13 @@ fn main() -> ExitCode {
         b.finish_and_clear();
     }
     match reports {
-        Ok(reports) => {
-            report(&split, &config, &reports);
-            ExitCode::SUCCESS
-        }
+        Ok(reports) => match report(&split, &config, &reports) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("digits: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Err(e) => {
             eprintln!("digits: training failed: {e}");
             ExitCode::FAILURE
@@ -168,9 +184,17 @@ fn picture(_: &std::path::Path, _: &data::Split, _: &train::Report) -> Result<()
 }
 
 /// Prints rank 0's results (and each rank's time in the all-reduce), and writes the
-/// loss curve where `--curve` says. Under MPI, a rank other than 0 prints its timing
-/// only.
-fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) {
+/// loss curve where `--curve` says and the picture where `--plot` says. Under MPI, a
+/// rank other than 0 prints its timing only.
+///
+/// # Errors
+/// A message naming the file for an output that cannot be written (the results are
+/// printed all the same), or one for mistakes that cannot be shown.
+fn report(
+    split: &data::Split,
+    config: &cli::Config,
+    reports: &[train::Report],
+) -> Result<(), String> {
     if reports.len() > 1 || config.mpi {
         for r in reports {
             println!(
@@ -180,22 +204,23 @@ fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) 
         }
     }
     let Some(r) = reports.first().filter(|r| r.rank == 0) else {
-        return;
+        return Ok(());
     };
+    let mut failures = Vec::new();
     if let Some(path) = &config.curve {
         match curve::write(path, r) {
             Ok(()) => println!("loss curve of rank 0 written to {}", path.display()),
-            Err(e) => eprintln!("digits: cannot write {}: {e}", path.display()),
+            Err(e) => failures.push(format!("cannot write {}: {e}", path.display())),
         }
     }
     if let Some(path) = &config.plot {
         match picture(path, split, r) {
             Ok(()) => println!("picture of training written to {}", path.display()),
-            Err(e) => eprintln!("digits: cannot draw {}: {e}", path.display()),
+            Err(e) => failures.push(format!("cannot draw {}: {e}", path.display())),
         }
     }
     if let Err(e) = show_mistakes(split, r, 6) {
-        eprintln!("digits: cannot show mistakes: {e}");
+        failures.push(format!("cannot show mistakes: {e}"));
     }
     println!(
         "{} of {} test digits misclassified",
@@ -204,4 +229,9 @@ fn report(split: &data::Split, config: &cli::Config, reports: &[train::Report]) 
     );
     println!("test accuracy: {:.4}", r.test_accuracy);
     println!("train time: {:.3} s", r.train_seconds);
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
 }

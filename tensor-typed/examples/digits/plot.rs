@@ -1,11 +1,12 @@
 //! The picture of training (`--plot PATH`, feature `plot`): a PNG drawn with plotters'
 //! bitmap backend and written with the `png` crate. Top left: the loss per epoch (red);
 //! top right: the training accuracy per epoch (blue) and the final test accuracy
-//! (green, level), both from 0.8 to 1; bottom: the misclassified test
+//! (green, level); each plot's y range is scaled to its data; bottom: the misclassified test
 //! digits, one 8x8 image each, ink dark. There is no text (plotters draws text only
 //! with a font feature, which would bring a font renderer): the run's output lists the
 //! same digits with their labels and guesses, in the same order.
 
+use crate::axes::y_range;
 use crate::data::{Split, PIXELS};
 use crate::train::Report;
 use plotters::prelude::*;
@@ -46,32 +47,38 @@ fn draw(rgb: &mut [u8], split: &Split, report: &Report) -> Result<(), Failure> {
         .iter()
         .map(|e| (e.epoch as f64, e.loss))
         .collect();
-    let top_loss = losses.iter().map(|p| p.1).fold(0.0, f64::max).max(1e-3);
-    curves(&left, epochs, top_loss, &[(losses, RED)])?;
+    let loss_values: Vec<f64> = losses.iter().map(|p| p.1).collect();
+    let loss_range = y_range(&loss_values, 0.0, f64::INFINITY);
+    curves(&left, epochs, loss_range, &[(losses, RED)])?;
     let train: Vec<(f64, f64)> = report
         .epochs
         .iter()
         .map(|e| (e.epoch as f64, e.train_accuracy))
         .collect();
     let test = vec![(1.0, report.test_accuracy), (epochs, report.test_accuracy)];
-    curves(&right, epochs, 1.0, &[(train, BLUE), (test, GREEN)])?;
+    let accuracies: Vec<f64> = train.iter().chain(&test).map(|p| p.1).collect();
+    let accuracy_range = y_range(&accuracies, 0.0, 1.0);
+    curves(
+        &right,
+        epochs,
+        accuracy_range,
+        &[(train, BLUE), (test, GREEN)],
+    )?;
     mistakes(&bottom, split, report)?;
     root.present()?;
     Ok(())
 }
 
-/// Line series on `area` over epochs 1..=`epochs`; the y range is 0..`top` for the
-/// loss and 0.8..1 for accuracies (`top` = 1).
+/// Line series on `area` over epochs 1..=`epochs`, over the y range `y`.
 fn curves(
     area: &Area<'_>,
     epochs: f64,
-    top: f64,
+    y: std::ops::Range<f64>,
     series: &[(Vec<(f64, f64)>, RGBColor)],
 ) -> Result<(), Failure> {
-    let bottom = if top == 1.0 { 0.8 } else { 0.0 };
     let mut chart = ChartBuilder::on(area)
         .margin(20)
-        .build_cartesian_2d(1.0..epochs.max(2.0), bottom..top)?;
+        .build_cartesian_2d(1.0..epochs.max(2.0), y)?;
     chart.plotting_area().fill(&RGBColor(245, 245, 245))?;
     for (points, color) in series {
         chart.draw_series(LineSeries::new(

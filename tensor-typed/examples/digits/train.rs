@@ -78,6 +78,17 @@ pub fn gather(samples: &Samples, idx: &[usize]) -> (Vec<f32>, Vec<usize>) {
 pub fn train(split: &Split, config: &Config, hooks: &Hooks<'_>) -> Result<Vec<Report>> {
     if config.mpi {
         let dp = DataParallel::new(mpi_comm()?)?;
+        for (flag, rank) in [
+            ("--fail-rank", config.fail_rank),
+            ("--drop-rank", config.drop_rank),
+        ] {
+            if let Some(r) = rank.filter(|&r| r >= dp.world_size()) {
+                return Err(tensor_core::Error::InvalidArgument {
+                    op: "digits",
+                    message: format!("{flag} {r}: MPI's world has {} ranks", dp.world_size()),
+                });
+            }
+        }
         return match by_kind(split, config, Some(&dp), hooks) {
             Ok(r) => Ok(vec![r]),
             Err(e) => {
@@ -187,9 +198,9 @@ fn train_model<M: Model>(
                 None => (l, c),
                 Some(dp) => {
                     let t = Instant::now();
-                    let sums = dp.all_reduce_grads(&mut model, &[l as f32, c as f32])?;
+                    let sums = dp.all_reduce_grads(&mut model, &[l, c as f64])?;
                     all_reduce_seconds += t.elapsed().as_secs_f64();
-                    (sums[0] as f64, sums[1].round() as usize)
+                    (sums[0], sums[1].round() as usize)
                 }
             };
             loss_sum += l;

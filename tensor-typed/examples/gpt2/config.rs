@@ -149,11 +149,21 @@ impl HfConfig {
     /// A whole-number field (`n_embd`), `None` when absent or `null`.
     ///
     /// # Errors
-    /// The field is not a non-negative whole number.
+    /// The field is not a non-negative whole number, or is past 2^53 (where JSON's
+    /// numbers stop being exact), named with its value as written (`n_embd is 1e300`).
     fn count(&self, field: &str) -> Result<Option<usize>> {
+        /// 2^53: every whole number up to it is exact in JSON's (f64) numbers.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
         match self.fields.get(field) {
             None | Some(JsonValue::Null) => Ok(None),
-            Some(JsonValue::Number(n)) if *n >= 0.0 && n.fract() == 0.0 => Ok(Some(*n as usize)),
+            Some(JsonValue::Number(n)) if *n >= 0.0 && n.fract() == 0.0 && *n <= EXACT => {
+                usize::try_from(*n as u64).map(Some).map_err(|_| {
+                    config_error(format!("{field} is {n}, more than this machine's usize"))
+                })
+            }
+            Some(JsonValue::Number(n)) if *n >= 0.0 && n.fract() == 0.0 => Err(config_error(
+                format!("{field} is {n:e}, expected a whole number at most 2^53"),
+            )),
             Some(other) => Err(config_error(format!(
                 "{field} is {}, expected a whole number",
                 other.stringify().unwrap_or_default()

@@ -63,9 +63,20 @@ impl Rng {
 /// `-inf`), in transformers' order and with its rules: top-k keeps every token at
 /// least as likely as the k-th; top-p removes the tokens whose ascending cumulative
 /// probability is at most `1 - p`, always keeping the most likely one.
+///
+/// A temperature other than 1 shifts the logits by their maximum before dividing, in
+/// f64 (the same distribution: a softmax does not change with a shift), so that a tiny
+/// temperature (`1e-40`) gives the most likely token every probability instead of
+/// overflowing to `inf / inf`.
 pub fn warp(logits: &mut [f32], temperature: f32, top_k: usize, top_p: f32) {
     if temperature != 1.0 {
-        logits.iter_mut().for_each(|l| *l /= temperature);
+        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let (max, t) = (f64::from(max), f64::from(temperature));
+        if max.is_finite() {
+            logits
+                .iter_mut()
+                .for_each(|l| *l = ((f64::from(*l) - max) / t) as f32);
+        }
     }
     if top_k > 0 && top_k < logits.len() {
         let mut sorted = logits.to_vec();
@@ -130,7 +141,11 @@ pub fn generate<M: Model>(
             message: "the prompt has no tokens".into(),
         });
     }
-    if prompt.len() + max_new > model.n_positions() {
+    if prompt
+        .len()
+        .checked_add(max_new)
+        .is_none_or(|len| len > model.n_positions())
+    {
         return Err(Error::InvalidArgument {
             op: "generate",
             message: format!(

@@ -19,6 +19,7 @@
 //! - `generate.rs`: greedy and sampled generation, with or without the cache;
 //! - `record.py`: records the tests' fixture (`tests/data/gpt2`) with transformers.
 
+mod cli;
 mod config;
 mod generate;
 mod model;
@@ -28,128 +29,14 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+use cli::{available_memory, check_bench, check_prompt, Args, Parsed};
 use config::{HfConfig, Which};
-use generate::{generate, Choice, Model};
+use generate::{generate, Model};
 use model::Gpt2;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use tensor_core::Result;
-
-/// The command line.
-#[derive(Debug)]
-struct Args {
-    model: PathBuf,
-    prompt_ids: Vec<i64>,
-    max_new: usize,
-    choice: Choice,
-    use_cache: bool,
-    #[cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
-    tokenizer: Option<PathBuf>,
-    #[cfg_attr(not(feature = "tokenizers"), allow(dead_code))]
-    prompt: Option<String>,
-    /// `--bench-forward 2x32,1x128`: time the full forward of these `[batch, seq]`
-    /// shapes instead of generating.
-    bench: Vec<(usize, usize)>,
-    /// Timed repetitions per shape (`--reps`).
-    reps: usize,
-}
-
-const USAGE: &str = "usage: gpt2 --model DIR (--prompt-ids 464,2068,... | --tokenizer tokenizer.json --prompt TEXT) \
-[--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S] [--no-cache] \
-| --model DIR --bench-forward 2x32,1x128 [--reps N]";
-
-fn number<T: std::str::FromStr>(flag: &str, value: &str) -> std::result::Result<T, String> {
-    value
-        .parse()
-        .map_err(|_| format!("{flag}: not a number: {value}"))
-}
-
-fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Args, String> {
-    let mut model = None;
-    let mut prompt_ids = Vec::new();
-    let mut max_new = 20;
-    let (mut temperature, mut top_k, mut top_p, mut seed) = (None, None, None, None);
-    let mut use_cache = true;
-    let (mut tokenizer, mut prompt) = (None, None);
-    let (mut bench, mut reps) = (Vec::new(), 10);
-    let mut it = args;
-    while let Some(flag) = it.next() {
-        if flag == "--no-cache" {
-            use_cache = false;
-            continue;
-        }
-        let value = it.next().ok_or(format!("{flag} needs a value"))?;
-        match flag.as_str() {
-            "--model" => model = Some(PathBuf::from(value)),
-            "--prompt-ids" => {
-                prompt_ids = value
-                    .split(',')
-                    .map(|s| number::<i64>("--prompt-ids", s.trim()))
-                    .collect::<std::result::Result<_, _>>()?
-            }
-            "--max-new-tokens" => max_new = number(&flag, &value)?,
-            "--temperature" => temperature = Some(number::<f32>(&flag, &value)?),
-            "--top-k" => top_k = Some(number::<usize>(&flag, &value)?),
-            "--top-p" => top_p = Some(number::<f32>(&flag, &value)?),
-            "--seed" => seed = Some(number::<u64>(&flag, &value)?),
-            "--tokenizer" => tokenizer = Some(PathBuf::from(value)),
-            "--prompt" => prompt = Some(value),
-            "--bench-forward" => {
-                for shape in value.split(',') {
-                    let (b, t) = shape
-                        .split_once('x')
-                        .ok_or(format!("--bench-forward: not BxT: {shape}"))?;
-                    bench.push((number(&flag, b)?, number(&flag, t)?));
-                }
-            }
-            "--reps" => reps = number(&flag, &value)?,
-            _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
-        }
-    }
-    let model = model.ok_or(format!("--model is required\n{USAGE}"))?;
-    if prompt_ids.is_empty() && prompt.is_none() && bench.is_empty() {
-        return Err(format!(
-            "give --prompt-ids (or --tokenizer and --prompt)\n{USAGE}"
-        ));
-    }
-    if prompt.is_some() && !cfg!(feature = "tokenizers") {
-        return Err("--prompt needs the `tokenizers` feature: cargo run --release -p tensor-typed --features tokenizers --example gpt2 -- ...".into());
-    }
-    if prompt.is_some() && tokenizer.is_none() {
-        return Err("--prompt needs --tokenizer tokenizer.json".into());
-    }
-    let sampled = temperature.is_some() || top_k.is_some() || top_p.is_some() || seed.is_some();
-    let choice = if sampled {
-        let temperature = temperature.unwrap_or(1.0);
-        if temperature <= 0.0 {
-            return Err(format!("--temperature must be positive, got {temperature}"));
-        }
-        let top_p = top_p.unwrap_or(1.0);
-        if !(top_p > 0.0 && top_p <= 1.0) {
-            return Err(format!("--top-p must be in (0, 1], got {top_p}"));
-        }
-        Choice::Sample {
-            temperature,
-            top_k: top_k.unwrap_or(0),
-            top_p,
-            seed: seed.unwrap_or(0),
-        }
-    } else {
-        Choice::Greedy
-    };
-    Ok(Args {
-        model,
-        prompt_ids,
-        max_new,
-        choice,
-        use_cache,
-        tokenizer,
-        prompt,
-        bench,
-        reps: reps.max(1),
-    })
-}
 
 /// `--bench-forward`: for each `[batch, seq]`, two warm-up forwards, then `reps` timed
 /// ones; prints the best and the median in ms. The ids are a fixed deterministic
@@ -178,11 +65,24 @@ fn bench_forward<M: Model>(model: &M, shapes: &[(usize, usize)], reps: usize) ->
     Ok(())
 }
 
-/// Generates with a loaded model and prints the ids (and the text, with a tokenizer).
-fn run_with<M: Model>(model: &M, args: &Args, prompt: &[i64]) -> Result<()> {
+/// Generates with a loaded model of `vocab` tokens and prints the ids (and the text,
+/// with a tokenizer); or times its forward (`--bench-forward`).
+///
+/// # Errors
+/// A prompt id outside the vocabulary, a bench shape past the context or the memory, a
+/// generation longer than the context; the model's and the tokenizer's errors.
+fn run_with<M: Model>(model: &M, vocab: usize, args: &Args, prompt: &[i64]) -> Result<()> {
     if !args.bench.is_empty() {
+        // Half of what is available: the logits are not the forward's only tensors.
+        check_bench(
+            &args.bench,
+            model.n_positions(),
+            vocab,
+            available_memory() / 2,
+        )?;
         return bench_forward(model, &args.bench, args.reps);
     }
+    check_prompt(prompt, vocab)?;
     let start = Instant::now();
     let ids = generate(model, prompt, args.max_new, &args.choice, args.use_cache)?;
     let elapsed = start.elapsed();
@@ -211,18 +111,24 @@ fn run(args: &Args) -> Result<()> {
     match config.which()? {
         Which::Small => {
             config.check::<config::Small>()?;
-            run_with(&Gpt2::<config::Small>::load(dir)?, args, &prompt)
+            let vocab = config::size::<<config::Small as config::Config>::Vocab>();
+            run_with(&Gpt2::<config::Small>::load(dir)?, vocab, args, &prompt)
         }
         Which::Tiny => {
             config.check::<config::Tiny>()?;
-            run_with(&Gpt2::<config::Tiny>::load(dir)?, args, &prompt)
+            let vocab = config::size::<<config::Tiny as config::Config>::Vocab>();
+            run_with(&Gpt2::<config::Tiny>::load(dir)?, vocab, args, &prompt)
         }
     }
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(a) => a,
+    let args = match cli::parse_args(std::env::args().skip(1)) {
+        Ok(Parsed::Run(a)) => a,
+        Ok(Parsed::Help(usage)) => {
+            print!("{usage}");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             eprintln!("gpt2: {e}");
             return ExitCode::from(2);

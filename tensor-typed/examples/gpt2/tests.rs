@@ -225,9 +225,23 @@ fn too_long_a_generation_is_an_error_naming_the_context() {
     );
 }
 
+/// The arguments of the command line `s` (split at spaces).
+fn args(s: &str) -> std::result::Result<crate::cli::Args, String> {
+    match crate::cli::parse_args(s.split_whitespace().map(String::from))? {
+        crate::cli::Parsed::Run(a) => Ok(a),
+        crate::cli::Parsed::Help(_) => Err("help".into()),
+    }
+}
+
+/// The error of running the command line `s` on the tiny checkpoint.
+fn run_error(s: &str) -> String {
+    let dir = data().join("tiny");
+    let a = args(&format!("--model {} {s}", dir.display())).unwrap();
+    crate::run(&a).unwrap_err().to_string()
+}
+
 #[test]
 fn the_command_line_reads_ids_and_sampling_flags() {
-    let args = |s: &str| crate::parse_args(s.split_whitespace().map(String::from));
     let a = args("--model d --prompt-ids 464,2068,7586 --max-new-tokens 5").unwrap();
     assert_eq!(
         (a.prompt_ids.clone(), a.max_new, a.choice.clone()),
@@ -244,10 +258,220 @@ fn the_command_line_reads_ids_and_sampling_flags() {
             seed: 9
         }
     );
-    assert!(args("--prompt-ids 1")
+    let e = args("--prompt-ids 1").unwrap_err();
+    assert!(e.contains("--model"), "{e}");
+    let e = args("--model d --prompt-ids 1,x").unwrap_err();
+    assert!(e.contains("'x'") && e.contains("--prompt-ids"), "{e}");
+    let a = args("--model d --bench-forward 2x32,1x128 --reps 3").unwrap();
+    assert_eq!((a.bench, a.reps), (vec![(2, 32), (1, 128)], 3));
+}
+
+#[test]
+fn help_prints_the_usage_of_every_flag() {
+    let parsed = crate::cli::parse_args(["--help".to_string()].into_iter()).unwrap();
+    let crate::cli::Parsed::Help(text) = parsed else {
+        panic!("--help is a request for the usage")
+    };
+    for flag in [
+        "Usage:",
+        "--model",
+        "--prompt-ids",
+        "--max-new-tokens",
+        "--temperature",
+        "--top-k",
+        "--top-p",
+        "--seed",
+        "--no-cache",
+        "--tokenizer",
+        "--prompt",
+        "--bench-forward",
+        "--reps",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn a_temperature_that_is_not_finite_and_positive_is_an_error() {
+    for t in ["NaN", "inf", "0", "-1", "1e39", "x"] {
+        let e = args(&format!("--model d --prompt-ids 1 --temperature={t}")).unwrap_err();
+        assert!(
+            e.contains("expected a finite positive number"),
+            "--temperature {t}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_top_p_outside_0_to_1_is_an_error() {
+    for p in ["0", "1.5", "NaN", "-0.5"] {
+        let e = args(&format!("--model d --prompt-ids 1 --top-p={p}")).unwrap_err();
+        assert!(
+            e.contains("expected a number in (0, 1]"),
+            "--top-p {p}: {e}"
+        );
+    }
+}
+
+#[test]
+fn flags_that_exclude_each_other_are_errors() {
+    let e = args("--model d --prompt-ids 1 --bench-forward 1x2").unwrap_err();
+    assert!(e.contains("cannot be used with"), "{e}");
+    let e = args("--model d --prompt hello").unwrap_err();
+    assert!(e.contains("--tokenizer"), "{e}");
+    let e = args("--model d").unwrap_err();
+    assert!(e.contains("--prompt-ids"), "{e}");
+    for shape in ["0x4", "4x0", "4", "x", "-1x2", "18446744073709551616x1"] {
+        let e = args(&format!("--model d --bench-forward={shape}")).unwrap_err();
+        assert!(e.contains("expected BxT"), "{shape}: {e}");
+    }
+    assert!(args("--model d --bench-forward 1x1 --reps 0").is_err());
+}
+
+#[test]
+fn a_prompt_id_outside_the_vocabulary_is_an_error() {
+    // The README's ids are GPT-2 small's; the tiny checkpoint has 1000 tokens.
+    let e = run_error("--prompt-ids 464,2068,7586");
+    assert!(
+        e.contains("prompt: id 2068 (position 1) is not in the vocabulary of 1000 tokens"),
+        "{e}"
+    );
+    let e = run_error("--prompt-ids -1");
+    assert!(e.contains("prompt: id -1 (position 0)"), "{e}");
+}
+
+#[test]
+fn a_generation_longer_than_any_context_is_an_error_not_an_overflow() {
+    let e = run_error("--prompt-ids 1,2 --max-new-tokens 18446744073709551615");
+    assert!(e.contains("exceed the context of 128 positions"), "{e}");
+}
+
+#[test]
+fn a_bench_shape_past_the_context_or_the_memory_is_an_error() {
+    let e = run_error("--bench-forward 1x129");
+    assert!(
+        e.contains("--bench-forward: 1x129: 129 tokens exceed the context of 128 positions"),
+        "{e}"
+    );
+    let e = run_error("--bench-forward 1000000x1000000");
+    assert!(e.contains("exceed the context"), "{e}");
+    let e = crate::cli::check_bench(&[(1_000_000, 128)], 128, 1000, 1 << 30)
         .unwrap_err()
-        .contains("--model is required"));
-    assert!(args("--model d --prompt-ids 1,x")
+        .to_string();
+    assert!(e.contains("need more than the 1024 MiB"), "{e}");
+    let e = crate::cli::check_bench(&[(usize::MAX, 128)], 128, 1000, u64::MAX)
         .unwrap_err()
-        .contains("not a number: x"));
+        .to_string();
+    assert!(e.contains("need more than"), "{e}");
+    crate::cli::check_bench(&[(2, 128)], 128, 1000, 1 << 30).unwrap();
+}
+
+#[test]
+fn a_tiny_temperature_samples_the_most_likely_tokens() {
+    let (model, st) = (tiny(), expected());
+    let prompt = ids(&st, "prompt").to_vec();
+    let greedy = generate(&model, &prompt, 8, &Choice::Greedy, true).unwrap();
+    let cold = Choice::Sample {
+        temperature: 1e-40,
+        top_k: 0,
+        top_p: 1.0,
+        seed: 1,
+    };
+    assert_eq!(generate(&model, &prompt, 8, &cold, true).unwrap(), greedy);
+    let mut l = vec![1.0, 3.0, 2.0];
+    warp(&mut l, 1e-40, 0, 1.0);
+    assert_eq!(l, [f32::NEG_INFINITY, 0.0, f32::NEG_INFINITY]);
+}
+
+#[test]
+fn a_huge_count_in_config_json_is_reported_with_its_value() {
+    let text = std::fs::read_to_string(data().join("tiny/config.json")).unwrap();
+    let huge = HfConfig::parse(&text.replace("\"n_embd\": 64", "\"n_embd\": 1e300")).unwrap();
+    let e = huge.which().unwrap_err().to_string();
+    assert!(e.contains("n_embd is 1e300"), "{e}");
+}
+
+/// A small deterministic generator for the argument fuzz (xorshift64*).
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+#[test]
+fn random_command_lines_parse_or_fail_without_panicking() {
+    let flags = [
+        "--model",
+        "--prompt-ids",
+        "--max-new-tokens",
+        "--temperature",
+        "--top-k",
+        "--top-p",
+        "--seed",
+        "--no-cache",
+        "--tokenizer",
+        "--prompt",
+        "--bench-forward",
+        "--reps",
+        "--help",
+        "--",
+        "--bogus",
+    ];
+    let values = [
+        "0",
+        "1",
+        "-1",
+        "1,2,3",
+        "464,2068,7586",
+        "1,,2",
+        "18446744073709551615",
+        "18446744073709551616",
+        "NaN",
+        "inf",
+        "1e-40",
+        "1e39",
+        "0.5",
+        "1.0",
+        "",
+        "x",
+        "1x129",
+        "1000000x1000000",
+        "2x32,1x128",
+        "0x0",
+        "\u{0}",
+        "é",
+        "d",
+    ];
+    let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+    let start = std::time::Instant::now();
+    for _ in 0..3000 {
+        let len = rng.below(8);
+        let args: Vec<String> = (0..len)
+            .map(|_| {
+                if rng.below(2) == 0 {
+                    flags[rng.below(flags.len())].to_string()
+                } else {
+                    values[rng.below(values.len())].to_string()
+                }
+            })
+            .collect();
+        if let Ok(crate::cli::Parsed::Run(a)) = crate::cli::parse_args(args.clone().into_iter()) {
+            assert!(a.reps >= 1, "{args:?}");
+            assert!(a.bench.iter().all(|&(b, t)| b > 0 && t > 0), "{args:?}");
+            if let Choice::Sample {
+                temperature, top_p, ..
+            } = a.choice
+            {
+                assert!(temperature.is_finite() && temperature > 0.0, "{args:?}");
+                assert!(top_p > 0.0 && top_p <= 1.0, "{args:?}");
+            }
+            assert!(!a.prompt_ids.is_empty() || a.prompt.is_some() || !a.bench.is_empty());
+        }
+    }
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
 }

@@ -29,11 +29,31 @@ pub fn encode(path: &Path, text: &str) -> Result<Vec<i64>> {
 /// The text of `ids`.
 ///
 /// # Errors
-/// The tokenizer cannot be loaded, or an id is not in it.
+/// The tokenizer cannot be loaded, or an id is not one of its tokens (named, with the
+/// tokenizer's size).
 pub fn decode(path: &Path, ids: &[i64]) -> Result<String> {
-    let ids: Vec<u32> = ids.iter().map(|&i| i as u32).collect();
-    load(path)?
-        .decode(&ids, false)
+    let tokenizer = load(path)?;
+    let mut known = Vec::with_capacity(ids.len());
+    for &id in ids {
+        match u32::try_from(id)
+            .ok()
+            .filter(|&i| tokenizer.id_to_token(i).is_some())
+        {
+            Some(i) => known.push(i),
+            None => {
+                return Err(Error::InvalidArgument {
+                    op: "tokenizer",
+                    message: format!(
+                        "{} has no token for id {id} (its vocabulary has {} tokens)",
+                        path.display(),
+                        tokenizer.get_vocab_size(true)
+                    ),
+                })
+            }
+        }
+    }
+    tokenizer
+        .decode(&known, false)
         .map_err(|e| Error::InvalidArgument {
             op: "tokenizer",
             message: format!("cannot decode: {e}"),

@@ -20,6 +20,22 @@ fn as_i64(sizes: &[usize]) -> Vec<i64> {
     sizes.iter().map(|&s| s as i64).collect()
 }
 
+/// The gradient of `b` (`[batch..., k, m]`) in `a @ b` for a 2-d `a` (`[n, k]`) that
+/// requires grad, along the path PyTorch's `matmul` takes there: it folds the product
+/// into one `mm`, `(b.mT().reshape(-1, k) @ a.mT()).view(batch..., m, n).mT()`, so the
+/// gradient comes back as `(g.mT().reshape(-1, n) @ a).view(batch..., m, k).mT()`, with
+/// that path's strides (`[4, 1, 4]` from `a` of `[n, 1]`: strides `[4, 1, 1]`, which
+/// `.grad` keeps, as PyTorch's does).
+#[cfg_attr(unoptimized, inline)]
+fn folded_grad_b(g: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let n = a.sizes()[0] as i64;
+    let rows = g.transpose(-1, -2)?.reshape(&[-1, n])?.matmul(a)?;
+    let mut sizes = as_i64(b.sizes());
+    let last = sizes.len() - 1;
+    sizes.swap(last - 1, last);
+    rows.reshape(&sizes)?.transpose(-1, -2)
+}
+
 impl Node for MatmulBackward {
     #[cfg_attr(unoptimized, inline)]
     fn name(&self) -> &'static str {
@@ -51,7 +67,9 @@ impl Node for MatmulBackward {
         } else {
             None
         };
-        let gb = if self.need_b {
+        let gb = if self.need_b && a.dim() == 2 && b.dim() >= 3 && self.need_a {
+            Some(folded_grad_b(&g, &a, &b)?)
+        } else if self.need_b {
             let gb = a2.transpose(-1, -2)?.matmul(&g)?;
             Some(gb.sum_to_size(b2.sizes())?.reshape(&as_i64(b.sizes()))?)
         } else {
