@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A RUSTC_WRAPPER that counts the instructions rustc executes for the benchmark crates
-(`cost-typed`, `cost-untyped`, `cost-named`), with valgrind's cachegrind, and runs rustc
-plainly for every other crate. Each count is appended to the file named by
+(`cost-typed`, `cost-untyped`, `cost-named`, or the crates named in `COST_COUNT_CRATES`),
+with valgrind's cachegrind, and runs rustc plainly for every other crate. Each count is appended to the file named by
 `COST_COUNT_LOG` as `crate-name instructions`. Used by `gen.py --instructions`.
 
 Instruction counts do not depend on the machine's load (the same binary, inputs and
@@ -16,7 +16,10 @@ import sys
 rustc, args = sys.argv[1], sys.argv[2:]
 name = args[args.index("--crate-name") + 1] if "--crate-name" in args else ""
 log = os.environ.get("COST_COUNT_LOG")
-if not name.startswith("cost_") or not log:
+# The crates to count: `cost_*` (gen.py's), or the names in COST_COUNT_CRATES (comma
+# separated, e.g. `gpt2,digits` for the examples).
+wanted = os.environ.get("COST_COUNT_CRATES", "").split(",")
+if not (name.startswith("cost_") or name in wanted) or not log:
     os.execvp(rustc, [rustc, *args])
 r = subprocess.run(
     ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", rustc, *args],

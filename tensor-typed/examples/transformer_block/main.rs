@@ -95,7 +95,7 @@ fn parse_args() -> std::result::Result<Args, String> {
 
 fn run(args: &Args) -> Result<()> {
     let st = Weights::open(&args.weights)?;
-    let block = Block::load(&st)?;
+    let block = Block::<model::Sizes>::load(&st)?;
     let (x, y_torch) = recorded_io(&st)?;
     let y = block.forward(&x);
     println!(

@@ -1,13 +1,16 @@
 //! The model: a pre-norm transformer block (GPT-2's, shrunk to d_model 64) and a
 //! GPT-2-sized token embedding → unembedding path around it, as typed model code.
 //!
-//! Every dim is named (`dims!`): parameters have static shapes (`[Model, Hidden]`) and
-//! every activation is `[Batch, Seq, ..]` (only the batch is known at run time). A
+//! The block is written once over its dims (`BlockDims`, `Block<C>`), from the shared,
+//! generic layers of `tensor_typed::nn`; `Sizes` names the recorded block's dims
+//! (`dims!`): parameters have static shapes (`[Model, Hidden]`) and every activation is
+//! `[Batch, Seq, ..]` (only the batch is known at run time). A
 //! transposed weight, a head split that does not divide, a mask of the wrong size, a
 //! layer norm over the wrong dims, or `q @ k` without the transpose (`HeadDim` vs `Seq`,
 //! both 16) does not compile.
 
 use tensor_core::Result;
+use tensor_typed::bounds::{Dim, ProductOf};
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
 
@@ -35,8 +38,6 @@ dims! {
 
 /// A batch of sequences of width 64: the block's input and output.
 pub type Acts = Tensor<f32, Shape![Batch, Seq, Model]>;
-/// Per-head activations: `b h s d`, 4 heads of 16.
-type PerHead = Tensor<f32, Shape![Batch, Heads, Seq, HeadDim]>;
 /// Token ids, `[batch, 16]`.
 pub type Ids = Tensor<i64, Shape![Batch, Seq]>;
 /// Next-token logits over GPT-2's vocabulary.
@@ -50,46 +51,91 @@ pub struct Linear<W, B> {
     pub b: B,
 }
 
-/// A 64 → 64 linear layer (the attention's projections).
-type Proj = Linear<Tensor<f32, Shape![Model, Model]>, Tensor<f32, Shape![Model]>>;
-/// The MLP's 64 → 256 layer.
-type Up = Linear<Tensor<f32, Shape![Model, Hidden]>, Tensor<f32, Shape![Hidden]>>;
-/// The MLP's 256 → 64 layer.
-type Down = Linear<Tensor<f32, Shape![Hidden, Model]>, Tensor<f32, Shape![Model]>>;
+/// A linear layer `I` → `O`: weight `[I, O]`, bias `[O]`.
+type Layer<I, O> = Linear<Tensor<f32, (I, O)>, Tensor<f32, (O,)>>;
+/// The block's activations `[Batch, Seq, Model]` over the dims `C`.
+type ActsOf<C> = Tensor<
+    f32,
+    (
+        <C as BlockDims>::Batch,
+        <C as BlockDims>::Seq,
+        <C as BlockDims>::Model,
+    ),
+>;
+/// Per-head activations `[Batch, Heads, Seq, HeadDim]` over the dims `C`.
+type PerHeadOf<C> = Tensor<
+    f32,
+    (
+        <C as BlockDims>::Batch,
+        <C as BlockDims>::Heads,
+        <C as BlockDims>::Seq,
+        <C as BlockDims>::HeadDim,
+    ),
+>;
 
-/// The block's parameters (names as in the recorded safetensors file).
-pub struct Block {
-    ln1: nn::LayerNorm<Model>,
-    q: Proj,
-    k: Proj,
-    v: Proj,
-    o: Proj,
-    ln2: nn::LayerNorm<Model>,
+/// The block's dims, one type per size: the block is written once over any `BlockDims`;
+/// the item bound states the product it splits (`Model` is `Heads · HeadDim`).
+pub trait BlockDims: 'static {
+    /// Sequences in a batch.
+    type Batch: Dim;
+    /// Token positions.
+    type Seq: Dim;
+    /// The block's width.
+    type Model: Dim + ProductOf<Self::Heads, Self::HeadDim>;
+    /// Attention heads.
+    type Heads: Dim;
+    /// The width of one head.
+    type HeadDim: Dim;
+    /// The MLP's hidden width.
+    type Hidden: Dim;
+}
+
+/// The recorded block's sizes, named by `dims!` above.
+pub struct Sizes;
+impl BlockDims for Sizes {
+    type Batch = Batch;
+    type Seq = Seq;
+    type Model = Model;
+    type Heads = Heads;
+    type HeadDim = HeadDim;
+    type Hidden = Hidden;
+}
+
+/// The block's parameters (names as in the recorded safetensors file), over the dims `C`.
+pub struct Block<C: BlockDims = Sizes> {
+    ln1: nn::LayerNorm<C::Model>,
+    q: Layer<C::Model, C::Model>,
+    k: Layer<C::Model, C::Model>,
+    v: Layer<C::Model, C::Model>,
+    o: Layer<C::Model, C::Model>,
+    ln2: nn::LayerNorm<C::Model>,
     /// MLP up-projection 64 → 256 (GPT-2's 4x).
-    up: Up,
+    up: Layer<C::Model, C::Hidden>,
     /// MLP down-projection 256 → 64.
-    down: Down,
+    down: Layer<C::Hidden, C::Model>,
     /// `true` above the diagonal: the future positions a query may not attend to.
-    future: Tensor<bool, Shape![Seq, Seq]>,
+    future: Tensor<bool, Shape![C::Seq, C::Seq]>,
 }
 
-/// `true` strictly above the diagonal (`torch.ones(16, 16).tril(0) == 0`).
-fn causal_mask() -> Tensor<bool, Shape![Seq, Seq]> {
-    let lower = Tensor::<f32, Shape![Seq, Seq]>::ones().tril::<0>();
-    lower.eq(&Tensor::<f32, Shape![Seq, Seq]>::zeros())
+/// `true` strictly above the diagonal (`torch.ones(n, n).tril(0) == 0`) for a static
+/// `S` of size `n`.
+fn causal_mask<S: Dim>() -> Result<Tensor<bool, Shape![S, S]>> {
+    let n = S::STATIC.expect("the block's positions are static");
+    let lower = Tensor::<f32, Shape![S, S]>::ones_with(&[n, n])?.tril::<0>();
+    Ok(lower.eq(&Tensor::<f32, Shape![]>::zeros()))
 }
 
-impl Block {
+impl<C: BlockDims> Block<C> {
     /// Loads the block from `st`: `ln1.weight`, `attn.wq`, `attn.bq`, ..., `mlp.b2`. Every
     /// load checks the dtype and the static shape against the file's header.
-    pub fn load(st: &Weights) -> Result<Block> {
-        let ln = |name: &str| -> Result<nn::LayerNorm<Model>> {
+    pub fn load(st: &Weights) -> Result<Block<C>> {
+        let ln = |name: &str| -> Result<nn::LayerNorm<C::Model>> {
             Ok(nn::LayerNorm {
                 weight: st.load(&format!("{name}.weight"))?,
                 bias: st.load(&format!("{name}.bias"))?,
             })
         };
-        let attn = |p: &str| -> Result<Proj> {
+        let attn = |p: &str| -> Result<Layer<C::Model, C::Model>> {
             Ok(Linear {
                 w: st.load(&format!("attn.w{p}"))?,
                 b: st.load(&format!("attn.b{p}"))?,
@@ -110,7 +156,7 @@ impl Block {
                 w: st.load("mlp.w2")?,
                 b: st.load("mlp.b2")?,
             },
-            future: causal_mask(),
+            future: causal_mask::<C::Seq>()?,
         })
     }
 
@@ -118,23 +164,23 @@ impl Block {
     /// projection's residual: 4 heads of 16, scores scaled by `1/sqrt(16)`, with the
     /// shared layers of `tensor_typed::nn` (`split_heads`, the attention core,
     /// `merge_heads`).
-    fn attention(&self, h: &Acts) -> Acts {
-        let heads = |l: &Proj| -> PerHead {
-            let t: Acts = &h.matmul(&l.w) + &l.b;
+    fn attention(&self, h: &ActsOf<C>) -> ActsOf<C> {
+        let heads = |l: &Layer<C::Model, C::Model>| -> PerHeadOf<C> {
+            let t: ActsOf<C> = &h.matmul(&l.w) + &l.b;
             t.split_heads()
         };
         let (q, k, v) = (heads(&self.q), heads(&self.k), heads(&self.v));
         // Inside: `q.matmul(&k.transpose::<-2, -1>())`, [Batch, Heads, Seq, Seq];
         // `q.matmul(&k)` (no transpose) does not compile, although `Seq` and `HeadDim`
         // are both 16.
-        let a: PerHead = nn::scaled_dot_product_attention(&q, &k, &v, Some(&self.future));
-        let merged: Acts = a.merge_heads();
+        let a: PerHeadOf<C> = nn::scaled_dot_product_attention(&q, &k, &v, Some(&self.future));
+        let merged: ActsOf<C> = a.merge_heads();
         &merged.matmul(&self.o.w) + &self.o.b
     }
 
     /// The block: `x + attn(ln1(x))`, then `+ mlp(ln2(.))` with a GELU MLP 64 → 256 → 64.
     /// Mirrors `block` in `record.py`.
-    pub fn forward(&self, x: &Acts) -> Acts {
+    pub fn forward(&self, x: &ActsOf<C>) -> ActsOf<C> {
         let h = self.ln1.forward(x);
         let x = x + &self.attention(&h);
         let h = self.ln2.forward(&x);
@@ -177,7 +223,7 @@ impl Gpt2Io {
 
     /// ids `[b, 16]` → embeddings `[b, 16, 768]` → `[b, 16, 64]` → `block` → `ln_f` →
     /// `[b, 16, 768]` → logits `[b, 16, 50257]`.
-    pub fn forward(&self, ids: &Ids, block: &Block) -> Logits {
+    pub fn forward(&self, ids: &Ids, block: &Block<Sizes>) -> Logits {
         let tokens = nn::embedding(ids, &self.wte); // [Batch, Seq, Embd]
         let positions = self.wpe.narrow::<0, 0, 16>(); // [16, Embd]: 16 unifies with Seq
         let e = &tokens + &positions;

@@ -10,7 +10,7 @@ use tensor_typed::prelude::*;
 #[test]
 fn block_matches_pytorch_within_1e_5() {
     let st = Weights::open(recorded_path()).unwrap();
-    let block = Block::load(&st).unwrap();
+    let block = Block::<crate::model::Sizes>::load(&st).unwrap();
     let (x, y_torch) = recorded_io(&st).unwrap();
     assert_eq!(x.dims(), &[2, 16, 64]);
     let y = block.forward(&x);
@@ -22,7 +22,7 @@ fn block_matches_pytorch_within_1e_5() {
 fn block_is_causal_the_first_position_ignores_the_rest() {
     // Changing the last token must leave every earlier position's output alone.
     let st = Weights::open(recorded_path()).unwrap();
-    let block = Block::load(&st).unwrap();
+    let block = Block::<crate::model::Sizes>::load(&st).unwrap();
     let (x, _) = recorded_io(&st).unwrap();
     let mut v = x.contiguous_copy().to_vec();
     let last = 15 * 64;
