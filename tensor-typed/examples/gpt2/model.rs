@@ -45,15 +45,6 @@ pub struct Attention<C: Config> {
     pub c_proj: nn::Conv1D<C::Embd, C::Embd>,
 }
 
-/// The MLP: `c_proj(gelu_tanh(c_fc(x)))`.
-#[derive(Params)]
-pub struct Mlp<C: Config> {
-    /// `[Embd, Inner]`.
-    pub c_fc: nn::Conv1D<C::Embd, C::Inner>,
-    /// `[Inner, Embd]`.
-    pub c_proj: nn::Conv1D<C::Inner, C::Embd>,
-}
-
 /// One transformer block (`transformer.h.N`): pre-norm attention and MLP with residuals.
 #[derive(Params)]
 pub struct Block<C: Config> {
@@ -64,7 +55,8 @@ pub struct Block<C: Config> {
     /// Before the MLP.
     pub ln_2: nn::LayerNorm<C::Embd>,
     /// The MLP.
-    pub mlp: Mlp<C>,
+    /// The MLP `Embd` → `Inner` → `Embd` (`gelu_tanh` between).
+    pub mlp: nn::Mlp<C::Embd, C::Inner>,
 }
 
 /// GPT-2 with its language-model head tied to the token embedding (`GPT2LMHeadModel`:
@@ -154,7 +146,7 @@ impl<C: Config> Gpt2<C> {
                         c_proj: conv1d()?,
                     },
                     ln_2: nn::LayerNorm::with_size(size::<C::Embd>())?,
-                    mlp: Mlp {
+                    mlp: nn::Mlp {
                         c_fc: conv1d()?,
                         c_proj: conv1d()?,
                     },
@@ -264,8 +256,9 @@ impl<C: Config> Block<C> {
             .attn
             .forward(&self.ln_1.forward(x), cache, past, future);
         a.add_(x); // the residual, in place in the fresh output
-        let up = self.mlp.c_fc.forward(&self.ln_2.forward(&a)).gelu_tanh();
-        let m = self.mlp.c_proj.forward(&up);
+        let m = self
+            .mlp
+            .forward(&self.ln_2.forward(&a), nn::Activation::GeluTanh);
         m.add_(&a);
         m
     }

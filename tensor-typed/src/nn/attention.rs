@@ -1,15 +1,17 @@
 //! The transformer layers models share, each written once over its dims: [`LayerNorm`]
-//! (`torch.nn.LayerNorm`), the heads of a multi-head attention
+//! (`torch.nn.LayerNorm`), the [`Mlp`], the heads of a multi-head attention
 //! ([`Tensor::split_heads`], [`Tensor::merge_heads`]) and its core,
 //! [`scaled_dot_product_attention`]
 //! (`F.scaled_dot_product_attention`). Generic over dim type parameters with no bound
 //! but `Dim` (and, where a width is split into heads, the fact that it is their product,
 //! [`ProductOf`]).
 
+use super::linear::Conv1D;
 use crate::ops::reduction::Float;
 use crate::shape::split::ProductOf;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
+use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 
@@ -75,6 +77,63 @@ impl<E: Dim, T: Float> LayerNorm<E, T> {
         S: crate::shape::nn_rules::NormalizedBy<(E,)>,
     {
         super::rowwise::try_layer_norm(x, &self.weight, &self.bias, LAYER_NORM_EPS)
+    }
+}
+
+/// The activation between an [`Mlp`]'s two layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `F.gelu` (the erf form).
+    Gelu,
+    /// `F.gelu(approximate="tanh")` (GPT-2's `gelu_new`).
+    GeluTanh,
+    /// `F.relu`.
+    Relu,
+    /// `F.silu`.
+    Silu,
+}
+
+/// A transformer's MLP over activations `[B, S, E]`: `c_proj(act(c_fc(x)))` with
+/// `[in, out]` layers, `E` → `H` → `E` (Hugging Face's GPT-2 `MLP`, whose names it keeps).
+///
+/// ```
+/// use tensor_typed::prelude::*;
+/// let mlp = nn::Mlp::<D<4>, D<16>> {
+///     c_fc: nn::Conv1D::zeros(),
+///     c_proj: nn::Conv1D::zeros(),
+/// };
+/// let x = Tensor::<f32, Shape![Dyn, 3, 4]>::ones_with(&[2, 3, 4])?;
+/// let y: Tensor<f32, Shape![Dyn, 3, 4]> = mlp.forward(&x, nn::Activation::GeluTanh);
+/// # let _ = y;
+/// # Ok::<(), tensor_typed::Error>(())
+/// ```
+#[derive(crate::Params)]
+pub struct Mlp<E: Dim, H: Dim, T: Element = f32> {
+    /// The up-projection `[E, H]`.
+    pub c_fc: Conv1D<E, H, T>,
+    /// The down-projection `[H, E]`.
+    pub c_proj: Conv1D<H, E, T>,
+}
+
+impl<E: Dim, H: Dim, T: Float + MatmulElement + crate::typelevel::dtype_rules::Relu> Mlp<E, H, T> {
+    /// `c_proj(act(c_fc(x)))` of `x` `[B, S, E]`.
+    ///
+    /// # Errors
+    /// PyTorch's matmul error when a run-time last dim is not `E`; an allocation failure.
+    #[plain_form]
+    pub fn try_forward<B: Dim, S: Dim>(
+        &self,
+        x: &Tensor<T, (B, S, E)>,
+        act: Activation,
+    ) -> Result<Tensor<T, (B, S, E)>> {
+        let up: Tensor<T, (B, S, H)> = self.c_fc.try_forward(x)?;
+        let up = match act {
+            Activation::Gelu => up.try_gelu()?,
+            Activation::GeluTanh => up.try_gelu_tanh()?,
+            Activation::Relu => up.try_relu()?,
+            Activation::Silu => up.try_silu()?,
+        };
+        self.c_proj.try_forward(&up)
     }
 }
 

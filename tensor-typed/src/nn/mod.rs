@@ -24,7 +24,8 @@ mod linear;
 mod rowwise;
 
 pub use attention::{
-    scaled_dot_product_attention, try_scaled_dot_product_attention, LayerNorm, LAYER_NORM_EPS,
+    scaled_dot_product_attention, try_scaled_dot_product_attention, Activation, LayerNorm, Mlp,
+    LAYER_NORM_EPS,
 };
 pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
