@@ -87,8 +87,6 @@ pub enum Activation {
     Gelu,
     /// `F.gelu(approximate="tanh")` (GPT-2's `gelu_new`).
     GeluTanh,
-    /// `F.relu`.
-    Relu,
     /// `F.silu`.
     Silu,
 }
@@ -115,7 +113,7 @@ pub struct Mlp<E: Dim, H: Dim, T: Element = f32> {
     pub c_proj: Conv1D<H, E, T>,
 }
 
-impl<E: Dim, H: Dim, T: Float + MatmulElement + crate::typelevel::dtype_rules::Relu> Mlp<E, H, T> {
+impl<E: Dim, H: Dim, T: Float + MatmulElement> Mlp<E, H, T> {
     /// `c_proj(act(c_fc(x)))` of `x` `[B, S, E]`.
     ///
     /// # Errors
@@ -130,7 +128,6 @@ impl<E: Dim, H: Dim, T: Float + MatmulElement + crate::typelevel::dtype_rules::R
         let up = match act {
             Activation::Gelu => up.try_gelu()?,
             Activation::GeluTanh => up.try_gelu_tanh()?,
-            Activation::Relu => up.try_relu()?,
             Activation::Silu => up.try_silu()?,
         };
         self.c_proj.try_forward(&up)
