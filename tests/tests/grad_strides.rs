@@ -14,18 +14,18 @@ fn leaf(sizes: &[usize]) -> Tensor {
         .unwrap()
 }
 
+/// The backward pass of the sum of `out`'s elements.
+fn backward_of_sum(out: Tensor) {
+    out.sum(&[], false).unwrap().backward().unwrap();
+}
+
 #[test]
 fn a_matrix_times_a_batch_with_a_size_1_row_gives_pytorchs_grad_strides() {
     // PyTorch: y = torch.randn(3, 1, requires_grad=True); x = torch.randn(4, 1, 4,
     // requires_grad=True); (y @ x).sum().backward(); x.grad.stride() == (4, 1, 1),
     // y.grad.stride() == (1, 1).
     let (y, x) = (leaf(&[3, 1]), leaf(&[4, 1, 4]));
-    y.matmul(&x)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward()
-        .unwrap();
+    backward_of_sum(y.matmul(&x).unwrap());
     let (gx, gy) = (x.grad().unwrap(), y.grad().unwrap());
     assert_eq!((gx.sizes(), gx.strides()), (&[4, 1, 4][..], &[4, 1, 1][..]));
     assert_eq!((gy.sizes(), gy.strides()), (&[3, 1][..], &[1, 1][..]));
@@ -40,12 +40,7 @@ fn a_matrix_times_a_batch_with_a_size_1_row_gives_pytorchs_grad_strides() {
 fn a_batch_times_a_matrix_keeps_contiguous_grad_strides() {
     // PyTorch folds x into a [4, 4] matrix; the gradient viewed back is contiguous.
     let (x, w) = (leaf(&[4, 1, 4]), leaf(&[4, 4]));
-    x.matmul(&w)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward()
-        .unwrap();
+    backward_of_sum(x.matmul(&w).unwrap());
     let gx = x.grad().unwrap();
     assert_eq!(gx.strides(), &[4, 4, 1]);
 }
@@ -55,12 +50,7 @@ fn a_wider_inner_dim_gives_contiguous_grads_with_the_same_values_as_a_batched_pr
     // k = 2: PyTorch's folded gradient is transposed in memory, so `.grad` is a
     // contiguous copy; the values are those of the batched product.
     let (y, x) = (leaf(&[3, 2]), leaf(&[4, 2, 5]));
-    y.matmul(&x)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward()
-        .unwrap();
+    backward_of_sum(y.matmul(&x).unwrap());
     let gx = x.grad().unwrap();
     assert_eq!(gx.strides(), &[10, 5, 1]);
     let yv = y.to_vec::<f32>().unwrap();
@@ -78,11 +68,6 @@ fn a_gradient_with_stride_0_at_a_size_1_dim_is_copied() {
         .requires_grad_(true)
         .unwrap();
     let g = Tensor::full(&[2, 1], 1.0, DType::F32).unwrap();
-    x.mul(&g)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward()
-        .unwrap();
+    backward_of_sum(x.mul(&g).unwrap());
     assert_ne!(x.grad().unwrap().strides()[1], 0);
 }

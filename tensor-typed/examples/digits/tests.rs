@@ -358,26 +358,28 @@ fn parse_error(args: &str) -> String {
     }
 }
 
+/// Every flag of the command line, in its usage's order.
+const FLAGS: [&str; 12] = [
+    "--model",
+    "--epochs",
+    "--lr",
+    "--batch",
+    "--seed",
+    "--data",
+    "--ranks",
+    "--mpi",
+    "--curve",
+    "--plot",
+    "--fail-rank",
+    "--drop-rank",
+];
+
 #[test]
 fn help_prints_the_usage_of_every_flag() {
     let Ok(cli::Command::Help(text)) = cli::parse(["--help"].map(String::from)) else {
         panic!("--help is a request for the usage")
     };
-    for flag in [
-        "Usage:",
-        "--model",
-        "--epochs",
-        "--lr",
-        "--batch",
-        "--seed",
-        "--data",
-        "--ranks",
-        "--mpi",
-        "--curve",
-        "--plot",
-        "--fail-rank",
-        "--drop-rank",
-    ] {
+    for flag in std::iter::once("Usage:").chain(FLAGS) {
         assert!(text.contains(flag), "{flag} missing from:\n{text}");
     }
 }
@@ -494,24 +496,11 @@ impl Xorshift {
 
 #[test]
 fn random_command_lines_parse_or_fail_without_panicking() {
-    let flags = [
-        "--model",
-        "--epochs",
-        "--lr",
-        "--batch",
-        "--seed",
-        "--data",
-        "--ranks",
-        "--mpi",
-        "--curve",
-        "--plot",
-        "--fail-rank",
-        "--drop-rank",
-        "--help",
-        "-h",
-        "--",
-        "--bogus",
-    ];
+    let flags: Vec<&str> = FLAGS
+        .iter()
+        .copied()
+        .chain(["--help", "-h", "--", "--bogus"])
+        .collect();
     let values = [
         "0",
         "1",

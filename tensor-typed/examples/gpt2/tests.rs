@@ -266,27 +266,29 @@ fn the_command_line_reads_ids_and_sampling_flags() {
     assert_eq!((a.bench, a.reps), (vec![(2, 32), (1, 128)], 3));
 }
 
+/// Every flag of the command line, in its usage's order.
+const FLAGS: [&str; 12] = [
+    "--model",
+    "--prompt-ids",
+    "--max-new-tokens",
+    "--temperature",
+    "--top-k",
+    "--top-p",
+    "--seed",
+    "--no-cache",
+    "--tokenizer",
+    "--prompt",
+    "--bench-forward",
+    "--reps",
+];
+
 #[test]
 fn help_prints_the_usage_of_every_flag() {
     let parsed = crate::cli::parse_args(["--help".to_string()].into_iter()).unwrap();
     let crate::cli::Parsed::Help(text) = parsed else {
         panic!("--help is a request for the usage")
     };
-    for flag in [
-        "Usage:",
-        "--model",
-        "--prompt-ids",
-        "--max-new-tokens",
-        "--temperature",
-        "--top-k",
-        "--top-p",
-        "--seed",
-        "--no-cache",
-        "--tokenizer",
-        "--prompt",
-        "--bench-forward",
-        "--reps",
-    ] {
+    for flag in std::iter::once("Usage:").chain(FLAGS) {
         assert!(text.contains(flag), "{flag} missing from:\n{text}");
     }
 }
@@ -405,23 +407,11 @@ impl Xorshift {
 
 #[test]
 fn random_command_lines_parse_or_fail_without_panicking() {
-    let flags = [
-        "--model",
-        "--prompt-ids",
-        "--max-new-tokens",
-        "--temperature",
-        "--top-k",
-        "--top-p",
-        "--seed",
-        "--no-cache",
-        "--tokenizer",
-        "--prompt",
-        "--bench-forward",
-        "--reps",
-        "--help",
-        "--",
-        "--bogus",
-    ];
+    let flags: Vec<&str> = FLAGS
+        .iter()
+        .copied()
+        .chain(["--help", "--", "--bogus"])
+        .collect();
     let values = [
         "0",
         "1",
