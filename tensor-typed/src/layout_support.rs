@@ -28,11 +28,11 @@ mod recipe;
 
 use std::marker::PhantomData;
 
+pub use crate::shape::layout::{Chunks, DimIs, GroupSize, SplitDim};
 pub use crate::shape::names::{AsIs, Later, NamesAs};
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimMul, Prod};
 pub use crate::typelevel::dim::{Dim, Dyn, StaticDim, D, K};
-pub use crate::typelevel::layout_rules::{Chunks, DimIs, GroupSize, SplitDim};
 pub use crate::typelevel::named::SizeOf;
 pub use crate::typelevel::op::{rearrange, reduce, repeat};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};

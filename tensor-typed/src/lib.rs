@@ -1,9 +1,108 @@
-//! Typed tensors: static dims checked by the compiler, `Dyn` dims by the runtime.
+//! Tensors whose shapes the compiler checks: static dims are compared at compile time,
+//! `Dyn` dims at run time with PyTorch's checks and messages, on tensor-core's
+//! PyTorch-faithful runtime.
 //!
-//! See [`shape`] for how shapes are represented (`Shape![2, Dyn, 3]` is
-//! `(D<2>, Dyn, D<3>)`) and which shape rules exist; the user's methods are on
-//! [`Tensor`]. `typelevel` (dims as types, Peano numbers, type
-//! lists, checks, op markers) is the machinery behind the bounds, hidden from the docs.
+//! # A tour
+//!
+//! A shape is a tuple of dims written with [`Shape!`]: `Shape![Dyn, 3]` is `(Dyn, D<3>)`.
+//! Every op computes its output shape in the type:
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//!
+//! let a = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]; // Tensor<f32, Shape![2, 3]>
+//! let b: Tensor<f32, Shape![3]> = tensor![10.0, 20.0, 30.0];
+//! let c = &a + &b; // broadcast: [2, 3]
+//! let m = a.matmul(&a.permute::<Axes![1, 0]>()); // [2, 3] @ [3, 2] -> [2, 2]
+//! let s: Tensor<f32, Shape![2]> = c.sum::<Axes![1]>();
+//! let x = Tensor::<f32, Shape![Dyn, 3]>::from_vec(vec![0.0; 15], &[5, 3])?;
+//! let y = &x + &b; // [Dyn, 3]: the Dyn dim is checked at run time
+//! let z: Tensor<f32, Shape![5, 3]> = y.check_shape()?; // now static
+//! assert_eq!((m.dims(), s.dims(), z.dims()), (&[2, 2][..], &[2][..], &[5, 3][..]));
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+//!
+//! A mistake between static dims does not compile, and the error names the dims:
+//!
+//! ```compile_fail
+//! use tensor_typed::prelude::*;
+//! let a = Tensor::<f32, Shape![2, 3]>::zeros();
+//! let b = Tensor::<f32, Shape![2]>::zeros();
+//! let c = &a + &b; // add: cannot broadcast (D<2>, D<3>) with (D<2>,): dim 1 is D<3> vs D<2>
+//! ```
+//!
+//! [`layout!`] rearranges, repeats and reduces with einops' patterns, checked at
+//! compile time:
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//!
+//! let x = Tensor::<f32, Shape![Dyn, 64]>::zeros_with(&[2, 64])?;
+//! let heads = layout!(x, "b (h d) -> b h d", h = 4); // Tensor<f32, Shape![Dyn, 4, 16]>
+//! let back: Tensor<f32, Shape![Dyn, 64]> = layout!(heads, "b h d -> b (h d)");
+//! assert_eq!(back.dims(), &[2, 64]);
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+//!
+//! Named dims (`dims!`) catch the mistakes sizes cannot: two different names never
+//! unify, whatever their sizes.
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//!
+//! dims! {
+//!     /// Sequences in a batch.
+//!     pub Batch;
+//!     /// Positions.
+//!     pub Seq;
+//!     /// Features, a static named dim.
+//!     pub Model = 16;
+//! }
+//!
+//! let q: Tensor<f32, Shape![Batch, Seq, Model]> = Tensor::zeros_with(&[2, 16, 16])?;
+//! let scores = q.matmul(&q.transpose::<-2, -1>()); // [Batch, Seq, Seq]
+//! let out = scores.softmax::<-1>().matmul(&q); // [Batch, Seq, Model]
+//! assert_eq!(out.dims(), &[2, 16, 16]);
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+//!
+//! `q.matmul(&q)` would be a compile error (`inner dims are Model (D<16>) vs Seq (Dyn)`),
+//! although both are 16 at run time.
+//!
+//! A layer is written once for every size, generic over its dims with no bound but
+//! [`Dim`]:
+//!
+//! ```
+//! use tensor_typed::prelude::*;
+//!
+//! fn attend<B: Dim, S: Dim, E: Dim>(
+//!     q: &Tensor<f32, Shape![B, S, E]>,
+//!     k: &Tensor<f32, Shape![B, S, E]>,
+//!     v: &Tensor<f32, Shape![B, S, E]>,
+//! ) -> Tensor<f32, Shape![B, S, E]> {
+//!     let scores: Tensor<f32, Shape![B, S, S]> = q.matmul(&k.transpose::<-2, -1>());
+//!     scores.softmax::<-1>().matmul(v)
+//! }
+//!
+//! let x = Tensor::<f32, Shape![2, 5, 8]>::zeros();
+//! assert_eq!(attend(&x, &x, &x).dims(), &[2, 5, 8]);
+//! let d = Tensor::<f32, Shape![Dyn, Dyn, 8]>::zeros_with(&[1, 3, 8])?;
+//! assert_eq!(attend(&d, &d, &d).dims(), &[1, 3, 8]);
+//! # Ok::<(), tensor_typed::Error>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! * [`Tensor`]: the ops, each with a `try_` form returning [`Result`] where a run-time
+//!   check can fail (the plain form panics with the same message).
+//! * [`nn`]: model ops and layers (`Linear`, `Conv2d`, `LayerNorm`, `Embedding`, `Mlp`,
+//!   attention); [`optim`]: SGD and AdamW; [`Params`]: visiting a model's tensors;
+//!   [`io`]: safetensors and NumPy weights, loaded by PyTorch's state-dict names;
+//!   [`data_parallel`]: training over ranks.
+//! * [`shape`]: how shapes are types, and every rule with the error it reports;
+//!   [`bounds`]: the bounds generic code may write; [`arith`]: dim arithmetic.
+//! * `tensor_core` (re-exported types: [`Error`], [`Element`]) is the untyped runtime
+//!   underneath; `as_dyn()` of a typed tensor is its runtime tensor.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -32,9 +131,7 @@ pub mod typelevel;
 // avoids `#[doc(hidden)]` modules; these hidden re-exports give the machinery such a path
 // while keeping it out of the user's docs.
 #[doc(hidden)]
-pub use typelevel::{
-    checks, const_dim, decimal, dim, dtype_rules, layout_rules, list, mismatch, op, peano,
-};
+pub use typelevel::{const_dim, decimal, dim, list, op, peano};
 
 /// Type-level arithmetic on dims (product, sum, difference, exact quotient, conv/pool
 /// output size) for rules and layers of your own; see the module's items.

@@ -8,10 +8,10 @@
 
 use super::linear::Conv1D;
 use crate::ops::reduction::Float;
+use crate::shape::dtype::MatmulElement;
 use crate::shape::split::ProductOf;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
-use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 

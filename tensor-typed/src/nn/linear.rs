@@ -19,11 +19,11 @@
 
 use crate::ops::dims::fit;
 use crate::ops::reduction::Float;
+use crate::shape::dtype::MatmulElement;
 use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
 use crate::shape::StaticShape;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
-use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 

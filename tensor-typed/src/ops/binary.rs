@@ -13,10 +13,9 @@
 
 use crate::ops::inplace::InplaceBroadcast;
 use crate::shape::broadcast::{Broadcast, BroadcastShape};
-use crate::shape::promote::{CastsTo, FloatOf, Promote, Promoted, WithScalar};
+use crate::shape::dtype::{CastsTo, FloatOf, Power, Promote, Promoted, Subtract, WithScalar};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::dtype_rules::{Power, Subtract};
 use crate::typelevel::op;
 use std::ops;
 use tensor_core::{Element, Result, Scalar};

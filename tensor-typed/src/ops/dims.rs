@@ -6,13 +6,14 @@
 //! forms panic with it).
 
 use crate::ops::or_panic;
+use crate::shape::check::Blame;
 use crate::shape::dims::{out, At, DimAt, DimOkOf, NewDimOkOf, PosOf, Squeezable, WrapDim};
+use crate::shape::dims::{DimInRange, NarrowOk, SqueezeOk};
 use crate::shape::nn_rules::{Cat, CatWith};
 use crate::shape::split::{FlattenInto, Unflatten};
 use crate::shape::{ListOf, Shape};
 use crate::tensor::{check_fits, Tensor};
 use crate::typelevel::arith::{DimAdd, DimSub, Sum};
-use crate::typelevel::checks::{Blame, DimInRange, NarrowOk, SqueezeOk};
 use crate::typelevel::dim::{Dim, D};
 use crate::typelevel::op;
 use crate::typelevel::peano::S as Succ;

@@ -9,8 +9,8 @@
 //! (D<3>, D<2>, D<3>)`). A `Dyn` dim is checked at run time.
 
 use crate::shape::broadcast::{Broadcast, BroadcastShape};
+use crate::shape::check::Blame;
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::Blame;
 use crate::typelevel::dim::{And, Bool, DimEq};
 use typenum::{B0, B1};
 

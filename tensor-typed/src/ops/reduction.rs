@@ -9,9 +9,9 @@
 
 use crate::shape::axes::{AxisList, Keepdim, NoKeepdim, ReduceOver, Reduced, ReducedKeepdim};
 use crate::shape::dims::SDim;
+use crate::shape::dtype::ArgReduce;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::dtype_rules::ArgReduce;
 use crate::typelevel::op;
 use tensor_core::half::{bf16, f16};
 use tensor_core::{Element, Result};

@@ -21,10 +21,10 @@
 
 use crate::ops::dims::fit;
 use crate::ops::inplace::InplaceBroadcast;
+use crate::shape::dims::DimInRange;
 use crate::shape::dims::{out, DimOkOf, PosOf, RankOf, RemoveAt, SDim, SetAt, WrapDim};
 use crate::shape::{IntoShape, ListOf, Shape, ShapeOf};
 use crate::tensor::Tensor;
-use crate::typelevel::checks::DimInRange;
 use crate::typelevel::dim::{Dim, Dyn, D};
 use crate::typelevel::op;
 use tensor_core::{Element, Result};

@@ -5,10 +5,10 @@
 //! (`FloatOf<T>`: integers become `f32`, as in PyTorch), and have an in-place variant
 //! (`exp_`) where the result type is `T` itself.
 
-use crate::shape::promote::FloatOf;
+use crate::shape::dtype::FloatOf;
+use crate::shape::dtype::{Negate, Relu};
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::dtype_rules::{Negate, Relu};
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 

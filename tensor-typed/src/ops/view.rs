@@ -7,14 +7,15 @@
 
 use super::or_panic;
 use crate::shape::axes::{AxisList, PermuteBy, Permuted};
+use crate::shape::dtype::MatmulElement;
 use crate::shape::expand::{ExpandTo, RepeatBy, Repeated};
+use crate::shape::matmul_dims::MatmulRankOk;
 use crate::shape::matmul_dims::{MatmulOut, MatmulWith};
 use crate::shape::matrix_t::Transpose;
+use crate::shape::matrix_t::TransposeOk;
 use crate::shape::reshape::ReshapeTo;
 use crate::shape::Shape;
 use crate::tensor::Tensor;
-use crate::typelevel::checks::{MatmulRankOk, TransposeOk};
-use crate::typelevel::dtype_rules::MatmulElement;
 use tensor_core::{Element, Error, Result};
 use tensor_macros::plain_form;
 

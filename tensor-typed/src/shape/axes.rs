@@ -8,9 +8,10 @@
 //! dim `j` is input dim `A[j]`. reduce: each axis in range and not repeated; the reduced
 //! dims are removed (or set to `D<1>` with keepdim).
 
+use crate::shape::check::check;
+use crate::shape::dims::DimInRange;
 use crate::shape::dims::{PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
-use crate::typelevel::checks::{AxisInRange, AxisUnique, DimInRange, PermuteRankOk};
 use crate::typelevel::dim::{Ax, Not, Pick, D};
 use crate::typelevel::list::{ContainsAxis, GetAt, Len, LenOf};
 use crate::typelevel::op;
@@ -399,6 +400,33 @@ type ReduceThen<S, A, Keep, Op> =
 pub type Reduced<S, A, Op = op::sum> = <S as ReduceOver<A, NoKeepdim, Op>>::Output;
 /// The shape of `S` reduced over `A` with keepdim (`Shape![2, 1]`).
 pub type ReducedKeepdim<S, A, Op = op::sum> = <S as ReduceOver<A, Keepdim, Op>>::Output;
+
+check! {
+    /// Permuting `S` by `A`: as many axes as dims.
+    #[diagnostic::on_unimplemented(
+        message = "cannot permute {S} by {A}: the number of axes must equal the rank",
+        label = "not a permutation of the tensor's dims"
+    )]
+    PermuteRankOk<S, A;>
+}
+
+check! {
+    /// An axis `K` of the op `Op` on shape `S` is in range.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: axis {K} is out of range for shape {S}",
+        label = "axes count from 0 and must be less than the rank"
+    )]
+    AxisInRange<Op, S; K>
+}
+
+check! {
+    /// An axis `K` appears once in the axis list `A` of the op `Op`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: axis {K} appears more than once in {A}",
+        label = "each axis may appear only once"
+    )]
+    AxisUnique<Op, A; K>
+}
 
 #[cfg(test)]
 mod tests {

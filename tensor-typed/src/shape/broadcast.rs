@@ -7,13 +7,11 @@
 //! stops at the first mismatch from the right ([`BroadcastStep`]), so one mistake is one
 //! error.
 
+use crate::shape::check::check;
+use crate::shape::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::checks::{
-    BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk,
-};
 use crate::typelevel::dim::{BroadcastDim, Dim, DimEq, Dyn, IsOne, NamedOr, Or, D, K};
 use crate::typelevel::list::{LenOf, Pred};
-use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -105,7 +103,7 @@ where
 /// One step of [`BroadcastZip`], chosen by whether the heads `H1`, `H2` broadcast
 /// (`Self` is that bit): `B1` goes on with the tails `T1`, `T2`; `B0` stops with the
 /// verdict of the heads at output dim `P` (a `D<i>`: [`Mismatch`], or a verdict of
-/// [`crate::typelevel::mismatch`] when a head is named), so only the last mismatching dim is
+/// [`crate::shape::mismatch`] when a head is named), so only the last mismatching dim is
 /// reported (as PyTorch's `infer_size`, which walks from the last dim).
 pub trait BroadcastStep<H1, H2, T1, T2, P> {
     /// The reversed broadcast list from these heads on (meaningless after a mismatch).
@@ -238,3 +236,44 @@ where
 /// The broadcast of shapes `S` and `R` (`Broadcast<Shape![2, 3], Shape![3]>` is
 /// `Shape![2, 3]`), checked for the op `Op`.
 pub type Broadcast<S, R, Op = op::broadcast> = <S as BroadcastShape<R, Op>>::Output;
+
+check! {
+    /// Broadcasting `L` with `R` in op `Op`: output dim `I` pairs the static dims `A`
+    /// and `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B}",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastOk<Op, L, R, A, B; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNamesOk<Op, L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} ({SA}) vs {B}",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastNameDimOk<Op, L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`BroadcastOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: cannot broadcast {L} with {R}: dim {I} is {A} vs {B} ({SB})",
+        label = "these shapes do not broadcast",
+        note = "two static dims broadcast when they are equal or one of them is 1; two different named dims never do"
+    )]
+    BroadcastDimNameOk<Op, L, R, A, B, SB; I>
+}

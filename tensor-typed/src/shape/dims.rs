@@ -8,8 +8,9 @@
 //! generated table for ranks 0..=9 and dims -9..=9, giving the Peano position and an
 //! `Ok` bit that the methods turn into `Dimension out of range` errors.
 
+use crate::shape::check::check;
+use crate::shape::check::Blame;
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::Blame;
 use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::Bool;
 use crate::typelevel::peano::{S, Z};
@@ -181,6 +182,38 @@ pub mod out {
     /// `stack::<A>` of `N` tensors of shape `X`.
     pub type Stacked<X, const A: isize, const N: usize> =
         ShapeOf<<ListOf<X> as InsertAt<NewPosOf<X, A>, D<N>>>::Output>;
+}
+
+/// A signed dim `D` of op `Op` is in range for shape `S` (PyTorch's `maybe_wrap_dim`).
+#[diagnostic::on_unimplemented(
+    message = "{Op}: dim {D} is out of range for shape {S}",
+    label = "Dimension out of range: a dim of a tensor of rank r lies in [-r, r)"
+)]
+pub trait DimInRange<Op, S, const D: isize> {
+    /// `X` when the dim is in range.
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, S, const D: isize> DimInRange<Op, S, D> for B1 {
+    type Then<X> = X;
+}
+
+check! {
+    /// `squeeze::<D>` of `S`: the dim `X` is 1 (or `Dyn`, checked at run time).
+    #[diagnostic::on_unimplemented(
+        message = "squeeze: dim of size {X} of shape {S} cannot be squeezed",
+        label = "only a dim of size 1 can be squeezed"
+    )]
+    SqueezeOk<S, X;>
+}
+
+check! {
+    /// `narrow` of `S`: `START + LEN` fits in the dim `X`.
+    #[diagnostic::on_unimplemented(
+        message = "narrow: start ({START}) + length ({LEN}) exceeds dimension size ({X}) of shape {S}",
+        label = "the narrowed range ends past the dim"
+    )]
+    NarrowOk<S, X; START, LEN>
 }
 
 #[cfg(test)]

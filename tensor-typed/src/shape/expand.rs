@@ -10,15 +10,12 @@
 //! is a verdict type, checked once by [`ExpandTo`] / [`RepeatBy`], so an error names
 //! the shapes and the dims, not the lists the rules walk.
 
+use crate::shape::check::check;
+use crate::shape::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::DimMul;
-use crate::typelevel::checks::{
-    ExpandDimNameOk, ExpandLeadingOk, ExpandNameDimOk, ExpandNamesOk, ExpandOk, ExpandRankOk,
-    RepeatCountOk, RepeatRankOk,
-};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, IsOne, Or, Pick, D, K};
 use crate::typelevel::list::{Len, LenOf, Pred, Rev, ReverseAcc};
-use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::peano::ToDim;
 use std::marker::PhantomData;
@@ -303,3 +300,84 @@ where
 /// The shape of `S` repeated by `R` (`Repeated<Shape![2, 3], Shape![2, 1, 2]>` is
 /// `Shape![2, 2, 6]`).
 pub type Repeated<S, R> = <S as RepeatBy<R>>::Output;
+
+check! {
+    /// Expanding `S` to `T`: target dim `I` is `B` where the tensor has `A`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B}",
+        label = "expand can only change dims of size 1",
+        note = "the expanded size must match the existing size at a non-singleton dimension"
+    )]
+    ExpandOk<S, T, A, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNamesOk<S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the name `A` of size `SA` to the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} ({SA}) and the target is {B}",
+        label = "expand can only change dims of size 1",
+        note = "a named dim is never the 1 that expand grows; it expands only to its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    ExpandNameDimOk<S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`ExpandOk`] of the unnamed dim `A` to the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {T}: dim {I} is {A} and the target is {B} ({SB})",
+        label = "expand can only change dims of size 1",
+        note = "the expanded size must match the existing size at a non-singleton dimension"
+    )]
+    ExpandDimNameOk<S, T, A, B, SB; I>
+}
+
+check! {
+    /// Expanding `S` to `Tgt`: the target has at least as many dims (the `Self` of a
+    /// failure is `Tgt`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {Tgt}: the target has fewer dims than the tensor",
+        label = "expand cannot remove dims",
+        note = "the target shape needs at least as many dims as the tensor (new dims are added in front)"
+    )]
+    ExpandRankOk<S, Tgt;>
+}
+
+check! {
+    /// Expanding `S` to `Tgt`: each new leading dim is static (the `Self` of
+    /// a failure is `Dyn`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot expand {S} to {Tgt}: a new leading dim must be static, found `Dyn`",
+        label = "the size of a new leading dim cannot be inferred"
+    )]
+    ExpandLeadingOk<S, Tgt;>
+}
+
+check! {
+    /// Repeating `S` by `R`: at least as many counts as dims (the `Self` of
+    /// a failure is `S`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot repeat {S} by {R}: the number of repeat dims can not be smaller than the number of dims of the tensor",
+        label = "give one repeat count per dim (or more)"
+    )]
+    RepeatRankOk<S, R;>
+}
+
+check! {
+    /// Repeating `S` by `R`: every count is static (the `Self` of a failure
+    /// is `Dyn`).
+    #[diagnostic::on_unimplemented(
+        message = "repeat: repeat counts must be static dims, found Dyn in {R}",
+        label = "write the repeat counts as numbers in Shape![..]"
+    )]
+    RepeatCountOk<S, R;>
+}

@@ -5,17 +5,16 @@
 //! both are static (`cannot matmul (D<2>, D<3>) by (D<4>, D<5>): inner dims are D<3> vs D<4>`);
 //! a `Dyn` inner dim is checked at run time.
 
-use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
-use crate::shape::{Cons, FromRev, Nil, Shape};
-use crate::typelevel::checks::{
-    Blame, BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk, MatmulDimNameOk,
-    MatmulNameDimOk, MatmulNamesOk, MatmulOk,
+use crate::shape::broadcast::{
+    BroadcastDimNameOk, BroadcastNameDimOk, BroadcastNamesOk, BroadcastOk,
 };
+use crate::shape::broadcast::{BroadcastZip, MaxRank, Mismatch};
+use crate::shape::check::check;
+use crate::shape::check::Blame;
+use crate::shape::mismatch::{DimVsName, Inner, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
+use crate::shape::{Cons, FromRev, Nil, Shape};
 use crate::typelevel::dim::{DimEq, D};
 use crate::typelevel::list::{Len, LenOf};
-use crate::typelevel::mismatch::{
-    DimVsName, Inner, Mismatched, NameVsDim, NamesDiffer, ThenDiffer,
-};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PMax, ToDim};
@@ -24,7 +23,7 @@ use typenum::{B0, B1};
 
 /// The inner dims of a matmul: `Self` (last dim of the left operand) vs `K`. Two different
 /// static dims are the verdict [`InnerMismatch`] (or, when one is named, a verdict of
-/// [`crate::typelevel::mismatch`] at [`Inner`]); it fails only for dims it cannot compare:
+/// [`crate::shape::mismatch`] at [`Inner`]); it fails only for dims it cannot compare:
 /// two different type parameters of generic code (which never unify), or a `D<N>` out of
 /// range.
 #[diagnostic::on_unimplemented(
@@ -259,10 +258,59 @@ pub type MatmulOut<S, R> = <S as MatmulWith<R>>::Output;
 /// # Ok::<(), tensor_typed::Error>(())
 /// ```
 pub trait CanMatmul<R: Shape>:
-    Sized + MatmulWith<R, Ok: crate::typelevel::checks::MatmulRankOk<Self, R>>
+    Sized + MatmulWith<R, Ok: crate::shape::matmul_dims::MatmulRankOk<Self, R>>
 {
 }
 impl<S, R: Shape> CanMatmul<R> for S where
-    S: MatmulWith<R, Ok: crate::typelevel::checks::MatmulRankOk<S, R>>
+    S: MatmulWith<R, Ok: crate::shape::matmul_dims::MatmulRankOk<S, R>>
 {
+}
+
+check! {
+    /// Matrix product of `L` and `R`: the inner dims `A` and `B` must match.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B}",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulOk<L, R, A, B;>
+}
+
+check! {
+    /// [`MatmulOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNamesOk<L, R, A, SA, B, SB;>
+}
+
+check! {
+    /// [`MatmulOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} ({SA}) vs {B}",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulNameDimOk<L, R, A, SA, B;>
+}
+
+check! {
+    /// [`MatmulOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: inner dims are {A} vs {B} ({SB})",
+        label = "the last dim of the left operand must equal the second-to-last of the right",
+        note = "a named dim matches only its own name, an unnamed dim of its size, or `Dyn`"
+    )]
+    MatmulDimNameOk<L, R, A, B, SB;>
+}
+
+check! {
+    /// `matmul` of `L` by `R`: both need at least one dim (never holds: used on `B0`).
+    #[diagnostic::on_unimplemented(
+        message = "cannot matmul {L} by {R}: both arguments to matmul need to be at least 1D",
+        label = "matmul of a 0-d tensor"
+    )]
+    MatmulRankOk<L, R;>
 }

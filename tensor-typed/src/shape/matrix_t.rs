@@ -1,5 +1,6 @@
 //! The shape of `t()`: 0-d and 1-d shapes unchanged, 2-d swapped, more dims refused.
 
+use crate::shape::check::check;
 use crate::shape::Shape;
 use typenum::B1;
 
@@ -36,4 +37,14 @@ macro_rules! no_transpose {
 no_transpose! {
     (A, B, C) (A, B, C, E) (A, B, C, E, F) (A, B, C, E, F, G) (A, B, C, E, F, G, H)
     (A, B, C, E, F, G, H, I)
+}
+
+check! {
+    /// `t()` of `S`: at most 2 dims (never holds: used on `B0`).
+    #[diagnostic::on_unimplemented(
+        message = "t() expects a tensor with <= 2 dimensions, but self is {S}",
+        label = "t() of a tensor with more than 2 dims",
+        note = "use permute::<Axes![..]>() to reorder the dims of a tensor with more than 2 dims"
+    )]
+    TransposeOk<S;>
 }

@@ -1,78 +1,67 @@
-//! Shapes as types: how a static dim, `Dyn` and a whole shape are written, and the
-//! conversion between the printed form (a tuple) and the working form (a cons list).
+//! Shapes as types, and every shape and dtype rule with the error it reports.
 //!
-//! # Representation (settled; helper "layout" builds on it)
+//! # How a shape is written
 //!
-//! * A **static dim** is written in decimal groups of three digits (see
-//!   [`crate::typelevel::dim`]): [`D<N>`](crate::D) for `N` in `0..=999`, and
+//! * A **static dim** is written in decimal groups of three digits
+//!   ([`crate::typelevel::dim`]): [`D<N>`](crate::D) for `N` in `0..=999`, and
 //!   [`K<Hi, Lo>`](crate::K) for `Hi·1000 + Lo` (`Shape![50257]` is `(K<D<50>, D<257>>,)`).
 //!   rustc prints them so, never as `UInt<UInt<UTerm, B1>, B1>`; every size has one form.
 //! * A **run-time dim** is the unit type [`Dyn`].
+//! * A **named dim** is the user's struct ([`crate::NamedDim`], declared by `dims!`).
 //! * A **shape** is a tuple of dims, rank 0 to 8: `Shape![2, Dyn, 3]` expands to
-//!   `(::tensor_typed::D<2>, ::tensor_typed::Dyn, ::tensor_typed::D<3>)`, `Shape![3]` to
-//!   `(D<3>,)`, `Shape![]` to `()`. So a mismatch against an annotation reads
+//!   `(D<2>, Dyn, D<3>)`, `Shape![3]` to `(D<3>,)`, `Shape![]` to `()`. So a mismatch
+//!   against an annotation reads
 //!   ``expected `Tensor<f32, (D<3>, D<2>)>`, found `Tensor<f32, (D<2>, D<3>)>` ``.
-//!   A dim may also be a const expression: `Shape![N_EMBD, 4]` → `(D<{ N_EMBD }>, D<4>)`;
-//!   a dim type (a type parameter `E`, `C::Embd`, a name) is used as is, and arithmetic
-//!   over dim types is a dim type: `Shape![B, H * E]` → `(B, Prod<H, E>)`.
-//! * Inside trait bounds a shape is turned into a **cons list** ([`Shape::List`]:
-//!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`) and back ([`IntoShape`]), so every shape
-//!   operator is one recursive trait instead of one impl per rank.
-//! * **Arithmetic** on dims ([`crate::arith`]: product, sum, difference, exact quotient,
-//!   conv/pool size) computes on the static dims' decimal digits inside bounds
-//!   ([`StaticDim::Digits`](crate::typelevel::dim::StaticDim), read off the groups) and
-//!   groups the result back into its `D`/`K` form
-//!   ([`FromDigits`](crate::typelevel::decimal::FromDigits)); it works for every size.
-//!   Equality and broadcasting compare the decimal forms group by group (no arithmetic).
+//!   A dim may also be a const expression (`Shape![N_EMBD, 4]` → `(D<{ N_EMBD }>, D<4>)`)
+//!   or a dim type (a type parameter `E`, `C::Embd`, a name), and arithmetic over dim
+//!   types is a dim type: `Shape![B, H * E]` → `(B, Prod<H, E>)`.
+//! * Inside trait bounds a shape is a **cons list** ([`Shape::List`]:
+//!   `Cons<D<2>, Cons<Dyn, Cons<D<3>, Nil>>>`), turned back by [`IntoShape`], so every
+//!   shape rule is one recursive trait instead of one impl per rank. An axis list
+//!   (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types, listed the same way.
 //!
-//! # Type-level operators (each a trait with `type Output`, plus a noun alias)
+//! # The rules, one file each
 //!
-//! Dims (`dim.rs`):
-//! * [`BroadcastDim<Rhs>`](crate::typelevel::dim::BroadcastDim) (checked form used by broadcasting):
-//!   `D<N>,D<N>` → `D<N>`; `D<1>,X` → `X`; `X,D<1>` → `X`; `Dyn,D<N>` → `D<N>` for `N>1`
-//!   (the run time checks that the `Dyn` is 1 or N); `Dyn,D<1>` / `Dyn,Dyn` → `Dyn`.
-//! * [`DimEq<Rhs>`](crate::typelevel::dim::DimEq): a typenum bit, `B1` for equal static dims or
-//!   when either is `Dyn`; [`Unify<Rhs>`](crate::typelevel::dim::Unify): the static one of two dims
-//!   that must be equal. [`IsOne`](crate::typelevel::dim::IsOne), [`CanBroadcast`](crate::typelevel::dim::CanBroadcast).
-//! * [`DimMul<Rhs>`](crate::arith::DimMul) / [`Prod`](crate::arith::Prod): product, `Dyn`
-//!   if either is `Dyn`; [`DimAdd`](crate::arith::DimAdd), [`DimSub`](crate::arith::DimSub),
-//!   [`ConvOut`](crate::arith::ConvOut) alike.
-//! * [`DimDiv<Rhs>`](crate::arith::DimDiv) / [`Quot`](crate::arith::Quot): exact division
-//!   with an `Ok` bit, which layout!'s split turns into
-//!   `cannot split dim D<10> by D<3>: D<10> is not divisible by D<3>`.
+//! | file | rules |
+//! |---|---|
+//! | [`broadcast`] | PyTorch's broadcasting (`infer_size`) |
+//! | [`expand`] | `expand` and `repeat` |
+//! | [`reshape`] | `reshape`/`view` targets, `Numel` |
+//! | [`axes`] | `permute` and reductions over `Axes![..]` |
+//! | [`dims`] | one or two signed dims: softmax, transpose, unsqueeze, squeeze, narrow, stack |
+//! | [`split`] | `unflatten` and `flatten_into` over a product of dims |
+//! | [`matmul_dims`] | `matmul` (with batch broadcasting) |
+//! | [`matrix_t`] | `t()` |
+//! | [`same`] | `check_shape`: two shapes that agree where both are static |
+//! | [`names`] | `rename` and the names of a result |
+//! | [`layout`] | `layout!`'s size checks |
+//! | [`nn_rules`] | the model ops: cat, conv2d, pooling, layer_norm, embedding, cross_entropy |
+//! | [`dtype`] | dtype promotion, safe casts, and the dtypes an op refuses |
 //!
-//! Shapes (one file each): [`BroadcastShape`](crate::shape::broadcast::BroadcastShape) /
-//! `Broadcast<A, B>`; `ExpandTo`, `RepeatBy` / `Repeated` (expand.rs), `ReshapeTo` and
-//! `Numel` (product of all dims, `Dyn` if any is `Dyn`; reshape.rs), `PermuteBy` /
-//! `Permuted` and `ReduceOver<A, Keep>` / `Reduced` / `ReducedKeepdim` (axes.rs, axes
-//! from `Axes!`), `MatmulWith` / `MatmulOut` (matmul_shape.rs), `SameShape`
-//! (`check_shape`, ops_view.rs), `Transpose` (`t()`), `InplaceBroadcast` (in-place ops,
-//! inplace.rs). List helpers (`Rev`, `LenOf`, `GetAt`, `ContainsAxis`) are in list.rs.
-//! Where a rule depends only on the receiver's shape (`t()`, and a 0-d `matmul`
-//! operand), the operator carries an `Ok` bit and the method has the bound
-//! `<S as Op>::Ok: XOk<S>`: a failed bound on the operator itself would be reported as
-//! "the method exists but its trait bounds were not satisfied" (E0599) instead of our
-//! message. A check stops at its first failure (broadcast from the last dim,
-//! `check_shape` on the rank before the dims), so one mistake is one error. Measured on rustc 1.95: an annotation
-//! mismatch prints ``expected `Tensor<_, (D<3>, D<2>)>`, found `Tensor<_, (D<2>, D<3>)>` ``
-//! (tests/ui/typed/fail/annotation_mismatch_is_readable.stderr); no typenum bit appears
-//! in any first line. Failures are missing impls of small *check traits* (`checks.rs`)
-//! that carry the values as const generics, so `#[diagnostic::on_unimplemented]`
-//! prints them in decimal, e.g.
-//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is D<3> vs D<4>`.
-//!
-//! An axis list (`Axes![1, 0]`) is a tuple of [`Ax<I>`](crate::Ax) types
-//! (`(Ax<1>, Ax<0>)`), turned into a cons list the same way.
+//! Each file also declares the *check traits* its rules report failures with
+//! ([`check`]): a failed rule is a missing impl whose `#[diagnostic::on_unimplemented]`
+//! message prints the values in decimal, e.g.
+//! `add: cannot broadcast (D<2>, D<3>) with (D<4>,): dim 1 is D<3> vs D<4>`. A rule
+//! stops at its first failure (broadcast from the last dim, `check_shape` on the rank
+//! before the dims), so one mistake is one error. When a named dim is involved,
+//! [`mismatch`] picks the message that prints the names with their sizes. Where a rule
+//! depends only on the receiver's shape (`t()`, a 0-d `matmul` operand), the rule
+//! carries an `Ok` bit and the method has the bound `<S as Rule>::Ok: XOk<S>`: a failed
+//! bound on the rule itself would be reported as "the method exists but its trait bounds
+//! were not satisfied" (E0599) instead of the check's message.
 
 pub mod axes;
 pub mod broadcast;
+pub mod check;
 pub mod dims;
+pub mod dtype;
 pub mod expand;
+pub mod layout;
 pub mod matmul_dims;
 pub mod matrix_t;
+pub mod mismatch;
 pub mod names;
 pub mod nn_rules;
-pub mod promote;
 pub mod reshape;
 pub mod same;
 pub mod split;
@@ -246,7 +235,7 @@ pub trait StaticShape: Shape {}
 impl<S: Shape> StaticShape for S
 where
     S::List: AllStatic,
-    crate::typelevel::checks::Blame<<S::List as AllStatic>::Ok, Dyn>: StaticList<S>,
+    crate::shape::check::Blame<<S::List as AllStatic>::Ok, Dyn>: StaticList<S>,
 {
 }
 

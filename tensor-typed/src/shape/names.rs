@@ -7,13 +7,13 @@
 //! `rename.rs`: a module named like the op marker `op::rename` would make rustc print the
 //! marker with its path.)
 
+use crate::shape::check::check;
 use crate::shape::dims::RankOf;
+use crate::shape::mismatch::{DimVsName, NameVsDim, NamesDiffer};
 use crate::shape::same::{DimsDiffer, RanksDiffer, SameAt, SameVerdict, SameVerdictOf, SameZip};
 use crate::shape::{ListOf, Shape};
-use crate::typelevel::checks::{ResultDimNameOk, ResultNameDimOk, ResultNamesOk};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, D, K};
 use crate::typelevel::list::Len;
-use crate::typelevel::mismatch::{DimVsName, NameVsDim, NamesDiffer};
 use crate::typelevel::named::{IdEq, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
@@ -210,6 +210,34 @@ impl<Op, X, O, A: NamedDim, B, const I: usize> NamedHolds<Op, X, O> for NameVsDi
 impl<Op, X, O, A, B: NamedDim, const I: usize> NamedHolds<Op, X, O> for DimVsName<A, B, D<I>> where
     Op: ResultDimNameOk<Op, X, O, A, B, B::Size, I>
 {
+}
+
+check! {
+    /// A `layout!` (`Op`) result of shape `X` used as `O`: dim `I` is the name `A` of
+    /// size `SA` vs the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "gives `{X}`"
+    )]
+    ResultNamesOk<Op, X, O, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`ResultNamesOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} ({SA}) vs {B}",
+        label = "gives `{X}`"
+    )]
+    ResultNameDimOk<Op, X, O, A, SA, B; I>
+}
+
+check! {
+    /// [`ResultNamesOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): the pattern gives the shape `{X}`, but the result is used as `{O}`: dim {I} is {A} vs {B} ({SB})",
+        label = "gives `{X}`"
+    )]
+    ResultDimNameOk<Op, X, O, A, B, SB; I>
 }
 
 #[cfg(test)]

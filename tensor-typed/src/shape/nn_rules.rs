@@ -6,16 +6,14 @@
 //! message. Each failed check is one error: the output type exists only through the
 //! check's `Then` projection.
 
+use crate::shape::check::check;
+use crate::shape::check::Blame;
 use crate::shape::dims::{PosOf, Push, RankOf, SDim, WrapDim};
+use crate::shape::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, IntoShape, ListOf, Nil, Shape, ShapeOf};
 use crate::typelevel::arith::{ConvOut, ConvSize, DimAdd, DimMul, DimSub, Prod, Sum};
-use crate::typelevel::checks::{
-    BatchOk, Blame, CatDimNameOk, CatNameDimOk, CatNamesOk, CatOk, ConvChannelsOk, NormShapeOk,
-    PoolPadOk, SameRankFor, WindowOk,
-};
 use crate::typelevel::dim::{And, Bool, DimEq, IsOne, Pick, Unify, D};
 use crate::typelevel::list::{Next, Rev, ReverseAcc};
-use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim};
 use crate::typelevel::op;
 use crate::typelevel::peano::{PEq, ToDim};
@@ -406,6 +404,103 @@ where
     L: CrossEntropyRule<T>,
     <L as CrossEntropyRule<T>>::Verdict: CrossEntropyVerdict<L, T>,
 {
+}
+
+check! {
+    /// `cat` of `L` and `R` along dim `D`: the other dims match (`A` vs `B` at dim `I`).
+    /// (No label: rustc then labels the tensors with this trait, instead of a `help` line
+    /// under them, which keeps the error within 15 lines.)
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I} ({A} vs {B})"
+    )]
+    CatOk<L, R, A, B; I>
+}
+
+check! {
+    /// [`CatOk`] of two names `A` and `B`, of sizes `SA` and `SB` (no label, as `CatOk`).
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B} ({SB})"
+    )]
+    CatNamesOk<L, R, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`CatOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} ({SA}) vs {B}"
+    )]
+    CatNameDimOk<L, R, A, SA, B; I>
+}
+
+check! {
+    /// [`CatOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "cat: Sizes of tensors must match except in the cat dim: {L} and {R} differ at dim {I}: {A} vs {B} ({SB})"
+    )]
+    CatDimNameOk<L, R, A, B, SB; I>
+}
+
+check! {
+    /// `cat`/`stack` of `L` and `R`: same rank.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: Tensors must have same number of dimensions: got {L} and {R}",
+        label = "shapes of different ranks"
+    )]
+    SameRankFor<Op, L, R;>
+}
+
+check! {
+    /// `tril`/`triu` of `S`: at least 2 dims.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: input tensor must have at least 2 dimensions, but has shape {S}",
+        label = "a matrix (or a batch of matrices) is needed"
+    )]
+    MatrixOk<Op, S;>
+}
+
+check! {
+    /// `layer_norm` of `S` with weight/bias `W`: `W` is the trailing dims of `S`.
+    #[diagnostic::on_unimplemented(
+        message = "layer_norm: Given normalized_shape={W}, expected input with shape [*, {W}], but got input of shape {S}",
+        label = "the weight's shape must be the trailing dims of the input"
+    )]
+    NormShapeOk<S, W;>
+}
+
+check! {
+    /// `cross_entropy` of logits `L` and targets `T`: the batch dims agree.
+    #[diagnostic::on_unimplemented(
+        message = "cross_entropy: Expected input batch_size ({A}) to match target batch_size ({B}) (logits {L}, targets {T})",
+        label = "logits [N, C] and targets [N] need the same N"
+    )]
+    BatchOk<L, T, A, B;>
+}
+
+check! {
+    /// `conv2d` of input `X` by weight `W`: input channels = weight channels × groups.
+    #[diagnostic::on_unimplemented(
+        message = "conv2d: Given groups={G}, weight of shape {W}, expected input {X} to have {E} channels, but got {C} channels instead",
+        label = "the input's channels must be the weight's dim 1 times groups"
+    )]
+    ConvChannelsOk<X, W, E, C; G>
+}
+
+check! {
+    /// `Op` (conv2d or a pooling) of input `X`: the output is not empty.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: input {X} is too small: the (padded) input is smaller than the (dilated) kernel, so the output would be empty",
+        label = "Kernel size can't be greater than actual input size"
+    )]
+    WindowOk<Op, X;>
+}
+
+check! {
+    /// A pooling of `X`: padding at most half the kernel.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: pad should be at most half of effective kernel size, but got pad={P}, kernel_size={K} and dilation=1",
+        label = "padding too large for the kernel"
+    )]
+    PoolPadOk<Op, X; K, P>
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@
 //! not change whether the counts are equal, and products are the costly part for the
 //! compiler.
 
+use crate::shape::check::check;
+use crate::shape::check::Blame;
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::{Blame, ReshapeOk};
 use crate::typelevel::decimal::{DCons, DNil, Dg1, ListEq, MulBy};
 use crate::typelevel::dim::dim_rule;
 use crate::typelevel::dim::{DimEq, Dyn, Pick, StaticDim, D, K};
@@ -266,6 +267,16 @@ where
     // ("`S: ReshapeTo<T>` is not satisfied") instead of the check's message.
     Blame<<ListOf<S> as NumelCmp<ListOf<T>>>::Output, T>: ReshapeOk<S, T>,
 {
+}
+
+check! {
+    /// Reshaping `S` to `T`: both element counts static and different.
+    #[diagnostic::on_unimplemented(
+        message = "cannot reshape {S} into {T}: the element counts differ",
+        label = "reshape must keep the number of elements",
+        note = "a shape with a `Dyn` dim is checked at run time instead"
+    )]
+    ReshapeOk<S, T;>
 }
 
 #[cfg(test)]

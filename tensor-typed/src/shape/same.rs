@@ -3,14 +3,12 @@
 //! first, then the dims from the left; the first mistake is a verdict type checked once
 //! by [`SameShape`].
 
+use crate::shape::check::check;
 use crate::shape::dims::RankOf;
+use crate::shape::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::shape::{Cons, ListOf, Nil, Shape};
-use crate::typelevel::checks::{
-    SameDimDimNameOk, SameDimNameDimOk, SameDimNamesOk, SameDimOk, SameRankOk,
-};
 use crate::typelevel::dim::{Bool, DimEq, Pick, D};
 use crate::typelevel::list::{Len, Next};
-use crate::typelevel::mismatch::{DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer};
 use crate::typelevel::named::{IsNamed, NamedDim, SizeOf};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
@@ -52,7 +50,7 @@ where
 /// index of the heads (a `D<j>`). Never fails: the first mismatch is the `Verdict`.
 pub trait SameZip<Y, J, M> {
     /// `B1`, or the first [`DimsDiffer`] (or, when a dim is named, a verdict of
-    /// [`crate::typelevel::mismatch`]; [`RanksDiffer`] past the end of one list).
+    /// [`crate::shape::mismatch`]; [`RanksDiffer`] past the end of one list).
     type Verdict;
 }
 impl<J, M> SameZip<Nil, J, M> for Nil {
@@ -119,4 +117,50 @@ where
     ListOf<T>: Len,
     SameVerdictOf<S, T, op::check_shape>: SameVerdict<op::check_shape, S, T>,
 {
+}
+
+check! {
+    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: dim `I` is `A` vs `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B}",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimOk<Op, S, T, A, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNamesOk<Op, S, T, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} ({SA}) vs {B}",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimNameDimOk<Op, S, T, A, SA, B; I>
+}
+
+check! {
+    /// [`SameDimOk`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: dim {I} is {A} vs {B} ({SB})",
+        label = "static dims must agree; only `Dyn` dims are checked at run time"
+    )]
+    SameDimDimNameOk<Op, S, T, A, B, SB; I>
+}
+
+check! {
+    /// `check_shape` (or `rename`, `Op`) from `S` to `T`: the ranks must be equal (the
+    /// `Self` of a failure is `T`).
+    #[diagnostic::on_unimplemented(
+        message = "{Op}: shape {S} can never be {T}: the ranks differ",
+        label = "{Op} keeps the rank"
+    )]
+    SameRankOk<Op, S, T;>
 }

@@ -10,10 +10,10 @@
 //! when the config says so, as an item bound: `type Embd: Dim + ProductOf<Self::Heads,
 //! Self::HeadDim>;`.
 
+use crate::shape::dims::DimInRange;
 use crate::shape::dims::{DimOkOf, PosOf, RankOf, SDim, WrapDim};
 use crate::shape::{Cons, IntoShape, ListOf, Shape, ShapeOf};
 use crate::typelevel::arith::{DimMul, Prod};
-use crate::typelevel::checks::DimInRange;
 use crate::typelevel::dim::{Dim, DimEq};
 use crate::typelevel::op;
 use crate::typelevel::peano::{S, Z};

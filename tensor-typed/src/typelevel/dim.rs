@@ -255,7 +255,7 @@ impl<T, F> Select<T, F> for B0 {
 pub type If<C, T, F> = <C as Select<T, F>>::Output;
 
 /// [`Select`] as a generic associated type: a bit that is [`Bool`] picks between any two
-/// types without a bound per pair (what [`crate::typelevel::checks::Blame`] needs in
+/// types without a bound per pair (what [`crate::shape::check::Blame`] needs in
 /// generic rules).
 pub trait Pick {
     /// `T` for `B1`, `F` for `B0`.

@@ -111,7 +111,7 @@ impl<X: NamedDim> SizeOf for X {
 
 /// `B1` for a named dim, `B0` for `D`, `K` and `Dyn`: which report a failed comparison
 /// of two dims gets (with the names' sizes beside them, see
-/// [`crate::typelevel::mismatch`]). Asked only once a comparison has failed.
+/// [`crate::shape::mismatch`]). Asked only once a comparison has failed.
 pub trait IsNamed {
     /// `B1` or `B0`.
     type Output: Bool;

@@ -1,4 +1,4 @@
-//! The static rules of `layout!` (for the checks, see [`crate::typelevel::checks`]): each a trait implemented only where the check holds,
+//! The static rules of `layout!` (their failures are the check traits below): each a trait implemented only where the check holds,
 //! whose `#[diagnostic::on_unimplemented]` names the operation (the marker `Op`:
 //! [`op::rearrange`](crate::op::rearrange), [`op::repeat`](crate::op::repeat) or [`op::reduce`](crate::op::reduce)) and prints the dims in decimal (the dim index
 //! is a const generic, sizes are static dims: `D<6>`, `K<D<50>, D<257>>`).
@@ -9,14 +9,13 @@
 //!   `Output` = the exact quotient ([`crate::typelevel::arith::DimDiv`]), a compile
 //!   error when `B` does not divide it; `Dyn` if either is `Dyn`. `Chunks<Op, I, X, B>`
 //!   is its output.
-use crate::typelevel::arith::DimDiv;
-use crate::typelevel::checks::{
-    Blame, SizeEq, SizeEqDimNameOk, SizeEqNameDimOk, SizeEqNamesOk, SplitOk,
-};
-use crate::typelevel::dim::{Dim, DimEq, Dyn, StaticDim, D, K};
-use crate::typelevel::mismatch::{
+use crate::shape::check::check;
+use crate::shape::check::Blame;
+use crate::shape::mismatch::{
     DimVsName, Mismatched, NameVsDim, NamesDiffer, ThenDiffer, ThenUnnamed,
 };
+use crate::typelevel::arith::DimDiv;
+use crate::typelevel::dim::{Dim, DimEq, Dyn, StaticDim, D, K};
 use crate::typelevel::named::{IsNamed, NamedDim, SizeOf};
 use std::marker::PhantomData;
 use typenum::B1;
@@ -123,3 +122,55 @@ impl<Op, X: Dim, const I: usize> SplitDim<Op, I, X> for Dyn {
 /// over static dims (which keeps a failed split reported as [`SplitOk`]'s message) leaves
 /// no room for an impl over names, which would overlap it.
 pub type Chunks<Op, const I: usize, X, B> = <<X as SizeOf>::Unnamed as SplitDim<Op, I, B>>::Output;
+
+/// Holds (on `B1`) when dim `I` of the input, `A`, equals the pattern's `B` (a failure's
+/// `Self` is the op marker `Op`).
+#[diagnostic::on_unimplemented(
+    message = "layout!({Op}): Shape mismatch, {A} != {B}: dim {I} of the input has size {A}, but the pattern needs {B}",
+    label = "dim {I} is {A}, the pattern needs {B}"
+)]
+pub trait SizeEq<Op, A, B, const I: usize> {}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, const I: usize> SizeEq<Op, A, B, I> for B1 {}
+
+check! {
+    /// [`SizeEq`] of two names `A` and `B`, of sizes `SA` and `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B} ({SB}): dim {I} of the input is {A}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNamesOk<Op, A, SA, B, SB; I>
+}
+
+check! {
+    /// [`SizeEq`] of the name `A` of size `SA` and the unnamed dim `B`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} ({SA}) != {B}: dim {I} of the input has size {SA}, but the pattern needs {B}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqNameDimOk<Op, A, SA, B; I>
+}
+
+check! {
+    /// [`SizeEq`] of the unnamed dim `A` and the name `B` of size `SB`.
+    #[diagnostic::on_unimplemented(
+        message = "layout!({Op}): Shape mismatch, {A} != {B} ({SB}): dim {I} of the input has size {A}, but the pattern needs {SB}",
+        label = "dim {I} is {A}, the pattern needs {B}"
+    )]
+    SizeEqDimNameOk<Op, A, B, SB; I>
+}
+
+/// Holds (on `B1`) when `B` divides dim `I` of the input, `A` (a failure's `Self` is
+/// `A`, a size: a name splits as its size).
+#[diagnostic::on_unimplemented(
+    message = "layout!({Op}): Shape mismatch, can't divide axis of length {A} in chunks of {B} (dim {I} of the input)",
+    label = "dim {I} is {A}, not a multiple of {B}"
+)]
+pub trait SplitOk<Op, A, B, const I: usize> {
+    /// `X` when the split is exact (see `check!`).
+    type Then<X>;
+}
+#[diagnostic::do_not_recommend]
+impl<Op, A, B, const I: usize> SplitOk<Op, A, B, I> for B1 {
+    type Then<X> = X;
+}
