@@ -8,6 +8,17 @@ use tensor_typed::prelude::*;
 use tensor_typed::shape::split::ProductOf;
 use tinyjson::JsonValue;
 
+dims! {
+    /// Sequences in a batch.
+    pub Batch;
+    /// The positions of one forward pass: the whole sequence, or the new positions after
+    /// a cache.
+    pub Tok;
+}
+
+/// Token ids `[batch, seq]`.
+pub type Ids = Tensor<i64, Shape![Batch, Tok]>;
+
 /// A GPT-2 size: every static dim of the model, named once. The model code is written
 /// once over these names (`Shape![Batch, Tok, C::Embd]`); the item bounds state the
 /// products it splits and merges (`Embd` is `Heads · HeadDim`, `Qkv` is `3 · Embd`).
@@ -261,7 +272,7 @@ impl HfConfig {
         }
         match self.fields.get("layer_norm_epsilon") {
             None => {}
-            Some(JsonValue::Number(e)) if (*e - crate::model::EPS).abs() <= 1e-12 => {}
+            Some(JsonValue::Number(e)) if (*e - nn::LAYER_NORM_EPS).abs() <= 1e-12 => {}
             Some(v) => {
                 let got = v.stringify().unwrap_or_default();
                 return Err(self.differs("layer_norm_epsilon", &got, "1e-05", C::NAME));

@@ -1,7 +1,7 @@
 //! Generation: greedy (as transformers' `generate(do_sample=False)`) or sampled
 //! (temperature, top-k, top-p with a seed), with or without the KV cache.
 
-use crate::model::Ids;
+use crate::config::Ids;
 use tensor_core::{Error, Result};
 
 /// What generation needs of a model of any config.

@@ -44,7 +44,7 @@ use tensor_core::Result;
 fn bench_forward<M: Model>(model: &M, shapes: &[(usize, usize)], reps: usize) -> Result<()> {
     for &(b, t) in shapes {
         let ids: Vec<i64> = (0..b * t).map(|i| (i * 7919 % 1000) as i64).collect();
-        let ids = model::Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
+        let ids = config::Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
         for _ in 0..2 {
             model.forward_numel(&ids);
         }

@@ -2,7 +2,7 @@
 //! generic over the typed config (named as Hugging Face's `GPT2LMHeadModel` names them,
 //! so [`Weights::load_params`] loads them strictly), and the forward pass as `impl<C:
 //! Config>` blocks with no bound but the config. Every dim is named: the config's static
-//! ones (`dims!` blocks in `config.rs`) and the run-time `Batch` and `Tok` (the positions
+//! ones (`dims!` blocks in `config.rs`) and the run-time `Batch` and `Tok` (also there) (the positions
 //! of one pass), so activations are `[Batch, Tok, Embd]` and per-head ones `[Batch,
 //! Heads, Tok, HeadDim]`. The heads are split with `unflatten` and merged with
 //! `flatten_into`, which the config's item bounds (`Embd` is `Heads · HeadDim`) make
@@ -14,26 +14,11 @@
 //! `narrow_dyn` view and attends over the first `len` positions, a view whose seq dim is
 //! `Dyn`: no copy of the cache per step.
 
-use crate::config::{size, Config};
+use crate::config::{size, Batch, Config, Ids, Tok};
 use std::path::Path;
 use tensor_core::Result;
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
-
-/// Layer norm epsilon (GPT-2's `layer_norm_epsilon`, PyTorch's default, what
-/// `nn::LayerNorm` uses).
-pub const EPS: f64 = nn::LAYER_NORM_EPS;
-
-dims! {
-    /// Sequences in a batch.
-    pub Batch;
-    /// The positions of one forward pass: the whole sequence, or the new positions after
-    /// a cache.
-    pub Tok;
-}
-
-/// Token ids `[batch, seq]`.
-pub type Ids = Tensor<i64, Shape![Batch, Tok]>;
 
 /// Causal self-attention's projections: `c_attn` (q, k, v in one `[Embd, 3 Embd]`)
 /// and `c_proj`.

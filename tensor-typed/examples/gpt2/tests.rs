@@ -4,9 +4,9 @@
 //! The checkpoint's biases and layer norms are random (not 0 and 1), so a model that
 //! drops one cannot pass.
 
-use crate::config::{HfConfig, Tiny, Which};
+use crate::config::{HfConfig, Ids, Tiny, Which};
 use crate::generate::{generate, warp, Choice};
-use crate::model::{Gpt2, Ids, KvCache};
+use crate::model::{Gpt2, KvCache};
 use std::path::PathBuf;
 use tensor_typed::io::Weights;
 use tensor_typed::prelude::*;
