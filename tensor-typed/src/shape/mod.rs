@@ -1,7 +1,7 @@
 //! Shapes as types: how a static dim, `Dyn` and a whole shape are written, and the
 //! conversion between the printed form (a tuple) and the working form (a cons list).
 //!
-//! # Representation (settled; helper "layout" builds on it)
+//! # Representation (`layout!` and every shape rule build on it)
 //!
 //! * A **static dim** is written in decimal groups of three digits (see
 //!   [`crate::typelevel::dim`]): [`D<N>`](crate::D) for `N` in `0..=999`, and
