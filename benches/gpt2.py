@@ -8,17 +8,18 @@ same checkpoint for both), alternating the two sides round by round:
   --max-new-tokens N`, transformers `generate(do_sample=False, max_new_tokens=N,
   min_new_tokens=N)`; both the whole generation divided by N.
 
-Prints each side's best time per case over the rounds and the ratio ours / PyTorch
-(issue 29's bars: every ratio <= 1.0), and checks that the greedy ids are equal.
+Prints each side's best time per case over the rounds and the ratio ours / PyTorch,
+and checks that the greedy ids are equal.
 
 Usage (from the workspace root, after `cargo build --release -p tensor-typed --example
 gpt2`):
     python3 benches/gpt2.py [--rounds 3] [--threads 2] [--new-tokens 32]
-        [--dir /tmp/gpt2-small-random] [--ours BINARY]
+        --dir DIR [--ours BINARY]
 
 Needs `pip install torch transformers`: a measurement, never run in CI. The checkpoint
-(about 500 MB) is made once in `--dir` from `GPT2Config()` with `torch.manual_seed(0)`
-and `save_pretrained`. Run on a quiet machine (`uptime` load below 1).
+(about 500 MB) is made once in `--dir DIR` (required; reused when it holds one) from
+`GPT2Config()` with `torch.manual_seed(0)` and `save_pretrained`. Other processes on the
+same CPUs distort the ratios: run it with nothing else running.
 """
 
 import argparse
@@ -104,7 +105,7 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--new-tokens", type=int, default=32)
     p.add_argument("--reps", type=int, default=10)
-    p.add_argument("--dir", default="/tmp/gpt2-small-random")
+    p.add_argument("--dir", required=True, help="where the GPT-2 small checkpoint is made once and reused")
     p.add_argument("--ours", default=OURS)
     args = p.parse_args()
     torch.set_num_threads(args.threads)

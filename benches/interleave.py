@@ -7,7 +7,7 @@ must move, `cases --work`) as a fraction of the plain copy loop `bandwidth_16M`,
 compute-bound case its FLOP/s as a fraction of `fma_peak` (fused multiply-adds alone on
 every thread), each reference timed in the same process as the case, every round.
 
-This machine's memory bandwidth swings by about 2x within minutes, and a full run of
+On a shared or virtual machine memory bandwidth can swing by 2x within minutes, and a full run of
 either program takes long enough to fall into a different period than the other's, so
 running the two suites one after the other compares periods as much as code; alternating
 per case keeps both sides of a ratio within seconds of each other.
@@ -16,8 +16,8 @@ Usage (from the workspace root, after `cargo build --release -p tensor-benches`)
     python3 benches/interleave.py [--rounds 5] [--threads 2] [--torch-bench PATH] [CASE ...]
 
 Needs PyTorch (`pip install torch numpy`): a measurement, never run in CI. With
-`--rt` both programs run under `chrt -f 10` (root only), as the numbers in the README
-were taken.
+`--rt` both programs run under `chrt -f 10` (root only), as the figures in
+benches/RESULTS.md were taken.
 """
 
 import argparse

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Clean debug build of a one-line typed program (issue 10, part 4): writes a binary crate
+"""Clean debug build of a one-line typed program: writes a binary crate
 that depends on tensor-typed only (by path), deletes its target dir, runs
 `cargo build --timings` and prints the wall time, the CPU time of every unit summed, and
 the units on the way to the binary.
@@ -9,7 +9,7 @@ Usage (from the workspace root):
 
 With --dfdx the same program written with dfdx 0.13 (from crates.io, its default
 features) is built from scratch too, alternating with ours in every rep, and the ratio
-of the best wall times is printed (issue 27's bar: ours / dfdx < 1.0).
+of the best wall times is printed (ours / dfdx).
 
 The crate goes to DIR (default target/build_time/oneline, its own target dir inside it,
 so the workspace's build cache is not used). With --reps N the clean build runs N times

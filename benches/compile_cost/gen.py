@@ -7,10 +7,10 @@ Usage (from the workspace root):
     python3 benches/compile_cost/gen.py [--out DIR] [--ops N] [--run] [--reps 3] [--big]
                                         [--only KIND,KIND..] [--named] [--instructions]
 
---big makes every static dim larger than 65536 (issue: <= 2x untyped). --only cycles
+--big makes every static dim larger than 65536. --only cycles
 through the named op kinds only (to find which rules cost the time). --named also writes
 DIR/named: the typed crate with every dim named (`dims!`: one name per role and size,
-`Batch` for the run-time batch), timed against the typed one (issue 31: <= 1.2x).
+`Batch` for the run-time batch), timed against the typed one.
 
 Without --run it only writes DIR/typed and DIR/untyped (default DIR:
 target/compile_cost). With --run, for each crate and command, it runs the command once
@@ -233,7 +233,6 @@ def run(out, reps):
     for cmd in ("check", "build"):
         for a, b in pairs:
             report(cmd, a, b, results[(a, cmd)], results[(b, cmd)])
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def instructions(out):

@@ -1,4 +1,4 @@
-//! The seed's worked example of a global `expand`: a logical [4, 3, 1, 2] tensor split
+//! The worked example of a global `expand`: a logical [4, 3, 1, 2] tensor split
 //! along dim 3 over two ranks, expanded to [2, 4, 3, 4, 2]. Each rank rewrites the
 //! logical expand_size for its physical shard, as OneFlow's expand kernel does.
 //!

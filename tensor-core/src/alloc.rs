@@ -24,8 +24,8 @@ pub(crate) fn try_vec<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
 /// The unit this crate allocates storage in: one 64-byte cache line, aligned to 64
 /// bytes (PyTorch's CPU allocator aligns to 64 too). At the system allocator's 16 bytes
 /// every other 32-byte vector load of a contiguous row (and every 64-byte one) straddles
-/// two cache lines; aligned, none does. (No speed-up of its own was measurable on this
-/// VM's noise: the A/B runs that moved were the huge pages' and the row kernels'.)
+/// two cache lines; aligned, none does. (No speed-up of its own was measurable beside the
+/// run-to-run noise of the benchmarks.)
 #[repr(C, align(64))]
 #[derive(Clone, Copy)]
 pub(crate) struct Line(#[allow(dead_code)] pub(crate) [u64; 8]);

@@ -230,8 +230,8 @@ fn alloc_words(nlines: usize, zeroed: bool, nbytes: usize) -> Result<Box<[MaybeU
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Asks Linux to back the whole 2 MiB pages inside a fresh block of `nbytes` bytes at
-/// `ptr` with transparent huge pages (`madvise(MADV_HUGEPAGE)`; this machine's THP mode
-/// is `madvise`, so without asking a block gets 4 KiB pages). A streaming kernel over a
+/// `ptr` with transparent huge pages (`madvise(MADV_HUGEPAGE)`; where the THP mode
+/// is `madvise`, the default of many distributions, a block gets 4 KiB pages unless it asks). A streaming kernel over a
 /// 64 MiB input then misses the TLB 512x less often and pays one page fault per 2 MiB
 /// on first touch: a plain two-thread sum over 64 MiB ran about 15% faster (one thread
 /// 27%). Only a hint: the bytes and their contents are unchanged, and a refusal is

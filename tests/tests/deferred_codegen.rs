@@ -1,4 +1,4 @@
-//! Debug builds compile only the kernels a program calls (issue 10, part 4).
+//! Debug builds compile only the kernels a program calls.
 //!
 //! In a debug build rustc generates code for every non-generic function a library
 //! exports, used or not, and for every kernel those functions instantiate: tensor-core
@@ -13,7 +13,7 @@
 //! and names every function that lacks the attribute.
 //!
 //! The other half of the mechanism, the kernel bodies a debug build compiles instead,
-//! is chosen only in `tensor-core/src/kernels/` (issue 28, part 4): a second test names
+//! is chosen only in `tensor-core/src/kernels/`: a second test names
 //! every `cfg(unoptimized)` written anywhere else.
 //!
 //! `DEFERRED_CODEGEN=overwrite cargo test --release -p tensor-tests --test

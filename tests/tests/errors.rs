@@ -197,7 +197,7 @@ fn item_of_many_elements() {
     );
 }
 
-// ---- issue 9: hostile layouts, storage and allocation --------------------------------
+// ---- hostile layouts, storage and allocation -----------------------------------------
 
 #[test]
 fn as_strided_9_by_stride_2_pow_61_then_neg_is_an_error() {

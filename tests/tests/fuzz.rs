@@ -1,4 +1,4 @@
-//! Fuzz test of the public API of `tensor-core` (issue 9): random calls with hostile
+//! Fuzz test of the public API of `tensor-core`: random calls with hostile
 //! arguments, each in `catch_unwind`, every `Ok` result checked before it is read (see
 //! `tensor_tests::fuzz`). Fails on any panic, failed check, crash or hang.
 //!
@@ -10,8 +10,8 @@
 //!   case, printing every call.
 
 //!
-//! The surfaces of issue 33 have one test each, 3 s and a fixed seed in CI (same
-//! settings; `TENSOR_FUZZ_SECS` sets every test's budget): autograd misuse, optimisers,
+//! The further surfaces have one test each, 3 s and a fixed seed in CI (same
+//! settings; `TENSOR_FUZZ_SECS` sets every test's time limit): autograd misuse, optimisers,
 //! global tensors with hostile placements and failing ranks, typed run-time checks.
 
 use tensor_tests::fuzz::{

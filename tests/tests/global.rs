@@ -1,6 +1,6 @@
 //! Global tensors (tensor_core::global): every global op, gathered, equals the same op
 //! on the logical tensor (values, sizes, dtype), and every rank's shard has the physical
-//! shape inference predicts; boxing between every pair of SBPs; the seed's expand
+//! shape inference predicts; boxing between every pair of SBPs; the worked expand
 //! example; uneven splits, size-0 shards, and errors for invalid SBPs and placements.
 //!
 //! The cases are SPMD functions of a communicator: the tests run them on 1–4
@@ -423,7 +423,7 @@ fn random_suite(c: &Comm, seed_base: u64, count: u64) -> (usize, Vec<String>) {
 
 // ---- fixed cases --------------------------------------------------------------------------
 
-/// The seed's worked example on 2 ranks: logical [4, 3, 1, 2] split(3), expand to
+/// The worked example of a global expand on 2 ranks: logical [4, 3, 1, 2] split(3), expand to
 /// [2, 4, 3, 4, 2]: each rank's input is [4, 3, 1, 1] with strides [3, 1, 1, 1], its
 /// expand_size [2, 4, 3, 4, 1] and its output strides [0, 3, 1, 0, 1].
 fn seed_expand_case(c: &Comm) -> Check {
@@ -522,7 +522,7 @@ fn empty_shard_case(c: &Comm) -> Check {
     )
 }
 
-/// The matmul signatures of the issue give the SBPs they promise.
+/// The matmul signatures (S(0)·B, B·S(1), S(1)·S(0), ..) give the SBPs they promise.
 fn matmul_signature_case(c: &Comm) -> Check {
     let placement = Placement::all(c.world_size()).map_err(err)?;
     let a = Tensor::arange(12, DType::F64)

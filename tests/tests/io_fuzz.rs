@@ -1,10 +1,10 @@
-//! Fuzz test of the file readers (issue 14): valid safetensors, `.npy` and `.npz` files
+//! Fuzz test of the file readers: valid safetensors, `.npy` and `.npz` files
 //! are mutated (bytes flipped, set to interesting values, inserted, deleted, the file
 //! truncated, numbers in the header replaced) and read back. Every read must return
 //! `Ok` or `Err`, never panic; every tensor an `Ok` gives must read in full and hold no
 //! more bytes than the file has. Safetensors files are also read through tensor-typed's
 //! `Weights` (`load::<f32, Shape![Dyn, Dyn]>`, `load::<i64, Shape![3, Dyn]>`), which
-//! checks the header against the type first (issue 33).
+//! checks the header against the type first.
 //!
 //! - CI: a fixed seed and a fixed number of cases (2,000 per format), stopped early
 //!   after 3 s in all so a slow machine cannot stretch it.

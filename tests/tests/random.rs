@@ -89,7 +89,7 @@ fn randperm_matches_pytorch_exactly() {
     }
 }
 
-/// The recorded file covers what the brief of the port promised: several seeds (one of
+/// The recorded file covers what the port must match: several seeds (one of
 /// them past 2^32, whose high bits PyTorch ignores), and the sizes around each path's
 /// boundaries.
 #[test]

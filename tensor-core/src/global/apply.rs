@@ -248,7 +248,7 @@ impl GlobalTensor {
         self.with_local(local, &inf.logical_sizes, inf.sbp)
     }
 
-    /// `Tensor.repeat(repeats)` as the seed decomposes it: reshape → expand → reshape
+    /// `Tensor.repeat(repeats)` decomposed into reshape → expand → reshape
     /// ([`crate::repeat_decomposition`]), each a global op; a split of a repeated dim is
     /// broadcast first. The result is a fresh tensor on every rank.
     ///

@@ -87,8 +87,8 @@ pub fn logical_shape(physical: &[Vec<usize>], sbp: Sbp) -> Result<Vec<usize>> {
     Ok(logical)
 }
 
-/// Everything `expand` needs on one rank, inferred from the logical call (the seed's
-/// worked example: OneFlow's `expand_op.cpp` infers the logical output; its kernel
+/// Everything `expand` needs on one rank, inferred from the logical call (as in
+/// OneFlow: its `expand_op.cpp` infers the logical output; its kernel
 /// rewrites `expand_size` from the physical input).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExpandInference {

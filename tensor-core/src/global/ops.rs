@@ -261,7 +261,7 @@ mod tests {
     use Sbp::*;
 
     #[test]
-    fn matmul_signatures_of_the_issue() {
+    fn matmul_signatures_of_split_and_broadcast_pairs() {
         assert_eq!(matmul_signature(Split(0), Broadcast).output, Split(0));
         assert_eq!(matmul_signature(Broadcast, Split(1)).output, Split(1));
         assert_eq!(matmul_signature(Split(1), Split(0)).output, PartialSum);

@@ -374,7 +374,7 @@ fn one_d_times_folded_three_d_mismatch_uses_the_mv_message() {
 
 #[test]
 fn two_d_mismatch_has_the_mm_prefix() {
-    // PyTorch 2.15 (as recorded in issue 9's crafted cases) prefixes the mm check with
+    // PyTorch 2.15 (as recorded in the crafted cases) prefixes the mm check with
     // the op's name.
     let a = Tensor::zeros(&[2, 3], DType::F64).unwrap();
     let b = Tensor::zeros(&[4, 5], DType::F64).unwrap();

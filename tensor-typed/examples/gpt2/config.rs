@@ -169,7 +169,9 @@ impl HfConfig {
             None | Some(JsonValue::Null) => Ok(None),
             Some(JsonValue::Number(n)) if *n >= 0.0 && n.fract() == 0.0 && *n <= EXACT => {
                 usize::try_from(*n as u64).map(Some).map_err(|_| {
-                    config_error(format!("{field} is {n}, more than this machine's usize"))
+                    config_error(format!(
+                        "{field} is {n}, more than usize holds on this platform"
+                    ))
                 })
             }
             Some(JsonValue::Number(n)) if *n >= 0.0 && n.fract() == 0.0 => Err(config_error(

@@ -1,8 +1,8 @@
 """Records seeded torch.rand / torch.randn / torch.randperm for tests/tests/random.rs.
 
 Recorded with: PyTorch 2.15.0+cu132 (CPU), Python 3. Seeds: those of SEEDS below (0, 1,
-42, 2**32 + 5, 2**64 - 1), each a fresh generator per case. Re-run on this machine (an
-AVX512 CPU) every value comes out bit for bit as committed; only `meta.cpu_capability`
+42, 2**32 + 5, 2**64 - 1), each a fresh generator per case. Re-run on an
+AVX512 CPU, every value comes out bit for bit as committed; only `meta.cpu_capability`
 reads AVX512 instead of the AVX2 of the committed file (both use the AVX2 Box-Muller
 kernel described below).
 

@@ -1,5 +1,5 @@
-//! One adapter per public function whose signature changed when issue 9 made it
-//! fallible (or crate-private): the fuzz cases call these, so a further change of
+//! One adapter per public function whose signature changed when it became fallible
+//! (or crate-private): the fuzz cases call these, so a further change of
 //! signature touches only this file.
 
 use tensor_core::{DType, Layout, Result, Storage, Tensor};

@@ -1,4 +1,4 @@
-//! A fuzz harness of our own for the public API of `tensor-core` (issue 9): random calls
+//! A fuzz harness of our own for the public API of `tensor-core`: random calls
 //! with hostile arguments (huge sizes, strides and offsets, out-of-range and duplicated
 //! dims, slices of mismatched lengths, every dtype, NaN/inf/out-of-range scalars,
 //! aliasing operands), each in `catch_unwind`.
@@ -10,13 +10,13 @@
 //! must be readable, bools must hold 0 or 1, and on small inputs results are compared
 //! with a naive walk ([`crate::naive`]). A failed check counts as `wrong`.
 //!
-//! Beside the runtime's API (`ops`), the same runner drives one module per surface of
-//! issue 33, each a `run_case` with its own test in `tests/tests/fuzz.rs`:
+//! Beside the runtime's API (`ops`), the same runner drives one module per further
+//! surface, each a `run_case` with its own test in `tests/tests/fuzz.rs`:
 //! [`autograd_misuse`], [`optimisers`], [`global_placements`], [`typed_checks`] (the
 //! file readers have their own fuzz test, `tests/tests/io_fuzz.rs`).
 //!
 //! Settings (environment):
-//! - `TENSOR_FUZZ_SECS`: time budget (default: the caller's);
+//! - `TENSOR_FUZZ_SECS`: time limit in seconds (default: the caller's);
 //! - `TENSOR_FUZZ_SEED`: seed (default: the caller's fixed seed);
 //! - `TENSOR_FUZZ_CASES`: stop after this many cases;
 //! - `TENSOR_FUZZ_CASE`: run one case, printing every call;

@@ -1,4 +1,4 @@
-// Named dims: every unification rule of issue 31 that must compile, with the result
+// Named dims: every unification rule that must compile, with the result
 // types the names flow into.
 use tensor_typed::prelude::*;
 
