@@ -199,19 +199,6 @@ const ALLOWED: &[Allowance] = &[
     },
 ];
 
-/// Files another change is rewriting; their hits are reported here and allowed until
-/// that change lands. EMPTY THIS LIST once those changes are merged: a path stays only
-/// while its owner's rewrite is pending.
-const OWNED_ELSEWHERE_PENDING: &[&str] = &[
-    // tensor-core's op tables and kernels, being rewritten: no hits at the time of
-    // writing.
-    "tensor-core/src/ops/",
-    // tensor-typed's type-level machinery and shape rules, being moved: no hits at the
-    // time of writing.
-    "tensor-typed/src/typelevel/",
-    "tensor-typed/src/shape/",
-];
-
 /// Files that are not product text: data, binaries, lock files, and this test, whose
 /// rule list and comments quote the words it forbids.
 fn skipped(path: &str) -> bool {
@@ -239,7 +226,6 @@ const MAX_BYTES: u64 = 2 << 20;
 fn product_text_has_no_history_words() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut hits = Vec::new();
-    let mut pending = Vec::new();
     let mut scanned = 0;
     for path in tracked_files(&root) {
         if skipped(&path) {
@@ -272,11 +258,7 @@ fn product_text_has_no_history_words() {
                     continue;
                 }
                 let hit = format!("{path}:{}: {}: {}", i + 1, rule.name, line.trim());
-                if OWNED_ELSEWHERE_PENDING.iter().any(|p| path.starts_with(p)) {
-                    pending.push(hit);
-                } else {
-                    hits.push(hit);
-                }
+                hits.push(hit);
             }
         }
     }
@@ -285,9 +267,6 @@ fn product_text_has_no_history_words() {
         "only {scanned} text files found under {}",
         root.display()
     );
-    for p in &pending {
-        println!("allowed until its owner's rewrite lands: {p}");
-    }
     assert!(
         hits.is_empty(),
         "{} line(s) say how or when the product was built instead of what it is \
