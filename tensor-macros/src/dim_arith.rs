@@ -27,13 +27,16 @@ fn walk(e: &Expr) -> Option<(TokenStream, bool)> {
         Expr::Lit(l) => match &l.lit {
             Lit::Int(i) => {
                 let n = i.base10_parse::<usize>().ok()?;
-                Some((crate::shape::static_dim(&quote!(::tensor_typed), n), false))
+                Some((
+                    crate::dim_spelling::static_dim(&quote!(::tensor_typed), n),
+                    false,
+                ))
             }
             _ => None,
         },
         Expr::Path(p) => {
             let last = p.path.segments.last()?;
-            crate::shape::is_type_name(&last.ident.to_string()).then(|| (quote!(#p), true))
+            crate::dim_spelling::is_type_name(&last.ident.to_string()).then(|| (quote!(#p), true))
         }
         Expr::Binary(b) => {
             let alias = match b.op {

@@ -58,7 +58,7 @@ impl Parse for DimsInput {
 /// Each name once, and in UpperCamelCase (so that `Shape!` reads it as a dim type).
 fn validate(input: &DimsInput) -> syn::Result<()> {
     for (i, d) in input.decls.iter().enumerate() {
-        if !crate::shape::is_camel(&d.name.to_string()) {
+        if !crate::dim_spelling::is_camel(&d.name.to_string()) {
             return Err(syn::Error::new(
                 d.name.span(),
                 format!(
@@ -89,7 +89,7 @@ fn sizes_of_names(tokens: TokenStream) -> TokenStream {
                 inner.set_span(g.span());
                 out.extend([TokenTree::Group(inner)]);
             }
-            TokenTree::Ident(id) if crate::shape::is_camel(&id.to_string()) => {
+            TokenTree::Ident(id) if crate::dim_spelling::is_camel(&id.to_string()) => {
                 let continues =
                     matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
                 out.extend([t.clone()]);
@@ -118,7 +118,7 @@ fn size_of(e: &ExprTokens) -> (TokenStream, Option<usize>) {
     };
     if let Some(n) = literal {
         return (
-            crate::shape::static_dim(&quote!(::tensor_typed), n),
+            crate::dim_spelling::static_dim(&quote!(::tensor_typed), n),
             Some(n),
         );
     }

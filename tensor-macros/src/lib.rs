@@ -17,6 +17,7 @@ use proc_macro::TokenStream;
 mod axes;
 mod dim;
 mod dim_arith;
+mod dim_spelling;
 mod dims;
 mod expr;
 mod layout;

@@ -10,6 +10,7 @@
 //! Phases: parse (a list of dims that keeps spans) → validate (rank ≤ 8, no negative
 //! dims) → expand (a tuple type). See tensor-typed's `shape.rs` for the representation.
 
+use crate::dim_spelling::{is_type_name, static_dim};
 use crate::expr::ExprTokens;
 use proc_macro2::{Delimiter, Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -39,23 +40,6 @@ enum DimArg {
     Expr(Box<ExprTokens>),
     /// Arithmetic over dim types (`H * E`): its type (`crate::dim_arith`).
     Arith(TokenStream),
-}
-
-/// `true` for an UpperCamelCase name (`Embd`, `Vocab`): a type by Rust's naming
-/// convention, where a const is SCREAMING_CASE (`VOCAB`, `N_EMBD`).
-pub(crate) fn is_camel(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_uppercase())
-        && name.chars().any(|c| c.is_ascii_lowercase())
-}
-
-/// `true` for a name that Rust's conventions make a type: UpperCamelCase ([`is_camel`])
-/// or a type parameter's one capital letter, optionally numbered (`B`, `E`, `S2`). A
-/// const generic parameter of one letter is written in braces (`{ N }`).
-pub(crate) fn is_type_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    let one_letter =
-        chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_digit());
-    one_letter || is_camel(name)
 }
 
 /// `true` when a dim names a type: a path ending in an UpperCamelCase segment, or a
@@ -183,19 +167,6 @@ pub(crate) fn dim_tokens(d: &DimArgRef<'_>) -> TokenStream {
             let block = e.delimited(Delimiter::Brace, e.span());
             quote_spanned!(e.span()=> ::tensor_typed::D<#block>)
         }
-    }
-}
-
-/// The type of static dim `n` under `path` (`::tensor_typed` or its `layout_support`):
-/// `D<n>` below 1000, else `K<hi, D<n % 1000>>` with `hi` the dim of `n / 1000` (three
-/// decimal digits per group, so every size has exactly one form).
-pub(crate) fn static_dim(path: &TokenStream, n: usize) -> TokenStream {
-    let lo = proc_macro2::Literal::usize_unsuffixed(n % 1000);
-    if n < 1000 {
-        quote!(#path::D<#lo>)
-    } else {
-        let hi = static_dim(path, n / 1000);
-        quote!(#path::K<#hi, #path::D<#lo>>)
     }
 }
 

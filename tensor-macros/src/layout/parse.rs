@@ -89,7 +89,7 @@ impl Parse for Arg {
             let camel = path
                 .segments
                 .last()
-                .is_some_and(|s| crate::shape::is_type_name(&s.ident.to_string()));
+                .is_some_and(|s| crate::dim_spelling::is_type_name(&s.ident.to_string()));
             if camel {
                 return Ok(Arg::Size {
                     name,

@@ -77,7 +77,7 @@ impl Ty {
                 let p = Ident::new(p, Span::call_site());
                 quote!(#p)
             }
-            Ty::Static(n) => crate::shape::static_dim(&ls, *n),
+            Ty::Static(n) => crate::dim_spelling::static_dim(&ls, *n),
             Ty::Dyn => quote!(#ls::Dyn),
             Ty::DimType(path) => path.parse().unwrap_or_default(),
             Ty::Prod(a, b) => {
