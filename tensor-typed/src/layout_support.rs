@@ -37,7 +37,7 @@ pub use crate::typelevel::named::SizeOf;
 pub use crate::typelevel::op::{rearrange, reduce, repeat};
 pub use recipe::{AxisSizes, Group, Op, Plan, Recipe, Reduction, Term};
 
-pub use crate::Tensor;
+pub use crate::tensor::Tensor;
 pub use tensor_core::Element;
 
 /// What `layout!` returns for element type `T`, output shape `S` and failure mode `M`:
@@ -166,7 +166,7 @@ impl ModeOfDim for Dyn {
     type Then<M: Mode> = MayFail;
 }
 /// A name as its size.
-impl<X: crate::NamedDim<Size: ModeOfDim>> ModeOfDim for X {
+impl<X: crate::typelevel::named::NamedDim<Size: ModeOfDim>> ModeOfDim for X {
     type Then<M: Mode> = <X::Size as ModeOfDim>::Then<M>;
 }
 

@@ -27,7 +27,7 @@ use tensor_macros::plain_form;
 /// assert!(y.to_vec()[0] < -1.3);
 /// # Ok::<(), tensor_typed::Error>(())
 /// ```
-#[derive(crate::Params)]
+#[derive(tensor_macros::Params)]
 pub struct LayerNorm<E: Dim, T: Element = f32> {
     /// Scale (gamma) `[E]`.
     pub weight: Tensor<T, (E,)>,
@@ -105,7 +105,7 @@ pub enum Activation {
 /// # let _ = y;
 /// # Ok::<(), tensor_typed::Error>(())
 /// ```
-#[derive(crate::Params)]
+#[derive(tensor_macros::Params)]
 pub struct Mlp<E: Dim, H: Dim, T: Element = f32> {
     /// The up-projection `[E, H]`.
     pub c_fc: Conv1D<E, H, T>,

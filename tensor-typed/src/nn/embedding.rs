@@ -42,7 +42,7 @@ where
 /// An embedding table as `torch.nn.Embedding(V, E)`: `weight` `[V, E]`, `forward(ids)`
 /// = [`embedding`]`(ids, weight)`. Loads from PyTorch's state dict under the name
 /// `weight`.
-#[derive(crate::Params)]
+#[derive(tensor_macros::Params)]
 pub struct Embedding<V: Dim, E: Dim, T: Element = f32> {
     /// `[V, E]`: row `i` is the vector of id `i`.
     pub weight: Tensor<T, (V, E)>,

@@ -66,7 +66,7 @@ where
 /// A linear layer as `torch.nn.Linear(I, O)`: `weight` `[O, I]`, `bias` `[O]` (or none,
 /// `bias=False`), `forward(x) = x @ weight.T + bias`. Loads from PyTorch's state dict
 /// under the names `weight` and `bias`.
-#[derive(crate::Params)]
+#[derive(tensor_macros::Params)]
 pub struct Linear<I: Dim, O: Dim, T: Element = f32> {
     /// `[O, I]`, as PyTorch stores it.
     pub weight: Tensor<T, (O, I)>,
@@ -77,7 +77,7 @@ pub struct Linear<I: Dim, O: Dim, T: Element = f32> {
 /// The `[in, out]` layer of Hugging Face's GPT-2 (`transformers.pytorch_utils.Conv1D`,
 /// despite its name a linear layer): `weight` `[I, O]`, `bias` `[O]`, `forward(x) =
 /// x @ weight + bias` (`torch.addmm(bias, x, weight)`).
-#[derive(crate::Params)]
+#[derive(tensor_macros::Params)]
 pub struct Conv1D<I: Dim, O: Dim, T: Element = f32> {
     /// `[I, O]`.
     pub weight: Tensor<T, (I, O)>,

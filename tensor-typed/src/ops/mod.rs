@@ -72,7 +72,7 @@ mod tests {
     /// Checks one reproducer: the `try_` form's error contains `message`, and the plain
     /// form panics with the same error's message at the caller's line `line` (this file).
     fn try_errs_and_plain_panics_here<X>(
-        try_form: crate::Result<X>,
+        try_form: tensor_core::Result<X>,
         message: &str,
         plain: impl FnOnce(),
         line: u32,

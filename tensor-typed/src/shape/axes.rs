@@ -456,7 +456,7 @@ mod tests {
 
     #[test]
     fn reductions_over_negative_axes_match_positive_ones() {
-        let x = crate::Tensor::<f32, Shape![2, 3, 4]>::randn(0);
+        let x = crate::tensor::Tensor::<f32, Shape![2, 3, 4]>::randn(0);
         assert_eq!(
             x.mean::<Axes![-1]>().to_vec(),
             x.mean::<Axes![2]>().to_vec()

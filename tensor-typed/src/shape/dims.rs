@@ -127,11 +127,12 @@ impl<const N: usize> Squeezable for crate::typelevel::dim::D<N>
 where
     Self: crate::typelevel::dim::IsOne<Output: crate::typelevel::dim::Pick>,
 {
-    type Output = Blame<<Self as crate::typelevel::dim::IsOne>::Output, crate::op::squeeze>;
+    type Output =
+        Blame<<Self as crate::typelevel::dim::IsOne>::Output, crate::typelevel::op::squeeze>;
 }
 #[diagnostic::do_not_recommend]
 impl<H, L> Squeezable for crate::typelevel::dim::K<H, L> {
-    type Output = crate::op::squeeze;
+    type Output = crate::typelevel::op::squeeze;
 }
 #[diagnostic::do_not_recommend]
 impl Squeezable for crate::typelevel::dim::Dyn {
@@ -139,8 +140,8 @@ impl Squeezable for crate::typelevel::dim::Dyn {
 }
 /// A name is never a 1 to squeeze (its name says what it is), even a run-time one.
 #[diagnostic::do_not_recommend]
-impl<X: crate::NamedDim> Squeezable for X {
-    type Output = crate::op::squeeze;
+impl<X: crate::typelevel::named::NamedDim> Squeezable for X {
+    type Output = crate::typelevel::op::squeeze;
 }
 
 /// `B1` when `Self` (a Peano rank) is at least 2 (tril/triu).
@@ -220,7 +221,7 @@ check! {
 mod tests {
     use super::out::*;
     use crate::typelevel::dim::{Dyn, D};
-    use crate::Shape;
+    use tensor_macros::Shape;
 
     fn same<A: 'static, B: 'static>() -> bool {
         std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()

@@ -18,17 +18,17 @@ impl Transpose for () {
     type Output = ();
     type Ok = B1;
 }
-impl<X: crate::Dim> Transpose for (X,) {
+impl<X: crate::typelevel::dim::Dim> Transpose for (X,) {
     type Output = (X,);
     type Ok = B1;
 }
-impl<X: crate::Dim, Y: crate::Dim> Transpose for (X, Y) {
+impl<X: crate::typelevel::dim::Dim, Y: crate::typelevel::dim::Dim> Transpose for (X, Y) {
     type Output = (Y, X);
     type Ok = B1;
 }
 macro_rules! no_transpose {
     ($(($($d:ident),*))*) => {$(
-        impl<$($d: crate::Dim),*> Transpose for ($($d,)*) {
+        impl<$($d: crate::typelevel::dim::Dim),*> Transpose for ($($d,)*) {
             type Output = Self;
             type Ok = Self;
         }

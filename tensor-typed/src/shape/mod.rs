@@ -254,7 +254,7 @@ impl<H, L, T: AllStatic> AllStatic for Cons<K<H, L>, T> {
     type Ok = T::Ok;
 }
 /// A name as its size ([`AllStaticAfter`]).
-impl<X: crate::NamedDim, T> AllStatic for Cons<X, T>
+impl<X: crate::typelevel::named::NamedDim, T> AllStatic for Cons<X, T>
 where
     X::Size: AllStaticAfter<T>,
 {

@@ -507,7 +507,7 @@ check! {
 mod tests {
     use super::*;
     use crate::typelevel::dim::Dyn;
-    use crate::Shape;
+    use tensor_macros::Shape;
 
     fn same<A: 'static, B: 'static>() -> bool {
         std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()

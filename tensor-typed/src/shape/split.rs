@@ -133,29 +133,29 @@ mod tests {
 
     #[test]
     fn unflatten_views_a_product_dim_as_its_two_factors() {
-        type X = crate::Shape![2, 32, Dyn];
+        type X = tensor_macros::Shape![2, 32, Dyn];
         assert!(same::<
             <X as Unflatten<1, D<4>, D<8>>>::Output,
-            crate::Shape![2, 4, 8, Dyn],
+            tensor_macros::Shape![2, 4, 8, Dyn],
         >());
         assert!(same::<
             <X as Unflatten<-1, D<4>, Dyn>>::Output,
-            crate::Shape![2, 32, 4, Dyn],
+            tensor_macros::Shape![2, 32, 4, Dyn],
         >());
         type N = (Dyn, Embd);
         assert!(same::<
             <N as Unflatten<-1, D<4>, D<8>>>::Output,
-            crate::Shape![Dyn, 4, 8],
+            tensor_macros::Shape![Dyn, 4, 8],
         >());
     }
 
     #[test]
     fn flatten_into_names_the_merged_dim() {
-        type X = crate::Shape![Dyn, 4, 8];
+        type X = tensor_macros::Shape![Dyn, 4, 8];
         assert!(same::<<X as FlattenInto<1, Embd>>::Output, (Dyn, Embd)>());
         assert!(same::<
             <X as FlattenInto<-2, D<32>>>::Output,
-            crate::Shape![Dyn, 32],
+            tensor_macros::Shape![Dyn, 32],
         >());
         assert!(same::<Flattened<X, 1>, D<32>>());
     }

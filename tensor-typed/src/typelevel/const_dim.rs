@@ -82,8 +82,8 @@ mod tests {
         assert!(same::<Dim![VOCAB], Dim![50257]>());
         assert!(same::<(Dim![VOCAB],), Shape![50257]>());
         assert!(same::<Dim![4 * N_EMBD], Dim![3072]>());
-        assert!(same::<Dim![N_EMBD], crate::D<768>>());
-        assert!(same::<Dim![{ N_EMBD - 768 }], crate::D<0>>());
+        assert!(same::<Dim![N_EMBD], crate::typelevel::dim::D<768>>());
+        assert!(same::<Dim![{ N_EMBD - 768 }], crate::typelevel::dim::D<0>>());
         assert!(same::<Dim![{ 1_000_000 }], Dim![1000000]>());
         assert!(same::<Dim![{ usize::MAX }], Dim![18446744073709551615]>());
     }
@@ -93,9 +93,9 @@ mod tests {
         type Vocab = Dim![VOCAB];
         type Embd = Dim![N_EMBD];
         assert!(same::<Shape![Dyn, Vocab, Embd], Shape![Dyn, 50257, 768]>());
-        let w = crate::Tensor::<f32, Shape![Embd, Vocab]>::zeros();
-        let x = crate::Tensor::<f32, Shape![2, 768]>::zeros();
-        let y: crate::Tensor<f32, Shape![2, 50257]> = x.matmul(&w);
+        let w = crate::tensor::Tensor::<f32, Shape![Embd, Vocab]>::zeros();
+        let x = crate::tensor::Tensor::<f32, Shape![2, 768]>::zeros();
+        let y: crate::tensor::Tensor<f32, Shape![2, 50257]> = x.matmul(&w);
         assert_eq!(y.dims(), &[2, 50257]);
     }
 }
