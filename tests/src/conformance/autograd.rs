@@ -3,10 +3,6 @@
 //! with the case's `grad_output`, and the output and every leaf's `.grad` are compared
 //! (a grad's stride at a size-1 dim is informative only). The error cases replay the
 //! Python `scenario` they were recorded from.
-//!
-//! [`NN_OPS_NOT_YET_WIRED`] is a temporary skip list: the model ops whose backward is
-//! not yet wired into the engine. Their cases are neither passed nor failed, and are
-//! counted in a separate line; the list must end up empty.
 
 use super::elementwise::expected;
 use super::nn::{int, scalar};
@@ -15,10 +11,6 @@ use super::{check_outcome, check_values, dtype, ints, usizes, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tensor_core::{DType, Scalar, Tensor, UnaryOp};
-
-/// TEMPORARY: model ops whose backward is not wired yet (branch `agnn`). Empty it as
-/// each op gets its backward.
-pub const NN_OPS_NOT_YET_WIRED: &[&str] = &[];
 
 /// Runs the op of a case on `t` (its inputs, leaves already made).
 fn run_op(case: &Value, op: &str, t: &[Tensor]) -> Result<tensor_core::Result<Tensor>, String> {
@@ -247,25 +239,14 @@ pub fn per_op(cases: &Value) -> BTreeMap<String, (usize, usize, Vec<String>)> {
     m
 }
 
-/// Judges every case of `autograd.json` except the ops of [`NN_OPS_NOT_YET_WIRED`],
-/// printing the pass/fail count of each op.
+/// Judges every case of `autograd.json`, printing the pass/fail count of each op.
 pub fn judge(cases: &Value) -> FileReport {
     let mut report = FileReport::default();
-    let mut skipped = 0;
     for (op, (pass, fail, why)) in per_op(cases) {
         println!("  autograd.json {op}: {pass} passed, {fail} failed");
-        if NN_OPS_NOT_YET_WIRED.contains(&op.as_str()) {
-            skipped += pass + fail;
-            continue;
-        }
         report.passed += pass;
         report.failed += fail;
         report.failures.extend(why);
-    }
-    if skipped > 0 {
-        println!(
-            "autograd.json: {skipped} cases of ops in NN_OPS_NOT_YET_WIRED not counted (temporary)"
-        );
     }
     report
 }
