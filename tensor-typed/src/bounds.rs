@@ -53,6 +53,10 @@
 //! # let _ = y;
 //! # Ok::<(), tensor_typed::Error>(())
 //! ```
+//!
+//! State bounds on dims or on shape parameters, not on a concrete tuple of dims: a
+//! where-clause `(B, H, S, L): Rule` hides the tuple's own `Shape` impl from the trait
+//! solver's normalization, and the bodies that use the tuple stop compiling.
 
 pub use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
 pub use crate::shape::split::ProductOf;

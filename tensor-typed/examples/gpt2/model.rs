@@ -106,7 +106,7 @@ impl<C: Config> KvCache<C> {
 fn conv1d<I: tensor_typed::Dim, O: tensor_typed::Dim>() -> Result<nn::Conv1D<I, O>> {
     Ok(nn::Conv1D {
         weight: Tensor::zeros_with(&[size::<I>(), size::<O>()])?,
-        bias: Tensor::zeros_with(&[size::<O>()])?,
+        bias: Some(Tensor::zeros_with(&[size::<O>()])?),
     })
 }
 

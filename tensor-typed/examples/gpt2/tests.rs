@@ -86,13 +86,13 @@ fn the_fixtures_biases_and_layer_norms_matter() {
     let prompt = ids(&st, "prompt");
     let base = tiny().forward(&prompt).to_vec();
     let mut m = tiny();
-    m.h[1].mlp.c_proj.bias = Tensor::zeros();
+    m.h[1].mlp.c_proj.bias = Some(Tensor::zeros());
     assert!(max_abs_diff(&m.forward(&prompt).to_vec(), &base) > 1e-2);
     let mut m = tiny();
     m.ln_f.weight = Tensor::ones();
     assert!(max_abs_diff(&m.forward(&prompt).to_vec(), &base) > 1e-2);
     let mut m = tiny();
-    m.h[0].attn.c_attn.bias = Tensor::zeros();
+    m.h[0].attn.c_attn.bias = Some(Tensor::zeros());
     assert!(max_abs_diff(&m.forward(&prompt).to_vec(), &base) > 1e-2);
 }
 

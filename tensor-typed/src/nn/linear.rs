@@ -1,6 +1,7 @@
-//! Affine layers: [`linear`] (`torch.nn.functional.linear`, weight `[out, in]`),
-//! [`Linear`] (`torch.nn.Linear`: the same weight layout) and [`Conv1D`] (the layer
-//! Hugging Face's GPT-2 calls `Conv1D`: weight stored `[in, out]`, `x @ w + b`).
+//! Affine layers: [`linear`] (`torch.nn.functional.linear`, weight `[out, in]`) and one
+//! layer, [`Affine`], under two names by how it stores its weight: [`Linear`]
+//! (`torch.nn.Linear`, `[out, in]`) and [`Conv1D`] (the layer Hugging Face's GPT-2 calls
+//! `Conv1D`, `[in, out]`).
 //!
 //! Each is generic over its widths `I`, `O` and over the input's shape `S` with the one
 //! bound [`CanMatmul`]; the output is `S` with its last dim `O`.
@@ -21,21 +22,21 @@ use crate::ops::dims::fit;
 use crate::ops::reduction::Float;
 use crate::shape::dtype::MatmulElement;
 use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
-use crate::shape::StaticShape;
+use crate::shape::{Shape, StaticShape};
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 
-/// `x @ weight.T + bias` on the runtime tensors, the bias added in place into the fresh
-/// product (one pass, no second output).
+/// `x @ W + bias` on the runtime tensors, `W` stored as `L` says; the bias is added in
+/// place into the fresh product (one pass, no second output).
 #[cfg_attr(unoptimized, inline)]
-fn affine(
+fn affine<L: WeightLayout>(
     x: &tensor_core::Tensor,
-    weight_in_out: &tensor_core::Tensor,
+    weight: &tensor_core::Tensor,
     bias: Option<&tensor_core::Tensor>,
 ) -> Result<tensor_core::Tensor> {
-    let y = x.matmul(weight_in_out)?;
+    let y = L::project(x, weight)?;
     if let Some(b) = bias {
         y.add_(b)?;
     }
@@ -60,32 +61,76 @@ where
     T: Float + MatmulElement,
     S: CanMatmul<(I, O)>,
 {
-    fit(affine(&x.inner, &weight.inner.t()?, bias.map(|b| &b.inner)))
+    fit(affine::<OutIn>(
+        &x.inner,
+        &weight.inner,
+        bias.map(|b| &b.inner),
+    ))
+}
+
+/// How an affine layer stores its weight: [`OutIn`] (`[out, in]`, PyTorch's `Linear`) or
+/// [`InOut`] (`[in, out]`, Hugging Face's `Conv1D`).
+pub trait WeightLayout: 'static {
+    /// The weight's shape for input width `I` and output width `O`.
+    type Weight<I: Dim, O: Dim>: Shape;
+    /// `x @ W` with `W` read as `[in, out]` (a transposed view for [`OutIn`], no copy).
+    ///
+    /// # Errors
+    /// PyTorch's matmul error when `x`'s last dim is not the weight's input width.
+    fn project(
+        x: &tensor_core::Tensor,
+        weight: &tensor_core::Tensor,
+    ) -> Result<tensor_core::Tensor>;
+}
+
+/// The weight stored `[out, in]`, as `torch.nn.Linear` stores it.
+pub struct OutIn;
+
+/// The weight stored `[in, out]`, as Hugging Face's `Conv1D` stores it.
+pub struct InOut;
+
+impl WeightLayout for OutIn {
+    type Weight<I: Dim, O: Dim> = (O, I);
+    fn project(
+        x: &tensor_core::Tensor,
+        weight: &tensor_core::Tensor,
+    ) -> Result<tensor_core::Tensor> {
+        x.matmul(&weight.t()?)
+    }
+}
+
+impl WeightLayout for InOut {
+    type Weight<I: Dim, O: Dim> = (I, O);
+    fn project(
+        x: &tensor_core::Tensor,
+        weight: &tensor_core::Tensor,
+    ) -> Result<tensor_core::Tensor> {
+        x.matmul(weight)
+    }
+}
+
+/// An affine layer `x @ W + b` from width `I` to width `O`, its weight stored as `L`
+/// says: `weight` of shape `L::Weight<I, O>`, `bias` `[O]` (or none). The layers users
+/// name are [`Linear`] and [`Conv1D`]; both load from a state dict under the names
+/// `weight` and `bias`.
+#[derive(tensor_macros::Params)]
+pub struct Affine<I: Dim, O: Dim, L: WeightLayout, T: Element = f32> {
+    /// `L::Weight<I, O>`: `[O, I]` for [`Linear`], `[I, O]` for [`Conv1D`].
+    pub weight: Tensor<T, L::Weight<I, O>>,
+    /// `[O]`, or `None` for a layer without bias (`bias=False`).
+    pub bias: Option<Tensor<T, (O,)>>,
 }
 
 /// A linear layer as `torch.nn.Linear(I, O)`: `weight` `[O, I]`, `bias` `[O]` (or none,
-/// `bias=False`), `forward(x) = x @ weight.T + bias`. Loads from PyTorch's state dict
-/// under the names `weight` and `bias`.
-#[derive(tensor_macros::Params)]
-pub struct Linear<I: Dim, O: Dim, T: Element = f32> {
-    /// `[O, I]`, as PyTorch stores it.
-    pub weight: Tensor<T, (O, I)>,
-    /// `[O]`.
-    pub bias: Option<Tensor<T, (O,)>>,
-}
+/// `bias=False`), `forward(x) = x @ weight.T + bias`.
+pub type Linear<I, O, T = f32> = Affine<I, O, OutIn, T>;
 
 /// The `[in, out]` layer of Hugging Face's GPT-2 (`transformers.pytorch_utils.Conv1D`,
 /// despite its name a linear layer): `weight` `[I, O]`, `bias` `[O]`, `forward(x) =
 /// x @ weight + bias` (`torch.addmm(bias, x, weight)`).
-#[derive(tensor_macros::Params)]
-pub struct Conv1D<I: Dim, O: Dim, T: Element = f32> {
-    /// `[I, O]`.
-    pub weight: Tensor<T, (I, O)>,
-    /// `[O]`.
-    pub bias: Tensor<T, (O,)>,
-}
+pub type Conv1D<I, O, T = f32> = Affine<I, O, InOut, T>;
 
-impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
+impl<I: Dim, O: Dim, L: WeightLayout, T: Float + MatmulElement> Affine<I, O, L, T> {
     /// A layer of zeros with a bias (to load weights into; zeroed memory costs nothing
     /// until written).
     ///
@@ -94,48 +139,19 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Linear<I, O, T> {
     #[plain_form]
     pub fn try_zeros() -> Result<Self>
     where
-        (O, I): StaticShape,
+        L::Weight<I, O>: StaticShape,
         (O,): StaticShape,
     {
-        Ok(Linear {
+        Ok(Affine {
             weight: Tensor::try_zeros()?,
             bias: Some(Tensor::try_zeros()?),
         })
     }
 
-    /// `x @ weight.T + bias`: the last dim `I` becomes `O`. Mirrors `Linear.forward`.
+    /// `x @ W + b`: the input's last dim `I` becomes `O`. Mirrors `Linear.forward` and
+    /// Hugging Face's `Conv1D.forward`.
     ///
-    /// # Errors
-    /// As [`try_linear`].
-    #[allow(clippy::type_complexity)]
-    #[plain_form]
-    pub fn try_forward<S: CanMatmul<(I, O)>>(
-        &self,
-        x: &Tensor<T, S>,
-    ) -> Result<Tensor<T, MatmulOut<S, (I, O)>>> {
-        try_linear(x, &self.weight, self.bias.as_ref())
-    }
-}
-
-impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
-    /// A layer of zeros (to load weights into).
-    ///
-    /// # Errors
-    /// `OutOfMemory` (or `StorageSizeOverflow`) when the weights cannot be allocated.
-    #[plain_form]
-    pub fn try_zeros() -> Result<Self>
-    where
-        (I, O): StaticShape,
-        (O,): StaticShape,
-    {
-        Ok(Conv1D {
-            weight: Tensor::try_zeros()?,
-            bias: Tensor::try_zeros()?,
-        })
-    }
-
-    /// `x @ weight + bias`: the last dim `I` becomes `O`. Mirrors Hugging Face's
-    /// `Conv1D.forward`.
+    /// Compile error: `x`'s last dim is a static dim other than `I` (the matmul error).
     ///
     /// # Errors
     /// PyTorch's matmul error when a `Dyn` last dim is not `I`.
@@ -145,7 +161,8 @@ impl<I: Dim, O: Dim, T: Float + MatmulElement> Conv1D<I, O, T> {
         &self,
         x: &Tensor<T, S>,
     ) -> Result<Tensor<T, MatmulOut<S, (I, O)>>> {
-        fit(affine(&x.inner, &self.weight.inner, Some(&self.bias.inner)))
+        let bias = self.bias.as_ref().map(|b| &b.inner);
+        fit(affine::<L>(&x.inner, &self.weight.inner, bias))
     }
 }
 
@@ -173,7 +190,7 @@ mod tests {
         // Conv1D stores the same map as [in, out].
         let conv = nn::Conv1D {
             weight: w.t().contiguous_copy(),
-            bias: b,
+            bias: Some(b),
         };
         assert_eq!(conv.forward(&x).to_vec(), vec![11.0, 22.0, 33.0]);
     }

@@ -1,6 +1,6 @@
 //! Model ops as free functions, as `torch.nn.functional`: convolution, pooling,
 //! embedding, linear, layer norm, attention and the cross-entropy loss (and the layers
-//! [`Linear`], [`Conv1D`], [`Embedding`] and [`LayerNorm`], generic over their dims), with
+//! [`Linear`] and [`Conv1D`] (one [`Affine`] layer), [`Embedding`] and [`LayerNorm`], generic over their dims), with
 //! their output shapes computed
 //! at compile time from the static dims (`Dyn` dims checked at run time with PyTorch's
 //! message; the `try_` forms return it, the plain forms panic with it).
@@ -31,5 +31,5 @@ pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };
 pub use embedding::{embedding, try_embedding, Embedding, IndexElement};
-pub use linear::{linear, try_linear, Conv1D, Linear};
+pub use linear::{linear, try_linear, Affine, Conv1D, InOut, Linear, OutIn, WeightLayout};
 pub use rowwise::{cross_entropy, layer_norm, try_cross_entropy, try_layer_norm};

@@ -18,6 +18,11 @@
 //! prints normalized): rustc prints a type as its name, so a name's size cannot be part
 //! of how the name prints, and `#[diagnostic::on_unimplemented]` has no conditional
 //! message, hence a check of their own for named dims.
+//!
+//! The step that picks a verdict has one parameter, the rule's own verdict, and gives the
+//! rest of the walk as a generic associated type (as `Pick`): with the dims and the index
+//! as parameters too, it cost a file of matmuls 1% more rustc instructions and a file of
+//! expands 4%, on programs that compile.
 
 use crate::typelevel::dim::{Bool, Pick};
 use crate::typelevel::named::IsNamed;

@@ -25,6 +25,14 @@
 //!
 //! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) read
 //! sizes ([`SizeOf`]) and come out unnamed.
+//!
+//! `dims!` writes, per name, the struct, its `NamedDim` impl and a `Debug` printing
+//! `HeadDim (16)`, and nothing else: each impl per name costs the type checker, and a
+//! hundred names deriving `Clone`, `Copy` and `Default` cost more than the rules on them.
+//! A rule cannot be a blanket impl over `X: StaticDim` (it would overlap the names'
+//! blanket impl), so it is written for `D` and `K`. The trait is `NamedDim`, not `Named`:
+//! std has an item `Named`, and rustc prints a path by its bare name only when the name
+//! is unique (for the same reason no op marker shares a module's or a function's name).
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
