@@ -1,7 +1,9 @@
 //! `TensorIteratorConfig`: the operands and flags of one iterator, with PyTorch's
 //! defaults and presets (aten/src/ATen/TensorIterator.h).
 
-use crate::{DType, Scalar, Tensor};
+use crate::dtype::DType;
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// One operand as given to the config.
 #[derive(Debug)]
@@ -92,7 +94,7 @@ impl TensorIteratorConfig {
     /// kept; the caller's tensor is written in place.
     ///
     /// Outputs come first: adding one after an input makes [`super::TensorIterator::build`]
-    /// return [`crate::Error::InvalidArgument`].
+    /// return [`crate::error::Error::InvalidArgument`].
     #[inline]
     pub fn add_output(mut self, out: &Tensor) -> Self {
         self.output_after_input |= !self.inputs.is_empty();
@@ -249,7 +251,7 @@ impl TensorIteratorConfig {
 
     /// Fixes the iteration shape instead of broadcasting the operands
     /// (`declare_static_shape`); every defined operand must have exactly this shape
-    /// (`TensorIterator::build` returns [`crate::Error::OutputShape`] otherwise).
+    /// (`TensorIterator::build` returns [`crate::error::Error::OutputShape`] otherwise).
     #[inline]
     pub fn declare_static_shape(mut self, shape: &[usize]) -> Self {
         self.static_shape = Some(shape.to_vec());

@@ -5,7 +5,7 @@ use super::config::TensorIteratorConfig;
 use super::{FastSetupType, TensorIterator};
 use crate::error::Result;
 use crate::layout::{channels_last_strides_2d, dims_from_slice, fill_contiguous_strides, DimVec};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 impl TensorIterator {
     /// `compute_fast_setup_type`: contiguous is tested first (so an NC11 tensor that is
@@ -65,7 +65,7 @@ impl TensorIterator {
     /// `element_size` for every operand. Returns `false` when no fast setup applies.
     ///
     /// # Errors
-    /// Allocation errors ([`Error::NumelOverflow`](crate::Error::NumelOverflow)).
+    /// Allocation errors ([`Error::NumelOverflow`](crate::error::Error::NumelOverflow)).
     #[cfg_attr(unoptimized, inline)]
     pub(crate) fn fast_set_up(&mut self, config: &TensorIteratorConfig) -> Result<bool> {
         let kind = self.compute_fast_setup_type(config);

@@ -3,9 +3,10 @@
 
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::DimVec;
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 impl TensorIterator {
     /// `compute_strides`: byte strides right-aligned to the iteration shape; missing

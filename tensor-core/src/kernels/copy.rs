@@ -3,8 +3,9 @@
 
 #[cfg(not(unoptimized))]
 use super::elementwise::unary;
+use crate::dispatch_dtype;
+use crate::element::Element;
 use crate::iterator::TensorIterator;
-use crate::{dispatch_dtype, Element};
 
 /// Copies operand 1 into operand 0, casting between their dtypes.
 #[cfg(not(unoptimized))]

@@ -3,8 +3,8 @@
 use super::inner::{classify, disjoint, InnerKind};
 use super::simd::vectorized;
 use super::stream::{stream_out, STREAM_MIN_BYTES};
+use crate::element::Element;
 use crate::iterator::TensorIterator;
-use crate::Element;
 use std::mem::{size_of, transmute_copy};
 use std::slice;
 
@@ -613,7 +613,7 @@ pub(crate) fn nullary_fill<O: Element>(iter: &TensorIterator, value: O) {
 mod tests {
     use super::*;
     use crate::iterator::TensorIteratorConfig;
-    use crate::Tensor;
+    use crate::tensor::Tensor;
 
     /// Views of one storage (`0, 1, 2, ...` as f32) as `(sizes, strides, offset)`,
     /// output first; no overlap checks, so that overlapping cases reach the kernels.

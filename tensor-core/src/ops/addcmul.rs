@@ -6,12 +6,14 @@
 //! `self + value * t1 * t2` into a fused multiply-add); float16/bfloat16 do the same in
 //! `f32` ("opmath") with `value` kept as `f32`, rounding once at the end; integers wrap.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
 use crate::kernels::ternary;
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use half::{bf16, f16};
 
 /// float16/bfloat16 computed in `f32`: `fma(v * a, b, s)` rounded once to `T`.
@@ -24,7 +26,7 @@ fn reduced_float<T: Element16>(iter: &TensorIterator, value: Scalar) -> Result<(
 }
 
 /// The 16-bit floats and their `f32` opmath conversions.
-trait Element16: crate::Element {
+trait Element16: crate::element::Element {
     fn to_opmath(self) -> f32;
     fn from_opmath(x: f32) -> Self;
 }
@@ -316,7 +318,7 @@ mod tests {
         assert_eq!(r.to_vec::<u8>().unwrap(), vec![128, 254]);
     }
 
-    fn one<T: crate::Element>(v: T) -> Tensor {
+    fn one<T: crate::element::Element>(v: T) -> Tensor {
         Tensor::from_vec(vec![v], &[1]).unwrap()
     }
 

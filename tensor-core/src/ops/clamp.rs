@@ -11,12 +11,14 @@
 //!    c10's overflow check (infinities pass);
 //! 5. `min(max(x, min), max)`: NaN stays NaN, `min > max` gives `max`.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::iterator::{is_same, ResultTypeState, TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
 use crate::kernels::unary;
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use half::{bf16, f16};
 
 /// A double as C++'s default `ostream << double` prints it (`%g`, 6 significant digits):

@@ -2,10 +2,14 @@
 //! result (or any `out` dtype, computed in the common dtype and cast).
 
 use super::binary::Arg;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::{binary, per_op};
-use crate::{dispatch_dtype, DType, Element, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CmpOp {
@@ -80,7 +84,7 @@ macro_rules! compare_methods {
                 /// tensor, after broadcasting and promoting both to their common dtype.
                 ///
                 /// # Errors
-                /// [`Error::Broadcast`](crate::Error::Broadcast) when the shapes do not
+                /// [`Error::Broadcast`](crate::error::Error::Broadcast) when the shapes do not
                 /// broadcast.
                 #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self, other: &Tensor) -> Result<Tensor> {

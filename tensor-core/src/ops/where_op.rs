@@ -1,10 +1,13 @@
 //! `torch.where(condition, x, y)`: select elementwise between two tensors, functional
 //! and with an output tensor (PyTorch has no in-place `where_`).
 
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::iterator::{result_type, Operand};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::ternary;
-use crate::{dispatch_dtype, result_type, DType, Operand, Tensor};
+use crate::tensor::Tensor;
 
 /// PyTorch's `where_self_out`: promotes `x`, `y` to `result_type(x, y)`, checks `out`'s
 /// dtype and `condition`'s, builds the iterator (no dtype check, overlap check, `out`

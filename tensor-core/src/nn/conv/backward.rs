@@ -14,7 +14,8 @@ use super::geometry::{Cols, Gemm};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
-use crate::{parallel, Tensor};
+use crate::parallel;
+use crate::tensor::Tensor;
 use rayon::prelude::*;
 
 /// Which gradients of a conv2d are wanted: input, weight, bias.

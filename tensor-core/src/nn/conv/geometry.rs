@@ -8,11 +8,13 @@
 use std::mem::MaybeUninit;
 
 use crate::alloc::try_vec;
+use crate::element::Element;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::layout::MemoryFormat;
 use crate::matmul::{row_split, ROW_BLOCK};
 use crate::shape_ops::slices::fresh_output;
-use crate::{Element, MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 use rayon::prelude::*;
 
 /// The validated geometry of one call (input batchified to 4-d).

@@ -30,8 +30,11 @@ use std::cell::Cell;
 
 use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
+use crate::dispatch_dtype;
+use crate::dtype::{promote_types, DType};
 use crate::error::{list, Error, Result};
-use crate::{dispatch_dtype, promote_types, DType, MemoryFormat, Tensor};
+use crate::layout::MemoryFormat;
+use crate::tensor::Tensor;
 use cols::Kept;
 use gemm::{conv_gemm, reads_in_place};
 use geometry::{cols_geo, Geo};
@@ -332,7 +335,7 @@ fn conv2d_batched(
     }
     let cl = x.suggest_memory_format(false) == MemoryFormat::ChannelsLast
         || weight.suggest_memory_format(false) == MemoryFormat::ChannelsLast;
-    crate::checked_numel(&[g.n, g.cout, g.oh, g.ow], "conv2d")?;
+    crate::layout::checked_numel(&[g.n, g.cout, g.oh, g.ow], "conv2d")?;
     match x.dtype() {
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),

@@ -3,12 +3,14 @@
 
 use super::{build, Arg, BinaryOp};
 use crate::autograd;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::iterator::TensorIterator;
 use crate::kernels::arith::Arith;
 use crate::kernels::{binary, binary_fma};
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 /// PyTorch's `alpha_check` on the common dtype of the built iterator.
 #[cfg_attr(unoptimized, inline)]
 fn alpha_check(op: &'static str, dtype: DType, alpha: Scalar) -> Result<()> {

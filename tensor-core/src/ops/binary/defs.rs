@@ -1,8 +1,8 @@
 //! Every binary arithmetic op, defined once: this table is the only place an op is
-//! listed. Generated from it: the [`BinaryOp`](crate::BinaryOp) enum and its metadata,
+//! listed. Generated from it: the [`BinaryOp`](crate::ops::BinaryOp) enum and its metadata,
 //! the kernels, the autograd nodes, the `Tensor` methods (`add`, `add_`, `add_out`,
 //! `add_scalar`, `add_scalar_`), the `GlobalTensor` methods (`global/apply.rs`) and the
-//! test lists (which iterate [`BinaryOp::ALL`](crate::BinaryOp::ALL)). The typed methods
+//! test lists (which iterate [`BinaryOp::ALL`](crate::ops::BinaryOp::ALL)). The typed methods
 //! (`tensor-typed/src/ops/binary.rs`) carry each op's compile-time dtype rule by hand.
 //! ARCHITECTURE.md, "Adding an op", has the recipe.
 //!
@@ -20,11 +20,11 @@
 //! - `scalar[name_scalar name_scalar_ |a, s| node]`: the methods with a Rust number as
 //!   `other` (a wrapped number) and their node, or `scalar[]` where the op has its own
 //!   (`pow_scalar`, whose exponent promotes differently);
-//! - `domain(d)`: where the derivative is smooth ([`Domain`](crate::Domain): the
+//! - `domain(d)`: where the derivative is smooth ([`Domain`](crate::ops::Domain): the
 //!   gradient checks draw inputs there; `div` needs a non-zero divisor, `pow` a positive
 //!   base, `maximum`/`minimum` operands apart);
 //! - `partial(rule)`: the partial SBP a global tensor keeps
-//!   ([`BinaryPartial`](crate::BinaryPartial)).
+//!   ([`BinaryPartial`](crate::ops::BinaryPartial)).
 
 /// The table of binary ops, handed to the callback macro `$m` (hidden: an implementation
 /// detail of tensor-core).

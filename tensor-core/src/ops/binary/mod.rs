@@ -13,11 +13,14 @@ use crate::autograd::{
     self, AddBackward, DivBackward, ExtremumBackward, MulBackward, PowBackward, SavedTensor,
     ScaleBackward,
 };
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::Arith;
 use crate::kernels::{binary, per_op};
-use crate::{dispatch_dtype, DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// An operand of a binary op: a tensor or a wrapped number.
 #[derive(Clone, Copy, Debug)]
@@ -423,7 +426,10 @@ impl Tensor {
                 }
             }
         }
-        let common = crate::result_type(&[crate::Operand::Tensor(self), crate::Operand::Scalar(e)]);
+        let common = crate::iterator::result_type(&[
+            crate::iterator::Operand::Tensor(self),
+            crate::iterator::Operand::Scalar(e),
+        ]);
         let base = self.to_dtype(common)?;
         let iter = TensorIterator::build(TensorIteratorConfig::unary_op(None, &base))?;
         if common == DType::Bool {

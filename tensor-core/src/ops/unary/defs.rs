@@ -1,9 +1,9 @@
 //! Every unary elementwise op, defined once: this table is the only place an op is
-//! listed. Everything else is generated from it: the [`UnaryOp`](crate::UnaryOp) enum
+//! listed. Everything else is generated from it: the [`UnaryOp`](crate::ops::UnaryOp) enum
 //! and its metadata, the kernels, the autograd node, the `Tensor` methods (`exp`,
 //! `exp_`, `exp_out`), the `GlobalTensor` methods (`global/apply.rs`), the typed methods
 //! (`tensor-typed/src/ops/unary.rs`), and the test lists (which iterate
-//! [`UnaryOp::ALL`](crate::UnaryOp::ALL)). ARCHITECTURE.md, "Adding an op", has the recipe.
+//! [`UnaryOp::ALL`](crate::ops::UnaryOp::ALL)). ARCHITECTURE.md, "Adding an op", has the recipe.
 //!
 //! One row, in order:
 //! - `name Variant name_ name_out try_name try_name_ "torch name" "what it computes"`

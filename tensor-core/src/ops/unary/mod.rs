@@ -6,11 +6,13 @@
 mod defs;
 
 use crate::autograd::{self, Node, SavedTensor};
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::arith::{Arith, FloatMath};
 use crate::kernels::{per_op, unary};
-use crate::{dispatch_dtype, DType, Tensor};
+use crate::tensor::Tensor;
 #[allow(unused_imports)] // used by some rows of the table (`One::one()`)
 use num_traits::{Float, One};
 
