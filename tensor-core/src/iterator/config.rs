@@ -78,8 +78,9 @@ impl TensorIteratorConfig {
     /// The caller must run an elementwise kernel over the built iterator that writes
     /// every element of every output (then [`TensorIterator::cast_outputs`]) before
     /// any output is read or handed out; if it stops early, it must drop the iterator.
+    /// [`TensorIterator::build_and_run`] is the caller.
     #[inline]
-    pub(crate) unsafe fn kernel_writes_every_output(mut self) -> Self {
+    pub(super) unsafe fn kernel_writes_every_output(mut self) -> Self {
         self.uninit_outputs = true;
         self
     }

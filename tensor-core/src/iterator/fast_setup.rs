@@ -117,31 +117,6 @@ impl TensorIterator {
 }
 
 impl TensorIterator {
-    /// [`trivial_contiguous`](Self::trivial_contiguous) when `eligible` (the op neither
-    /// refuses nor promotes the inputs' dtype) and it applies, else `build(config())`.
-    ///
-    /// # Safety
-    /// As `trivial_contiguous`: the caller runs a kernel that writes every element of
-    /// the output before anything reads it.
-    ///
-    /// # Errors
-    /// As [`build`](TensorIterator::build).
-    #[inline]
-    pub(crate) unsafe fn build_or_trivial(
-        eligible: bool,
-        out: Option<&Tensor>,
-        inputs: &[&Tensor],
-        config: impl FnOnce() -> TensorIteratorConfig,
-    ) -> Result<TensorIterator> {
-        if eligible {
-            // SAFETY: the caller's promise, above.
-            if let Some(iter) = unsafe { Self::trivial_contiguous(out, inputs)? } {
-                return Ok(iter);
-            }
-        }
-        TensorIterator::build(config())
-    }
-
     /// What [`build`](TensorIterator::build) gives for the commonest elementwise call,
     /// without a config: inputs of one dtype and one shape (at least 1-d, not empty),
     /// all row-major contiguous, and an output that is either `None` (allocated
@@ -158,7 +133,7 @@ impl TensorIterator {
     /// # Errors
     /// Allocation errors of the output.
     #[cfg_attr(unoptimized, inline)]
-    pub(crate) unsafe fn trivial_contiguous(
+    pub(super) unsafe fn trivial_contiguous(
         out: Option<&Tensor>,
         inputs: &[&Tensor],
     ) -> Result<Option<TensorIterator>> {

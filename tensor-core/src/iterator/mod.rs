@@ -62,6 +62,7 @@ mod reduce;
 mod shape;
 mod strides;
 mod types;
+mod written;
 
 #[cfg(test)]
 mod tests;
@@ -73,6 +74,7 @@ pub use overlap::{get_overlap_status, has_internal_overlap, MemOverlap, MemOverl
 pub use promotion::{result_type, Operand, ResultTypeState};
 pub use reduce::{make_dim_mask, make_reduction_output, reduced_sizes, reduction_output_view};
 pub(crate) use types::to_dtype_preserve as types_to_dtype_preserve;
+pub(crate) use written::Written;
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -146,7 +148,7 @@ pub struct TensorIterator {
     pub(crate) enforce_linear_iteration: bool,
     pub(crate) fast_setup: FastSetupType,
     pub(crate) trace: explain::Trace,
-    /// Allocate outputs without zero-filling them (`kernel_writes_every_output`).
+    /// Allocate outputs without zero-filling them (`TensorIterator::build_and_run`).
     pub(crate) uninit_outputs: bool,
 }
 

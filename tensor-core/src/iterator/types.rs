@@ -150,8 +150,8 @@ impl TensorIterator {
                 // empty_like(out, dtype=common, memory_format=contiguous)
                 let tmp = if config.uninit_outputs {
                     let strides = crate::layout::contiguous_strides(t.sizes());
-                    // SAFETY: set only through `kernel_writes_every_output`, whose caller
-                    // runs a kernel writing every element of this temporary before
+                    // SAFETY: set only by `TensorIterator::build_and_run`, which runs a
+                    // kernel writing every element of this temporary before
                     // `cast_outputs` reads it.
                     unsafe { Tensor::empty_strided_uninit(t.sizes(), &strides, c)? }
                 } else {

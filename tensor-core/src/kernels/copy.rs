@@ -13,7 +13,9 @@ use crate::iterator::TensorIterator;
 pub(crate) fn copy_kernel(iter: &TensorIterator) {
     let (dst, src) = (iter.dtype(0), iter.dtype(1));
     dispatch_dtype!(dst, O, {
-        dispatch_dtype!(src, I, unary::<I, O, _>(iter, |x: I| x.cast::<O>()))
+        dispatch_dtype!(src, I, {
+            unary::<I, O, _>(iter, |x: I| x.cast::<O>());
+        })
     })
 }
 

@@ -54,12 +54,11 @@ fn run(condition: &Tensor, x: &Tensor, y: &Tensor, out: Option<&Tensor>) -> Resu
         .add_const_input(&cond)
         .add_const_input(&x)
         .add_const_input(&y);
-    // SAFETY: the ternary kernel below writes every output element before the output
-    // is handed out.
-    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    dispatch_dtype!(rt, T, {
-        ternary::<bool, T, T, _>(&iter, |c: bool, a: T, b: T| if c { a } else { b })
-    });
+    let iter = TensorIterator::build_and_run(config, |iter| {
+        Ok(dispatch_dtype!(rt, T, {
+            ternary::<bool, T, T, _>(iter, |c: bool, a: T, b: T| if c { a } else { b })
+        }))
+    })?;
     Ok(iter.final_output(0).alias())
 }
 
