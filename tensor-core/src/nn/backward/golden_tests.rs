@@ -226,14 +226,17 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let groups = args["groups"].as_u64().unwrap() as usize;
             let y = nn::conv2d(x, &t[1], t.get(2), s, p, d, groups).unwrap();
             let g = grad_of(&y);
+            let params = crate::nn::conv::ConvParams {
+                stride: s,
+                padding: p,
+                dilation: d,
+                groups,
+            };
             let (dx, dw, db) = crate::nn::conv::backward::conv2d_backward(
                 &g,
                 x,
                 &t[1],
-                s,
-                p,
-                d,
-                groups,
+                &params,
                 [true, true, t.len() > 2],
             )
             .unwrap();
