@@ -331,9 +331,11 @@ impl GlobalTensor {
 
 /// One `GlobalTensor` method per row of the unary op table (`ops/unary/defs.rs`).
 macro_rules! global_unary_methods {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
-        $kind:ident $kernel:tt $typed:ident $bool_error:tt $node:tt
-        $domain:ident $partial:ident ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        $($field:tt)*
+    } )*) => {
         impl GlobalTensor {
             $(
                 #[doc = concat!("`torch.", $torch, "` (", $what, ") on every shard: [`GlobalTensor::unary`].")]
@@ -351,9 +353,14 @@ macro_rules! global_unary_methods {
 crate::__unary_ops!(global_unary_methods);
 
 macro_rules! global_binary_methods {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
-        kernel $k:tt dtype $dtype:tt check $check:tt bool $bool:tt grad $grad:tt
-        scalar $scalar:tt domain $domain:tt partial($partial:ident) ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $k:ident, dtype: $dtype:ident, check: $check:ident, bool: $bool:ident,
+        grad: |$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr,
+        scalar: $scalar:tt,
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         impl GlobalTensor {
             $(
                 #[doc = concat!("`torch.", $torch, "(self, other)` (", $what, ") with broadcasting on the logical sizes;")]

@@ -116,11 +116,17 @@ macro_rules! promotes_to_float {
 
 /// Everything generated from the table: see `defs.rs` for a row's parts.
 macro_rules! binary_family {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
-        kernel($k:ident) dtype($dtype:ident) check($check:ident) bool($bool:ident)
-        grad[|$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr]
-        scalar[$($scalar:ident $scalar_inplace:ident |$sa:pat_param, $ss:pat_param| $sgrad:expr)?]
-        domain($domain:ident) partial($partial:ident) ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $k:ident, dtype: $dtype:ident, check: $check:ident, bool: $bool:ident,
+        grad: |$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr,
+        scalar: {$(
+            method: $scalar:ident, inplace: $scalar_inplace:ident,
+            grad: |$sa:pat_param, $ss:pat_param| $sgrad:expr $(,)?
+        )?},
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         /// The binary arithmetic ops (broadcasting, PyTorch's type promotion), one per row
         /// of the op table (`tensor-core/src/ops/binary/defs.rs`); `GlobalTensor` runs
         /// them too. [`BinaryOp::ALL`] lists them.

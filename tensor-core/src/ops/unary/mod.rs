@@ -148,10 +148,14 @@ macro_rules! unary_kernels {
 
 /// Everything generated from the table: see `defs.rs` for a row's parts.
 macro_rules! unary_family {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
-        $kind:ident $kernel:tt $typed:ident [$bool_error:expr]
-        [$node:literal $saves:ident |$g:ident, $s:pat_param| $grad:expr]
-        $domain:ident $partial:ident ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $kind:ident $kernel:tt,
+        bool_error: $bool_error:expr,
+        backward: $node:literal saves $saves:ident |$g:ident, $s:pat_param| $grad:expr,
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         /// The unary elementwise ops, one per row of the op table
         /// (`tensor-core/src/ops/unary/defs.rs`). [`Tensor::unary`] runs one;
         /// [`UnaryOp::ALL`] lists them.
