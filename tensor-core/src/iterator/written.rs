@@ -42,7 +42,6 @@ impl TensorIterator {
     ///
     /// # Errors
     /// As [`build`](TensorIterator::build), `kernel` and `cast_outputs`.
-    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn build_and_run<K>(config: TensorIteratorConfig, kernel: K) -> Result<Self>
     where
         K: for<'it> FnOnce(&'it TensorIterator) -> Result<Written<'it>>,
@@ -68,7 +67,6 @@ impl TensorIterator {
     ///
     /// # Errors
     /// As [`build_and_run`](TensorIterator::build_and_run).
-    #[cfg_attr(unoptimized, inline)]
     pub(crate) fn build_or_trivial_and_run<K>(
         eligible: bool,
         out: Option<&Tensor>,
@@ -92,7 +90,6 @@ impl TensorIterator {
 }
 
 /// `kernel` on `iter`, then `cast_outputs`.
-#[cfg_attr(unoptimized, inline)]
 fn run<K>(mut iter: TensorIterator, kernel: K) -> Result<TensorIterator>
 where
     K: for<'it> FnOnce(&'it TensorIterator) -> Result<Written<'it>>,

@@ -355,7 +355,6 @@ impl Tensor {
 /// Runs the op's input check (`sub_check`), then builds `build_binary_op` (or
 /// `build_binary_float_op` for `div`) on `out`, `a`, `b` and runs `kernel` on it
 /// ([`TensorIterator::build_and_run`]).
-#[cfg_attr(unoptimized, inline)]
 pub(super) fn build_and_run<K>(
     op: BinaryOp,
     a: Arg<'_>,
