@@ -17,7 +17,10 @@
 //!   `int64` or `bool`; an empty tensor prints `[]` with its size (unless 1-d) and its
 //!   dtype (unless `float32`).
 
-use crate::{dispatch_dtype, DType, Element, Tensor};
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
+use crate::tensor::Tensor;
 use std::fmt;
 
 /// `PRINT_OPTS.precision`: digits after the point.

@@ -1,6 +1,6 @@
 //! The `Element` trait: which Rust type stores which [`DType`].
 
-use crate::DType;
+use crate::dtype::DType;
 use half::{bf16, f16};
 use num_traits::AsPrimitive;
 

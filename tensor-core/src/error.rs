@@ -1,7 +1,7 @@
 //! The one error type of the runtime. Each message contains PyTorch's message for the
 //! same mistake, so a user can search for it.
 
-use crate::DType;
+use crate::dtype::DType;
 use std::fmt;
 
 /// `Result` with the runtime's [`enum@Error`].

@@ -1,8 +1,9 @@
 //! Shared, lock-protected storage: the bytes behind a tensor and all its views.
 
 use crate::alloc::{Line, LINE};
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::{DType, Element};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -169,7 +170,7 @@ impl Buffer {
     }
 
     /// The buffer as a slice of `T` (whole elements only). Crate-private: outside the
-    /// crate, read elements through a [`crate::Tensor`].
+    /// crate, read elements through a [`crate::tensor::Tensor`].
     pub(crate) fn as_slice<T: Element>(&self) -> &[T] {
         self.check_view::<T>();
         let n = self.nbytes / std::mem::size_of::<T>();

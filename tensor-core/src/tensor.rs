@@ -2,9 +2,13 @@
 
 use crate::alloc::try_with_capacity;
 use crate::autograd::AutogradMeta;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::layout::{checked_numel, contiguous_nbytes, Layout};
-use crate::{dispatch_dtype, DType, Element, Scalar, Storage};
+use crate::scalar::Scalar;
+use crate::storage::Storage;
 use std::sync::Arc;
 
 /// A strided, dynamically typed tensor: a [`Storage`] shared with every view of it, a

@@ -1,7 +1,11 @@
 //! Helpers shared by the unit tests: strided views over known data and the pieces of a
 //! naive index walk (the reference every kernel is compared with).
 
-use crate::{Element, Layout, Result, Storage, Tensor};
+use crate::element::Element;
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 /// A view of `data` (as `T`) with the given sizes, strides and storage offset (elements).
 /// Panics when the layout does not fit `data`: a test's own mistake.

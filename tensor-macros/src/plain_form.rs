@@ -6,7 +6,9 @@
 //! The plain form's docs are the `try_` form's, with the heading `# Errors` read as
 //! `# Panics` (so an errors section is written as the conditions: "When a `Dyn` dim ..").
 //! `#[plain_form]` is for a method or an associated function (called as `Self::try_x`);
-//! `#[plain_form(free)]` for a free function.
+//! `#[plain_form(free)]` for a free function. `#[plain_form(add_try)]` takes the function
+//! written with the plain name `x` and names it `try_x` (a `macro_rules!` that has only
+//! an op's name, as tensor-core's op tables give it, cannot make `try_x` itself).
 //!
 //! Phases: parse (attributes, visibility, `fn`, the name, generics, the arguments as
 //! `self` forms or `name: Type`, `-> Result<X>`, the where-clause, the body kept as
@@ -35,6 +37,15 @@ enum Arg {
         name: Ident,
         ty: Box<Type>,
     },
+}
+
+/// How the written function is named.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Naming {
+    /// `try_x`: the plain form drops `try_`.
+    Try,
+    /// `x` (`add_try`): the written function becomes `try_x`.
+    Plain,
 }
 
 /// The parsed `try_` function.
@@ -147,8 +158,11 @@ fn plain_attrs(attrs: &[Attribute]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn try_expand(call: Call, item: TokenStream) -> syn::Result<TokenStream> {
-    let f: TryFn = syn::parse2(item)?;
+fn try_expand(call: Call, naming: Naming, item: TokenStream) -> syn::Result<TokenStream> {
+    let mut f: TryFn = syn::parse2(item)?;
+    if naming == Naming::Plain {
+        f.name = Ident::new(&format!("try_{}", f.name), f.name.span());
+    }
     let text = f.name.to_string();
     let Some(plain) = text.strip_prefix("try_") else {
         return Err(syn::Error::new(
@@ -219,25 +233,28 @@ fn try_expand(call: Call, item: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// Expands `#[plain_form]` (`attr` empty) or `#[plain_form(free)]` on `item`; on error,
-/// the item unchanged with a `compile_error!` at the offending tokens.
+/// Expands `#[plain_form]` (`attr` empty), `#[plain_form(free)]` or
+/// `#[plain_form(add_try)]` on `item`; on error, the item unchanged with a
+/// `compile_error!` at the offending tokens.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let call = match attr.to_string().as_str() {
-        "" => Call::Assoc,
-        "free" => Call::Free,
+    let (call, naming) = match attr.to_string().as_str() {
+        "" => (Call::Assoc, Naming::Try),
+        "free" => (Call::Free, Naming::Try),
+        "add_try" => (Call::Assoc, Naming::Plain),
         _ => {
             let e = syn::Error::new(
                 attr.clone()
                     .into_iter()
                     .next()
                     .map_or(Span::call_site(), |t| t.span()),
-                "plain_form takes nothing, or `free` for a free function",
+                "plain_form takes nothing, `free` for a free function, or `add_try` for a \
+                 method written with its plain name",
             );
             let e = e.to_compile_error();
             return quote!(#e #item);
         }
     };
-    match try_expand(call, item.clone()) {
+    match try_expand(call, naming, item.clone()) {
         Ok(ts) => ts,
         Err(e) => {
             let e = e.to_compile_error();
@@ -274,6 +291,22 @@ mod tests {
         );
         assert!(
             e.contains("pub fn cat < const D : isize > (mut xs : impl CatList < T , D >) -> Tensor < T , S > { crate :: or_panic :: or_panic (try_cat :: < D > (xs)) }"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn add_try_names_the_written_method_try_and_writes_the_plain_form_beside_it() {
+        let e = expand(
+            "add_try",
+            "pub fn sin(&self) -> Result<X> where T: R { body() }",
+        );
+        assert!(
+            e.contains("pub fn sin < > (& self) -> X where T : R { crate :: or_panic :: or_panic (Self :: try_sin (self)) }"),
+            "{e}"
+        );
+        assert!(
+            e.contains("pub fn try_sin < > (& self) -> Result < X > where T : R { body () }"),
             "{e}"
         );
     }

@@ -10,6 +10,10 @@
 //! names, else the one file under that path's folder that defines it), which gives the
 //! file graph whose cycles are reported. Test code is left out: files named `tests.rs`
 //! or `*_tests.rs`, and everything from a file's `#[cfg(test)]` module on.
+//!
+//! A second rule covers every file of tensor-core but lib.rs, tests and doc comments
+//! included: a path names an item through the module that defines it
+//! (`crate::tensor::Tensor`), never through a name lib.rs re-exports (`crate::Tensor`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -79,13 +83,19 @@ fn is_test_file(p: &Path) -> bool {
     name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_util.rs"
 }
 
-/// Every `.rs` file under `dir`, relative to `root`.
+/// Every `.rs` file under `dir` but the test files, relative to `root`.
 fn files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    all_files(root, dir, out);
+    out.retain(|p| !is_test_file(p));
+}
+
+/// Every `.rs` file under `dir`, test files included, relative to `root`.
+fn all_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     for e in fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
-            files(root, &p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") && !is_test_file(&p) {
+            all_files(root, &p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
             out.push(p.strip_prefix(root).unwrap().to_path_buf());
         }
     }
@@ -244,6 +254,44 @@ fn expand(s: &str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
     }
 }
 
+/// The paths of lib.rs's `pub use` items (`pub use layout::{Layout, wrap_dim}` gives
+/// `[layout, Layout]` and `[layout, wrap_dim]`; `pub use half` gives `[half]`).
+fn root_reexports(lib: &str) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    for stmt in lib.split(';') {
+        if let Some(i) = stmt.find("pub use ") {
+            expand(&stmt[i + "pub use ".len()..], Vec::new(), &mut paths);
+        }
+    }
+    paths
+}
+
+/// The `crate::` paths, in files other than lib.rs, whose first name is one lib.rs
+/// re-exports (`crate::Tensor`, `crate::{DType, ..}`, `crate::half::f16`): each as
+/// `file: crate::path`. `files` are whole texts, comments and tests included, so an
+/// intra-doc link counts; `$crate::` (an exported macro's path) does not.
+fn imports_through_root(files: &BTreeMap<PathBuf, String>) -> Vec<String> {
+    let lib = files
+        .get(Path::new("lib.rs"))
+        .expect("the crate has a lib.rs");
+    let root: BTreeSet<String> = root_reexports(&strip_comments(lib))
+        .into_iter()
+        .filter_map(|p| p.last().cloned())
+        .collect();
+    let mut found = Vec::new();
+    for (file, text) in files {
+        if file == Path::new("lib.rs") {
+            continue;
+        }
+        for path in crate_paths(text) {
+            if root.contains(&path[0]) {
+                found.push(format!("{}: crate::{}", file.display(), path.join("::")));
+            }
+        }
+    }
+    found
+}
+
 /// Names a file defines at any depth (`fn`, `struct`, `enum`, `trait`, `type`,
 /// `const`, `static`, `macro_rules!`).
 fn definitions(code: &str) -> BTreeSet<String> {
@@ -294,20 +342,13 @@ fn check(layers: &[Vec<String>], files: &BTreeMap<PathBuf, String>) -> Report {
     // Root names: `pub use module::..{Name}` in lib.rs, and exported macros.
     let mut root: BTreeMap<String, String> = BTreeMap::new();
     if let Some(lib) = files.get(Path::new("lib.rs")) {
-        for stmt in lib.split(';') {
-            let Some(i) = stmt.find("pub use ") else {
-                continue;
-            };
-            let mut paths = Vec::new();
-            expand(&stmt[i + "pub use ".len()..], Vec::new(), &mut paths);
-            for p in paths {
-                if p.len() > 1 && modules.contains(&p[0]) {
-                    root.insert(p.last().unwrap().clone(), p[0].clone());
-                } else if p.len() > 1 {
-                    // Another crate's item re-exported at the root (`tensor_macros::layout`):
-                    // it names the root, on no floor.
-                    root.insert(p.last().unwrap().clone(), "lib".to_string());
-                }
+        for p in root_reexports(lib) {
+            if p.len() > 1 && modules.contains(&p[0]) {
+                root.insert(p.last().unwrap().clone(), p[0].clone());
+            } else if p.len() > 1 {
+                // Another crate's item re-exported at the root (`tensor_macros::layout`):
+                // it names the root, on no floor.
+                root.insert(p.last().unwrap().clone(), "lib".to_string());
             }
         }
     }
@@ -585,6 +626,53 @@ fn an_upward_import_a_stray_module_and_a_cycle_are_each_reported() {
     assert_eq!(
         r.cycles,
         vec![vec!["low/a.rs".to_string(), "low/b.rs".to_string()]]
+    );
+}
+
+/// Inside tensor-core a module names an item by the module that defines it
+/// (`crate::tensor::Tensor`), never through the root re-exports, which are for users.
+#[test]
+fn no_tensor_core_module_imports_through_root_reexports() {
+    let src = workspace().join("tensor-core/src");
+    let mut list = Vec::new();
+    all_files(&src, &src, &mut list);
+    let texts = list
+        .into_iter()
+        .map(|f| (f.clone(), fs::read_to_string(src.join(&f)).unwrap()))
+        .collect();
+    let found = imports_through_root(&texts);
+    assert!(
+        found.is_empty(),
+        "paths through a root re-export (write the defining module's path):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The root re-export check can fail: a `use` group, a path in code, an intra-doc link
+/// and a re-exported crate are each reported; the module path and `$crate::` are not.
+#[test]
+fn a_path_through_a_root_reexport_is_reported_in_code_groups_and_doc_links() {
+    let files: BTreeMap<PathBuf, String> = [
+        (
+            "lib.rs",
+            "mod low; pub use low::{Thing, More};\npub use half;",
+        ),
+        (
+            "high.rs",
+            "use crate::low::Thing;\nuse crate::{low::More, Thing};\n\
+             /// [`More`](crate::More)\nfn f() -> crate::half::f16 { $crate::Thing }",
+        ),
+    ]
+    .iter()
+    .map(|(p, c)| (PathBuf::from(p), c.to_string()))
+    .collect();
+    assert_eq!(
+        imports_through_root(&files),
+        vec![
+            "high.rs: crate::Thing".to_string(),
+            "high.rs: crate::More".to_string(),
+            "high.rs: crate::half::f16".to_string(),
+        ]
     );
 }
 

@@ -4,7 +4,7 @@ use super::meta::AutogradMeta;
 use super::node::Node;
 use crate::error::Result;
 use crate::layout::contiguous_strides;
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::sync::Arc;
 
 /// Adds the incoming gradient into the leaf's `.grad` (PyTorch's `AccumulateGrad`).

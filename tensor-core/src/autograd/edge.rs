@@ -5,7 +5,7 @@ use super::accumulate::AccumulateGrad;
 use super::meta::{AutogradMeta, ViewInfo};
 use super::node::{Edge, GraphNode, InputMeta};
 use super::view::{AsStridedBackward, Geometry};
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@ use super::grad_mode::NoGradGuard;
 use super::node::{Edge, GraphNode, InputMeta};
 use super::sum_to::is_expandable_to;
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::collections::HashMap;
 use std::sync::Arc;
 

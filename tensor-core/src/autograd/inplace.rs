@@ -7,7 +7,7 @@ use super::node::{Edge, GraphNode, InputMeta};
 use super::record::needs_grad;
 use super::view::{CopySlices, Geometry};
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::sync::Arc;
 
 /// Checks that `t` may be written in place (PyTorch's `check_inplace`): not a leaf
@@ -68,7 +68,7 @@ pub(crate) fn inplace_rebase(
     if let Some(view) = &meta.view {
         return rebase_view(target, &view.base, out_of_place);
     }
-    let old = target.clone(crate::MemoryFormat::Preserve)?;
+    let old = target.clone(crate::layout::MemoryFormat::Preserve)?;
     let new = out_of_place(&old)?;
     let Some(edge) = new.grad_fn_edge() else {
         return Err(Error::InplaceAutograd {
@@ -100,7 +100,7 @@ fn rebase_view(
             reason: "the base of the view written keeps no autograd state",
         });
     };
-    let old = target.clone(crate::MemoryFormat::Preserve)?;
+    let old = target.clone(crate::layout::MemoryFormat::Preserve)?;
     let new = out_of_place(&old)?;
     let Some(edge) = new.grad_fn_edge() else {
         return Err(Error::InplaceAutograd {

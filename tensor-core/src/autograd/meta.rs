@@ -3,7 +3,7 @@
 
 use super::node::{Edge, GraphNode};
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 

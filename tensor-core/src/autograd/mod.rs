@@ -3,14 +3,14 @@
 //! The graph hangs off the tensors, as PyTorch's `grad_fn`: an op whose inputs require
 //! grad gives its output an `Edge` to a reference-counted graph node
 //! holding the op's backward function (a [`Node`]) and edges to its inputs' producers.
-//! A leaf that requires grad ([`Tensor::requires_grad_`](crate::Tensor::requires_grad_))
-//! is reached through its `AccumulateGrad` node. [`Tensor::backward`](crate::Tensor::backward)
+//! A leaf that requires grad ([`Tensor::requires_grad_`](crate::tensor::Tensor::requires_grad_))
+//! is reached through its `AccumulateGrad` node. [`Tensor::backward`](crate::tensor::Tensor::backward)
 //! walks the graph from the output in dependency order (the `engine` module) and accumulates
-//! into the leaves' [`Tensor::grad`](crate::Tensor::grad). There is no global tape: two
+//! into the leaves' [`Tensor::grad`](crate::tensor::Tensor::grad). There is no global tape: two
 //! threads build and run independent graphs at the same time; grad mode
 //! ([`no_grad`], [`NoGradGuard`]) is per thread.
 //!
-//! Version counters live in the storage ([`crate::Storage::version`]): every in-place
+//! Version counters live in the storage ([`crate::storage::Storage::version`]): every in-place
 //! or `_out` write bumps it, and a [`SavedTensor`] checks it when backward unpacks it.
 //!
 //! # How an op records its node

@@ -3,14 +3,15 @@
 //! `next_edges`). Nodes are reference counted and hang off the tensors they produced
 //! (`grad_fn`); the graph lives as long as some tensor refers to it.
 
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 use std::sync::Arc;
 
 /// A backward function (PyTorch's `torch::autograd::Node`): given the gradients of the
 /// outputs of the op that recorded it, computes the gradients of its inputs.
 ///
-/// `apply` runs with grad mode off (the engine's [`NoGradGuard`](crate::NoGradGuard)),
+/// `apply` runs with grad mode off (the engine's [`NoGradGuard`](crate::autograd::NoGradGuard)),
 /// so it may use any tensor op. It returns one entry per input of the op, in the order
 /// of the `inputs` given to `record`; `None` where an input needs no
 /// gradient (or the gradient is zero and may be skipped). A returned gradient may have
@@ -24,8 +25,8 @@ pub trait Node: Send + Sync {
     /// output; `None` for an output no gradient reached).
     ///
     /// # Errors
-    /// [`Error::SavedTensorFreed`](crate::Error::SavedTensorFreed) /
-    /// [`Error::SavedTensorModified`](crate::Error::SavedTensorModified) from
+    /// [`Error::SavedTensorFreed`](crate::error::Error::SavedTensorFreed) /
+    /// [`Error::SavedTensorModified`](crate::error::Error::SavedTensorModified) from
     /// [`SavedTensor::unpack`]; any error of the ops it runs.
     fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>>;
 
@@ -141,20 +142,20 @@ impl SavedTensor {
     /// The saved tensor (without graph), checked as PyTorch's `SavedVariable::unpack`.
     ///
     /// # Errors
-    /// [`Error::SavedTensorFreed`](crate::Error::SavedTensorFreed) after
+    /// [`Error::SavedTensorFreed`](crate::error::Error::SavedTensorFreed) after
     /// [`SavedTensor::release`] ("Trying to backward through the graph a second
-    /// time ..."); [`Error::SavedTensorModified`](crate::Error::SavedTensorModified)
+    /// time ..."); [`Error::SavedTensorModified`](crate::error::Error::SavedTensorModified)
     /// when an in-place op changed it since it was saved ("one of the variables needed
     /// for gradient computation has been modified by an inplace operation ...").
     #[cfg_attr(unoptimized, inline)]
     pub fn unpack(&self) -> Result<Tensor> {
         let guard = self.data.lock().unwrap_or_else(|e| e.into_inner());
         let Some(t) = guard.as_ref() else {
-            return Err(crate::Error::SavedTensorFreed);
+            return Err(crate::error::Error::SavedTensorFreed);
         };
         let now = t.storage().version();
         if now != self.version {
-            return Err(crate::Error::SavedTensorModified {
+            return Err(crate::error::Error::SavedTensorModified {
                 type_name: self.dtype.legacy_type_name(),
                 sizes: self.sizes.clone(),
                 producer: self.producer.map(|(n, i)| (n.to_string(), i)),

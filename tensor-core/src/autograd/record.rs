@@ -5,7 +5,7 @@ use super::grad_mode::{is_grad_enabled, NoGradGuard};
 use super::meta::AutogradMeta;
 use super::node::{Edge, GraphNode, InputMeta, Node};
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::sync::Arc;
 
 /// `true` when grad mode is on and some input requires grad: an op must record its

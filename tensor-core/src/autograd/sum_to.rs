@@ -1,7 +1,7 @@
 //! `sum_to_size`: sums a gradient that broadcasting spread back to an input's shape.
 
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// `true` when `from` broadcasts to `to` (`is_expandable_to`).
 #[cfg_attr(unoptimized, inline)]
@@ -64,7 +64,7 @@ impl Tensor {
 /// backward pass: one pass, no reduction plan); `None` when another path is needed.
 #[cfg_attr(unoptimized, inline)]
 fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
-    fn rows<T: crate::Element + std::ops::Add<Output = T>>(
+    fn rows<T: crate::element::Element + std::ops::Add<Output = T>>(
         t: &Tensor,
         n: usize,
         sizes: &[usize],
@@ -85,8 +85,8 @@ fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
         return Ok(None);
     }
     match t.dtype() {
-        crate::DType::F32 => rows::<f32>(t, n, sizes).map(Some),
-        crate::DType::F64 => rows::<f64>(t, n, sizes).map(Some),
+        crate::dtype::DType::F32 => rows::<f32>(t, n, sizes).map(Some),
+        crate::dtype::DType::F64 => rows::<f64>(t, n, sizes).map(Some),
         _ => Ok(None),
     }
 }
@@ -94,7 +94,7 @@ fn sum_leading_rows(t: &Tensor, sizes: &[usize]) -> Result<Option<Tensor>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     #[test]
     fn sum_to_size_2x3_to_3_and_2x1() {

@@ -1,7 +1,10 @@
 //! Engine tests: accumulation, retain_graph, no_grad, detach, threads, version
 //! counters, grad layout, in-place rebase.
 
-use crate::{no_grad, DType, Error, Tensor};
+use crate::autograd::no_grad;
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::tensor::Tensor;
 
 fn leaf(v: &[f64], sizes: &[usize]) -> Tensor {
     Tensor::from_vec(v.to_vec(), sizes)
@@ -70,8 +73,8 @@ fn no_grad_records_nothing() {
     let y = no_grad(|| x.mul_scalar(2.0).unwrap());
     assert!(!y.requires_grad() && y.is_leaf());
     assert_eq!(sum(&y).backward().unwrap_err(), Error::NoGradFn);
-    let _g = crate::NoGradGuard::new();
-    assert!(!crate::is_grad_enabled());
+    let _g = crate::autograd::NoGradGuard::new();
+    assert!(!crate::autograd::is_grad_enabled());
     assert!(!x.exp().unwrap().requires_grad());
 }
 
@@ -291,7 +294,7 @@ fn two_graphs_on_two_threads_at_once() {
             let x = leaf(&[k as f64 + 1.0; 4], &[4]);
             let mut ok = true;
             for _ in 0..50 {
-                let _g = (k == 1).then(crate::NoGradGuard::new);
+                let _g = (k == 1).then(crate::autograd::NoGradGuard::new);
                 drop(_g);
                 let y = x.mul(&x).unwrap().tanh().unwrap();
                 ok &= sum(&y).backward().is_ok();
@@ -317,7 +320,7 @@ fn two_graphs_on_two_threads_at_once() {
 
 #[test]
 fn no_grad_on_one_thread_does_not_stop_recording_on_another() {
-    let _g = crate::NoGradGuard::new();
+    let _g = crate::autograd::NoGradGuard::new();
     let h = std::thread::spawn(|| {
         let x = leaf(&[1.0], &[1]);
         x.exp().unwrap().requires_grad()
@@ -353,7 +356,7 @@ impl crate::autograd::Node for SplitBackward {
     fn name(&self) -> &'static str {
         "SplitBackward0"
     }
-    fn apply(&self, grads: &[Option<Tensor>]) -> crate::Result<Vec<Option<Tensor>>> {
+    fn apply(&self, grads: &[Option<Tensor>]) -> crate::error::Result<Vec<Option<Tensor>>> {
         let z = Tensor::zeros(&[2 * self.n], DType::F64)?;
         for (i, g) in grads.iter().enumerate() {
             if let Some(g) = g {
@@ -433,7 +436,7 @@ fn a_node_returning_three_gradients_for_one_input_is_pytorchs_error() {
         fn name(&self) -> &'static str {
             "ThreeBackward"
         }
-        fn apply(&self, grads: &[Option<Tensor>]) -> crate::Result<Vec<Option<Tensor>>> {
+        fn apply(&self, grads: &[Option<Tensor>]) -> crate::error::Result<Vec<Option<Tensor>>> {
             Ok((0..3)
                 .map(|_| grads[0].as_ref().map(Tensor::alias))
                 .collect())

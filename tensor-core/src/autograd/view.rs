@@ -16,8 +16,9 @@
 
 use super::node::Node;
 use crate::alloc::{try_vec, try_with_capacity};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 /// Sizes, strides and storage_offset (elements) of one tensor on the shared storage.
 #[derive(Clone, Debug)]

@@ -1,6 +1,8 @@
 //! Exact strings PyTorch prints for the same tensors.
 
-use crate::{DType, Layout, Tensor};
+use crate::dtype::DType;
+use crate::layout::Layout;
+use crate::tensor::Tensor;
 
 fn f32s(v: &[f32], sizes: &[usize]) -> Tensor {
     Tensor::from_vec(v.to_vec(), sizes).unwrap()

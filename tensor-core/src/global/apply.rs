@@ -10,14 +10,17 @@ use super::ops::{
     reduce_signature, reshape_signature, unary_signature, ReduceKind,
 };
 use super::sbp::Sbp;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::iterator::{result_type, Operand};
 use crate::layout::{
     broadcast_shapes, contiguous_strides, infer_expand_geometry, infer_size, wrap_dims,
 };
-use crate::BinaryOp;
-use crate::{
-    repeat_decomposition, result_type, DType, Operand, PartialRule, Scalar, Tensor, UnaryOp,
-};
+use crate::ops::BinaryOp;
+use crate::ops::{PartialRule, UnaryOp};
+use crate::scalar::Scalar;
+use crate::shape_ops::repeat_decomposition;
+use crate::tensor::Tensor;
 
 #[cfg_attr(unoptimized, inline)]
 fn as_i64(v: &[usize]) -> Vec<i64> {
@@ -76,7 +79,7 @@ impl GlobalTensor {
     /// of [`BinaryOp::partial_rule`], other partial inputs are broadcast first.
     ///
     /// # Errors
-    /// Different placements; [`Error::Broadcast`](crate::Error::Broadcast) on the
+    /// Different placements; [`Error::Broadcast`](crate::error::Error::Broadcast) on the
     /// logical sizes; the local op's; a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn binary(&self, op: BinaryOp, other: &GlobalTensor) -> Result<GlobalTensor> {
@@ -249,11 +252,11 @@ impl GlobalTensor {
     }
 
     /// `Tensor.repeat(repeats)` decomposed into reshape → expand → reshape
-    /// ([`crate::repeat_decomposition`]), each a global op; a split of a repeated dim is
+    /// ([`crate::shape_ops::repeat_decomposition`]), each a global op; a split of a repeated dim is
     /// broadcast first. The result is a fresh tensor on every rank.
     ///
     /// # Errors
-    /// [`crate::repeat_decomposition`]'s on the logical sizes; a collective's.
+    /// [`crate::shape_ops::repeat_decomposition`]'s on the logical sizes; a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn repeat(&self, repeats: &[i64]) -> Result<GlobalTensor> {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
@@ -294,7 +297,7 @@ impl GlobalTensor {
     /// elements before it; otherwise the input is broadcast first.
     ///
     /// # Errors
-    /// [`crate::infer_size`]'s on the logical sizes (`shape '[5]' is invalid for input of
+    /// [`crate::layout::infer_size`]'s on the logical sizes (`shape '[5]' is invalid for input of
     /// size 6`); a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn reshape(&self, shape: &[i64]) -> Result<GlobalTensor> {
@@ -328,9 +331,11 @@ impl GlobalTensor {
 
 /// One `GlobalTensor` method per row of the unary op table (`ops/unary/defs.rs`).
 macro_rules! global_unary_methods {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
-        $kind:ident $kernel:tt $typed:ident $bool_error:tt $node:tt
-        $domain:ident $partial:ident ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        $($field:tt)*
+    } )*) => {
         impl GlobalTensor {
             $(
                 #[doc = concat!("`torch.", $torch, "` (", $what, ") on every shard: [`GlobalTensor::unary`].")]
@@ -348,16 +353,21 @@ macro_rules! global_unary_methods {
 crate::__unary_ops!(global_unary_methods);
 
 macro_rules! global_binary_methods {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
-        kernel $k:tt dtype $dtype:tt check $check:tt bool $bool:tt grad $grad:tt
-        scalar $scalar:tt domain $domain:tt partial($partial:ident) ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $k:ident, dtype: $dtype:ident, check: $check:ident, bool: $bool:ident,
+        grad: |$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr,
+        scalar: $scalar:tt,
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         impl GlobalTensor {
             $(
                 #[doc = concat!("`torch.", $torch, "(self, other)` (", $what, ") with broadcasting on the logical sizes;")]
-                #[doc = concat!("the partial SBP kept: [`BinaryPartial::", stringify!($partial), "`](crate::BinaryPartial::", stringify!($partial), ").")]
+                #[doc = concat!("the partial SBP kept: [`BinaryPartial::", stringify!($partial), "`](crate::ops::BinaryPartial::", stringify!($partial), ").")]
                 ///
                 /// # Errors
-                /// Different placements; [`Error::Broadcast`](crate::Error::Broadcast) on
+                /// Different placements; [`Error::Broadcast`](crate::error::Error::Broadcast) on
                 /// the logical sizes; the local op's; a collective's.
                 #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self, other: &GlobalTensor) -> Result<GlobalTensor> {

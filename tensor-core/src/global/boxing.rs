@@ -6,8 +6,10 @@ use super::chain;
 use super::collective::{shard, Group};
 use super::infer::split_range;
 use super::sbp::{ReduceOp, Sbp};
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// The collective that takes `from` to `to` (for docs, logs and tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use super::collective::{Collective, Comm, Group};
 use super::sbp::Sbp;
 use crate::autograd::{apply, Node};
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use std::thread::ThreadId;

@@ -17,7 +17,7 @@ use super::collective::{from_bytes, reduce_pair, to_bytes, Group};
 use super::infer::split_range;
 use super::sbp::ReduceOp;
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::ops::Range;
 
 /// The smallest chunk a tensor is cut into, in bytes (smaller messages cost more in
@@ -124,8 +124,8 @@ pub(crate) fn broadcast_first(group: &Group<'_>, local: &Tensor) -> Result<Tenso
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::DType;
     use crate::global::run_ranks;
-    use crate::DType;
 
     #[test]
     fn chunks_are_at_least_one_and_at_most_one_per_rank() {

@@ -4,8 +4,11 @@
 
 use super::infer::{physical_shape, split_range};
 use super::sbp::{ReduceOp, Sbp};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Layout, Storage, Tensor};
+use crate::layout::Layout;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use std::rc::Rc;
 
 /// A communicator: this process's (or thread's) rank in a world of ranks, and one

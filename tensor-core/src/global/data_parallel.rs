@@ -10,8 +10,9 @@ use super::global_tensor::GlobalTensor;
 use super::placement::Placement;
 use super::sbp::Sbp;
 use crate::autograd::no_grad;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 /// The one dtype of `tensors` (F32 for none).
 ///

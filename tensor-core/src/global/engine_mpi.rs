@@ -14,7 +14,7 @@ pub use with_mpi::MpiComm;
 /// program needs to pick the MPI engine, present in every build.
 ///
 /// # Errors
-/// [`crate::Error::InvalidArgument`] when tensor-core was built without the `mpi`
+/// [`crate::error::Error::InvalidArgument`] when tensor-core was built without the `mpi`
 /// feature, or MPI was already initialised in this process.
 #[cfg_attr(unoptimized, inline)]
 pub fn mpi_comm() -> Result<Comm> {
@@ -53,7 +53,7 @@ mod with_mpi {
         /// it) and returns this process's communicator over the world.
         ///
         /// # Errors
-        /// [`crate::Error::InvalidArgument`] when MPI was already initialised in this process.
+        /// [`crate::error::Error::InvalidArgument`] when MPI was already initialised in this process.
         #[cfg_attr(unoptimized, inline)]
         pub fn init() -> Result<MpiComm> {
             let (universe, _) = mpi::initialize_with_threading(Threading::Serialized)

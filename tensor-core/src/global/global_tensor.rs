@@ -8,8 +8,9 @@ use super::collective::Comm;
 use super::infer::{logical_shape, physical_shape};
 use super::placement::Placement;
 use super::sbp::Sbp;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 use std::fmt;
 
 /// A logical tensor (sizes, dtype) placed on the ranks of a [`Placement`] with an

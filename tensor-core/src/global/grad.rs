@@ -14,7 +14,7 @@ use super::boxing_grad::grad_sbp;
 use super::global_tensor::GlobalTensor;
 use super::sbp::Sbp;
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 impl GlobalTensor {
     /// `Tensor.requires_grad_(requires_grad)` on this rank's shard: a leaf whose

@@ -5,10 +5,12 @@
 
 use super::global_tensor::GlobalTensor;
 use super::sbp::Sbp;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::nn::IGNORE_INDEX;
 use crate::nn::{cross_entropy, Reduction};
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 impl GlobalTensor {
     /// `F.cross_entropy(self, target)` (mean over the targets that are not -100) of

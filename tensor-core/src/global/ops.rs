@@ -7,8 +7,9 @@ use super::infer::{
     broadcast_split_dim, permute_sbp, reduce_split_dim, reshape_split_dim, split_range,
 };
 use super::sbp::{ReduceOp, Sbp};
-use crate::{BinaryOp, BinaryPartial};
-use crate::{DType, PartialRule};
+use crate::dtype::DType;
+use crate::ops::PartialRule;
+use crate::ops::{BinaryOp, BinaryPartial};
 
 /// The SBPs an op's inputs are boxed to, and its output's SBP.
 #[derive(Clone, Debug, PartialEq, Eq)]

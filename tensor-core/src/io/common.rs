@@ -3,8 +3,10 @@
 //! through a temporary file renamed over the target.
 
 use crate::alloc::try_vec;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Storage, Tensor};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 

@@ -25,7 +25,7 @@
 //! under its mapping. Bytes are little-endian: on a big-endian host every reader and
 //! writer returns an error.
 //!
-//! [`enum@Error`]: crate::Error
+//! [`enum@Error`]: crate::error::Error
 
 mod common;
 #[cfg(feature = "ndarray")]

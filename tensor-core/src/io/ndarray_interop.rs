@@ -8,8 +8,11 @@
 //! memory is lent to ndarray for as long as a guard holds the storage's lock.
 
 use super::common::invalid;
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::{Buffer, Element, Layout, Storage, Tensor};
+use crate::layout::Layout;
+use crate::storage::{Buffer, Storage};
+use crate::tensor::Tensor;
 use ndarray::{
     Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder,
 };
@@ -279,7 +282,8 @@ impl<T: Element, D: Dimension> TryFrom<ArrayView<'_, T, D>> for Tensor {
 
 #[cfg(test)]
 mod tests {
-    use crate::{DType, Tensor};
+    use crate::dtype::DType;
+    use crate::tensor::Tensor;
     use ndarray::{s, Array, Array2, ArrayView, ShapeBuilder};
 
     #[test]
@@ -314,7 +318,7 @@ mod tests {
             .expand(&[4, 3])
             .unwrap();
         let e = t.as_array_view_mut::<f32>().unwrap_err();
-        assert!(matches!(e, crate::Error::InternalOverlap), "{e}");
+        assert!(matches!(e, crate::error::Error::InternalOverlap), "{e}");
         // Reading an expanded tensor through a view is fine.
         assert_eq!(t.as_array_view::<f32>().unwrap().view().sum(), 12.0);
     }

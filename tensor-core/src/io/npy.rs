@@ -9,9 +9,11 @@ use super::common::{
     check_little_endian, invalid, io_error, storage_from_reader, write_elements,
     write_file_atomically, write_storage_bytes,
 };
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::layout::{checked_numel, contiguous_strides};
-use crate::{DType, Layout, Tensor};
+use crate::tensor::Tensor;
 use std::io::{Read, Write};
 use std::path::Path;
 

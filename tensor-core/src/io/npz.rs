@@ -5,7 +5,7 @@
 use super::common::{check_little_endian, invalid, io_error, write_file_atomically};
 use super::npy::{read_npy_from, write_npy_to};
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 use std::io::Read;
 use std::path::Path;
 
@@ -21,7 +21,7 @@ const OP_WRITE: &str = "write_npz";
 /// An I/O error naming the path; a file that is not a zip archive or whose members
 /// are damaged (including a member longer or shorter than its declared size, or whose
 /// checksum fails); a member that is not a valid `.npy` (the message names the member
-/// and says what is wrong, as [`super::read_npy`]); [`crate::Error::OutOfMemory`].
+/// and says what is wrong, as [`super::read_npy`]); [`crate::error::Error::OutOfMemory`].
 pub fn read_npz(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
     check_little_endian(OP_READ)?;
     let path = path.as_ref();
@@ -60,7 +60,7 @@ pub fn read_npz(path: impl AsRef<Path>) -> Result<Vec<(String, Tensor)>> {
 ///
 /// # Errors
 /// An empty or duplicate name; a `bfloat16` tensor (NumPy has none); an I/O error
-/// naming the path; [`crate::Error::OutOfMemory`].
+/// naming the path; [`crate::error::Error::OutOfMemory`].
 pub fn write_npz(path: impl AsRef<Path>, arrays: &[(&str, &Tensor)]) -> Result<()> {
     let path = path.as_ref();
     let mut seen = std::collections::HashSet::new();

@@ -18,8 +18,11 @@ use super::common::{
     write_file_atomically,
 };
 use super::safetensors_header::{parse_object, quote, string_map, StDtype as Dtype, TensorInfo};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Layout, Storage, Tensor};
+use crate::layout::Layout;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};

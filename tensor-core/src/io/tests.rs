@@ -1,7 +1,9 @@
 //! Round trips through each format for every dtype and layout, and hostile files.
 
 use super::*;
-use crate::{DType, MemoryFormat, Tensor, ALL_DTYPES};
+use crate::dtype::{DType, ALL_DTYPES};
+use crate::layout::MemoryFormat;
+use crate::tensor::Tensor;
 use std::path::PathBuf;
 
 /// A fresh path `name` in this process's scratch folder.
@@ -156,7 +158,7 @@ fn st_bytes(json: &str, data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn open_bytes(name: &str, bytes: &[u8]) -> crate::Result<SafetensorsFile> {
+fn open_bytes(name: &str, bytes: &[u8]) -> crate::error::Result<SafetensorsFile> {
     let path = tmp(name);
     std::fs::write(&path, bytes).unwrap();
     SafetensorsFile::open(&path)
@@ -527,7 +529,7 @@ fn mapped_storage_aligned_to_2_is_not_seen_as_a_wider_dtype() {
     let f = open_bytes("align2.safetensors", &bytes).unwrap();
     assert_eq!(f.is_mapped("b"), Some(true));
     let s = f.get("b").unwrap().storage().clone();
-    let one = crate::Layout::checked(vec![1], vec![1], 0).unwrap();
+    let one = crate::layout::Layout::checked(vec![1], vec![1], 0).unwrap();
     assert!(Tensor::from_parts(s.clone(), one.clone(), DType::I16).is_ok());
     assert!(Tensor::from_parts(s.clone(), one.clone(), DType::F32).is_err());
     assert!(Tensor::from_parts(s, one, DType::F64).is_err());

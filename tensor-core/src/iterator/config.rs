@@ -1,7 +1,9 @@
 //! `TensorIteratorConfig`: the operands and flags of one iterator, with PyTorch's
 //! defaults and presets (aten/src/ATen/TensorIterator.h).
 
-use crate::{DType, Scalar, Tensor};
+use crate::dtype::DType;
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// One operand as given to the config.
 #[derive(Debug)]
@@ -76,8 +78,9 @@ impl TensorIteratorConfig {
     /// The caller must run an elementwise kernel over the built iterator that writes
     /// every element of every output (then [`TensorIterator::cast_outputs`]) before
     /// any output is read or handed out; if it stops early, it must drop the iterator.
+    /// [`TensorIterator::build_and_run`] is the caller.
     #[inline]
-    pub(crate) unsafe fn kernel_writes_every_output(mut self) -> Self {
+    pub(super) unsafe fn kernel_writes_every_output(mut self) -> Self {
         self.uninit_outputs = true;
         self
     }
@@ -92,7 +95,7 @@ impl TensorIteratorConfig {
     /// kept; the caller's tensor is written in place.
     ///
     /// Outputs come first: adding one after an input makes [`super::TensorIterator::build`]
-    /// return [`crate::Error::InvalidArgument`].
+    /// return [`crate::error::Error::InvalidArgument`].
     #[inline]
     pub fn add_output(mut self, out: &Tensor) -> Self {
         self.output_after_input |= !self.inputs.is_empty();
@@ -249,7 +252,7 @@ impl TensorIteratorConfig {
 
     /// Fixes the iteration shape instead of broadcasting the operands
     /// (`declare_static_shape`); every defined operand must have exactly this shape
-    /// (`TensorIterator::build` returns [`crate::Error::OutputShape`] otherwise).
+    /// (`TensorIterator::build` returns [`crate::error::Error::OutputShape`] otherwise).
     #[inline]
     pub fn declare_static_shape(mut self, shape: &[usize]) -> Self {
         self.static_shape = Some(shape.to_vec());

@@ -5,7 +5,7 @@ use super::config::TensorIteratorConfig;
 use super::{FastSetupType, TensorIterator};
 use crate::error::Result;
 use crate::layout::{channels_last_strides_2d, dims_from_slice, fill_contiguous_strides, DimVec};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 impl TensorIterator {
     /// `compute_fast_setup_type`: contiguous is tested first (so an NC11 tensor that is
@@ -65,7 +65,7 @@ impl TensorIterator {
     /// `element_size` for every operand. Returns `false` when no fast setup applies.
     ///
     /// # Errors
-    /// Allocation errors ([`Error::NumelOverflow`](crate::Error::NumelOverflow)).
+    /// Allocation errors ([`Error::NumelOverflow`](crate::error::Error::NumelOverflow)).
     #[cfg_attr(unoptimized, inline)]
     pub(crate) fn fast_set_up(&mut self, config: &TensorIteratorConfig) -> Result<bool> {
         let kind = self.compute_fast_setup_type(config);
@@ -117,31 +117,6 @@ impl TensorIterator {
 }
 
 impl TensorIterator {
-    /// [`trivial_contiguous`](Self::trivial_contiguous) when `eligible` (the op neither
-    /// refuses nor promotes the inputs' dtype) and it applies, else `build(config())`.
-    ///
-    /// # Safety
-    /// As `trivial_contiguous`: the caller runs a kernel that writes every element of
-    /// the output before anything reads it.
-    ///
-    /// # Errors
-    /// As [`build`](TensorIterator::build).
-    #[inline]
-    pub(crate) unsafe fn build_or_trivial(
-        eligible: bool,
-        out: Option<&Tensor>,
-        inputs: &[&Tensor],
-        config: impl FnOnce() -> TensorIteratorConfig,
-    ) -> Result<TensorIterator> {
-        if eligible {
-            // SAFETY: the caller's promise, above.
-            if let Some(iter) = unsafe { Self::trivial_contiguous(out, inputs)? } {
-                return Ok(iter);
-            }
-        }
-        TensorIterator::build(config())
-    }
-
     /// What [`build`](TensorIterator::build) gives for the commonest elementwise call,
     /// without a config: inputs of one dtype and one shape (at least 1-d, not empty),
     /// all row-major contiguous, and an output that is either `None` (allocated
@@ -158,7 +133,7 @@ impl TensorIterator {
     /// # Errors
     /// Allocation errors of the output.
     #[cfg_attr(unoptimized, inline)]
-    pub(crate) unsafe fn trivial_contiguous(
+    pub(super) unsafe fn trivial_contiguous(
         out: Option<&Tensor>,
         inputs: &[&Tensor],
     ) -> Result<Option<TensorIterator>> {

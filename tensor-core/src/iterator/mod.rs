@@ -62,6 +62,7 @@ mod reduce;
 mod shape;
 mod strides;
 mod types;
+mod written;
 
 #[cfg(test)]
 mod tests;
@@ -73,10 +74,12 @@ pub use overlap::{get_overlap_status, has_internal_overlap, MemOverlap, MemOverl
 pub use promotion::{result_type, Operand, ResultTypeState};
 pub use reduce::{make_dim_mask, make_reduction_output, reduced_sizes, reduction_output_view};
 pub(crate) use types::to_dtype_preserve as types_to_dtype_preserve;
+pub(crate) use written::Written;
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::DimVec;
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 use smallvec::SmallVec;
 
 /// Operands kept inline in an iterator (outputs and inputs of the common ops).
@@ -145,7 +148,7 @@ pub struct TensorIterator {
     pub(crate) enforce_linear_iteration: bool,
     pub(crate) fast_setup: FastSetupType,
     pub(crate) trace: explain::Trace,
-    /// Allocate outputs without zero-filling them (`kernel_writes_every_output`).
+    /// Allocate outputs without zero-filling them (`TensorIterator::build_and_run`).
     pub(crate) uninit_outputs: bool,
 }
 
@@ -153,12 +156,12 @@ impl TensorIterator {
     /// Builds the plan (`TensorIteratorBase::build`), allocating undefined outputs.
     ///
     /// # Errors
-    /// Overlap ([`Error::InternalOverlap`](crate::Error::InternalOverlap),
-    /// [`Error::PartialOverlap`](crate::Error::PartialOverlap)), broadcasting
-    /// ([`Error::Broadcast`](crate::Error::Broadcast)), output shape
-    /// ([`Error::OutputShape`](crate::Error::OutputShape)), dtypes
-    /// ([`Error::DTypeMismatch`](crate::Error::DTypeMismatch),
-    /// [`Error::UnsafeCast`](crate::Error::UnsafeCast)), in that order of checking.
+    /// Overlap ([`Error::InternalOverlap`](crate::error::Error::InternalOverlap),
+    /// [`Error::PartialOverlap`](crate::error::Error::PartialOverlap)), broadcasting
+    /// ([`Error::Broadcast`](crate::error::Error::Broadcast)), output shape
+    /// ([`Error::OutputShape`](crate::error::Error::OutputShape)), dtypes
+    /// ([`Error::DTypeMismatch`](crate::error::Error::DTypeMismatch),
+    /// [`Error::UnsafeCast`](crate::error::Error::UnsafeCast)), in that order of checking.
     #[cfg_attr(unoptimized, inline)]
     pub fn build(config: TensorIteratorConfig) -> Result<TensorIterator> {
         let mut it = TensorIterator {

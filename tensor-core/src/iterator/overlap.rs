@@ -2,7 +2,7 @@
 
 use super::{is_same, TensorIterator};
 use crate::error::{Error, Result};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// Whether a tensor's elements share addresses (`MemOverlap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,8 @@ impl TensorIterator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DType, Layout};
+    use crate::dtype::DType;
+    use crate::layout::Layout;
 
     fn view(t: &Tensor, sizes: &[usize], strides: &[isize], off: usize) -> Tensor {
         t.with_layout(Layout::new(sizes.to_vec(), strides.to_vec(), off))

@@ -1,7 +1,9 @@
 //! `torch.result_type` (aten/src/ATen/native/TypeProperties.cpp): the three-slot
 //! promotion of tensors with dims, 0-d tensors and wrapped numbers.
 
-use crate::{promote_types, DType, Scalar, Tensor};
+use crate::dtype::{promote_types, DType};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// One operand of [`result_type`]: a tensor (its dtype and whether it has dims matter)
 /// or a Rust number (a *wrapped number*, PyTorch's Python scalar).

@@ -2,8 +2,10 @@
 //! (aten/src/ATen/native/ReduceOpsUtils.h `make_dim_mask`, `make_reduction`,
 //! `review_reduce_result`).
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Layout, Tensor};
+use crate::layout::Layout;
+use crate::tensor::Tensor;
 
 /// `maybe_wrap_dim(dim, ndim)` with PyTorch's scalar rule (a 0-d tensor accepts -1
 /// and 0).

@@ -3,9 +3,10 @@
 
 use super::config::TensorIteratorConfig;
 use super::TensorIterator;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::DimVec;
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 impl TensorIterator {
     /// `compute_strides`: byte strides right-aligned to the iteration shape; missing
@@ -188,8 +189,8 @@ impl TensorIterator {
         let uninit = self.uninit_outputs;
         let empty = |dtype: DType| {
             if uninit {
-                // SAFETY: `uninit_outputs` is set only through
-                // `kernel_writes_every_output`, whose caller writes every element of
+                // SAFETY: `uninit_outputs` is set only by
+                // `TensorIterator::build_and_run`, which writes every element of
                 // every output (the temporary by the kernel, the caller's tensor by
                 // `cast_outputs`) before anything reads them.
                 unsafe { Tensor::empty_strided_uninit(sizes, strides, dtype) }

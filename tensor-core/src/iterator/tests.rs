@@ -2,8 +2,11 @@
 //! and the worked examples of ARCHITECTURE.md, named after the case they pin.
 
 use super::{FastSetupType, TensorIterator, TensorIteratorConfig};
+use crate::dtype::DType;
+use crate::layout::Layout;
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use crate::test_util::{arange_strided as strided, unravel, value_at};
-use crate::{DType, Layout, Scalar, Tensor};
 
 fn add_strides(a: &Tensor, b: &Tensor) -> Vec<isize> {
     a.add(b).unwrap().strides().to_vec()
@@ -11,7 +14,7 @@ fn add_strides(a: &Tensor, b: &Tensor) -> Vec<isize> {
 
 /// `a + b` by the naive index walk, with broadcasting.
 fn naive_add(a: &Tensor, b: &Tensor) -> Vec<f64> {
-    let shape = crate::broadcast_shapes(a.sizes(), b.sizes()).unwrap();
+    let shape = crate::layout::broadcast_shapes(a.sizes(), b.sizes()).unwrap();
     (0..shape.iter().product::<usize>())
         .map(|flat| {
             let idx = unravel(flat, &shape);
@@ -284,11 +287,11 @@ fn trivial_contiguous_is_the_plan_build_gives_or_declines() {
 fn a_0d_conversion_casts_as_copy_does_for_every_dtype_pair() {
     // The 0-d shortcut of `to_dtype_preserve` against the iterator's copy of a [1].
     let values = [300.7, -1.5, f64::NAN, 1e10, 0.0, 65519.0];
-    for &from in &crate::ALL_DTYPES {
+    for &from in &crate::dtype::ALL_DTYPES {
         for &v in &values {
             let one = Tensor::scalar_of(Scalar::Float(v), from);
             let row = one.reshape(&[1]).unwrap();
-            for &to in &crate::ALL_DTYPES {
+            for &to in &crate::dtype::ALL_DTYPES {
                 let got = super::types_to_dtype_preserve(&one, to).unwrap();
                 let want = super::types_to_dtype_preserve(&row, to).unwrap();
                 assert_eq!(got.sizes(), &[] as &[usize]);

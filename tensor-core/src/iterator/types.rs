@@ -5,9 +5,13 @@
 use super::config::TensorIteratorConfig;
 use super::promotion::ResultTypeState;
 use super::TensorIterator;
+use crate::dispatch_dtype;
+use crate::dtype::{can_cast, DType};
+use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::layout::preserve_strides;
-use crate::{can_cast, dispatch_dtype, DType, Element, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// `t.to(dtype)` with `memory_format=preserve` (`_to_copy`): a dense tensor keeps its
 /// strides, any other gets `infer_dense_strides`; then the values are copied.
@@ -146,8 +150,8 @@ impl TensorIterator {
                 // empty_like(out, dtype=common, memory_format=contiguous)
                 let tmp = if config.uninit_outputs {
                     let strides = crate::layout::contiguous_strides(t.sizes());
-                    // SAFETY: set only through `kernel_writes_every_output`, whose caller
-                    // runs a kernel writing every element of this temporary before
+                    // SAFETY: set only by `TensorIterator::build_and_run`, which runs a
+                    // kernel writing every element of this temporary before
                     // `cast_outputs` reads it.
                     unsafe { Tensor::empty_strided_uninit(t.sizes(), &strides, c)? }
                 } else {

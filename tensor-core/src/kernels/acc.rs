@@ -5,8 +5,9 @@
 //! ([`dispatch_float`]), and an `exp` for `f32` that LLVM vectorises (a polynomial, as
 //! Sleef's or Cephes', instead of a libm call per element).
 
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::{DType, Element};
 use half::{bf16, f16};
 use num_traits::Float;
 
@@ -105,19 +106,19 @@ pub(crate) fn not_implemented(kernel: &str, dtype: DType) -> Error {
 macro_rules! dispatch_float {
     ($dtype:expr, $kernel:expr, $T:ident, $body:expr) => {
         match $dtype {
-            $crate::DType::F32 => {
+            $crate::dtype::DType::F32 => {
                 type $T = f32;
                 $body
             }
-            $crate::DType::F64 => {
+            $crate::dtype::DType::F64 => {
                 type $T = f64;
                 $body
             }
-            $crate::DType::F16 => {
+            $crate::dtype::DType::F16 => {
                 type $T = half::f16;
                 $body
             }
-            $crate::DType::BF16 => {
+            $crate::dtype::DType::BF16 => {
                 type $T = half::bf16;
                 $body
             }

@@ -2,7 +2,7 @@
 //! IEEE with NaN-propagating `maximum`/`minimum`, bool is logical, and float16/bfloat16
 //! compute through `f32` and round once (PyTorch's `opmath_t`).
 
-use crate::Element;
+use crate::element::Element;
 use half::{bf16, f16};
 
 /// Elementwise arithmetic on one element type.

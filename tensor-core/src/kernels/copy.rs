@@ -3,8 +3,9 @@
 
 #[cfg(not(unoptimized))]
 use super::elementwise::unary;
+use crate::dispatch_dtype;
+use crate::element::Element;
 use crate::iterator::TensorIterator;
-use crate::{dispatch_dtype, Element};
 
 /// Copies operand 1 into operand 0, casting between their dtypes.
 #[cfg(not(unoptimized))]
@@ -12,7 +13,9 @@ use crate::{dispatch_dtype, Element};
 pub(crate) fn copy_kernel(iter: &TensorIterator) {
     let (dst, src) = (iter.dtype(0), iter.dtype(1));
     dispatch_dtype!(dst, O, {
-        dispatch_dtype!(src, I, unary::<I, O, _>(iter, |x: I| x.cast::<O>()))
+        dispatch_dtype!(src, I, {
+            unary::<I, O, _>(iter, |x: I| x.cast::<O>());
+        })
     })
 }
 

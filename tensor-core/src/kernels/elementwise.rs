@@ -3,8 +3,8 @@
 use super::inner::{classify, disjoint, InnerKind};
 use super::simd::vectorized;
 use super::stream::{stream_out, STREAM_MIN_BYTES};
-use crate::iterator::TensorIterator;
-use crate::Element;
+use crate::element::Element;
+use crate::iterator::{TensorIterator, Written};
 use std::mem::{size_of, transmute_copy};
 use std::slice;
 
@@ -104,8 +104,9 @@ unsafe fn in_slice<'a, A>(a: *const u8, n: usize) -> &'a [A] {
 
 // ---- unary --------------------------------------------------------------------------------
 
-/// Runs `out = f(a)` over a built iterator with operands `[out, a]`.
-pub(crate) fn unary<A, O, F>(iter: &TensorIterator, f: F)
+/// Runs `out = f(a)` over a built iterator with operands `[out, a]`; returns the proof
+/// that every element of `out` was written.
+pub(crate) fn unary<'it, A, O, F>(iter: &'it TensorIterator, f: F) -> Written<'it>
 where
     A: Element,
     O: Element,
@@ -115,6 +116,9 @@ where
     unary_walk::<A, O, F>(iter, f);
     #[cfg(not(unoptimized))]
     unary_fast::<A, O, F>(iter, f);
+    // SAFETY: the loop above wrote operand 0, the output, at every point of the
+    // iteration space.
+    unsafe { Written::new(iter) }
 }
 
 /// [`unary`] with the specialised inner loops.
@@ -189,8 +193,9 @@ fn unary_inner<A: Element, O: Element, F: Fn(A) -> O>(
 
 // ---- binary -------------------------------------------------------------------------------
 
-/// Runs `out = f(a, b)` over a built iterator with operands `[out, a, b]`.
-pub(crate) fn binary<A, O, F>(iter: &TensorIterator, f: F)
+/// Runs `out = f(a, b)` over a built iterator with operands `[out, a, b]`; returns the
+/// proof that every element of `out` was written.
+pub(crate) fn binary<'it, A, O, F>(iter: &'it TensorIterator, f: F) -> Written<'it>
 where
     A: Element,
     O: Element,
@@ -200,12 +205,15 @@ where
     binary_walk::<A, O, F>(iter, f);
     #[cfg(not(unoptimized))]
     binary_loops::<A, O, F, false>(iter, f);
+    // SAFETY: the loop above wrote operand 0, the output, at every point of the
+    // iteration space.
+    unsafe { Written::new(iter) }
 }
 
 /// [`binary`] compiled with AVX2 and FMA when the CPU has them (`simd::vectorized`), for
 /// `f` that use `mul_add` (one instruction there, a library call otherwise). Plain
 /// binary ops measured no faster this way, so they stay on [`binary`].
-pub(crate) fn binary_fma<A, O, F>(iter: &TensorIterator, f: F)
+pub(crate) fn binary_fma<'it, A, O, F>(iter: &'it TensorIterator, f: F) -> Written<'it>
 where
     A: Element,
     O: Element,
@@ -215,6 +223,9 @@ where
     binary_walk::<A, O, F>(iter, f);
     #[cfg(not(unoptimized))]
     binary_loops::<A, O, F, true>(iter, f);
+    // SAFETY: the loop above wrote operand 0, the output, at every point of the
+    // iteration space.
+    unsafe { Written::new(iter) }
 }
 
 #[cfg_attr(unoptimized, allow(dead_code))]
@@ -337,8 +348,9 @@ fn binary_inner<A: Element, O: Element, F: Fn(A, A) -> O>(
 // ---- ternary ------------------------------------------------------------------------------
 
 /// Runs `out = f(c, a, b)` over a built iterator with operands `[out, c, a, b]`
-/// (`c` may have another type, e.g. the bool condition of `where`).
-pub(crate) fn ternary<C, A, O, F>(iter: &TensorIterator, f: F)
+/// (`c` may have another type, e.g. the bool condition of `where`); returns the proof
+/// that every element of `out` was written.
+pub(crate) fn ternary<'it, C, A, O, F>(iter: &'it TensorIterator, f: F) -> Written<'it>
 where
     C: Element,
     A: Element,
@@ -349,6 +361,9 @@ where
     ternary_walk::<C, A, O, F>(iter, f);
     #[cfg(not(unoptimized))]
     ternary_fast::<C, A, O, F>(iter, f);
+    // SAFETY: the loop above wrote operand 0, the output, at every point of the
+    // iteration space.
+    unsafe { Written::new(iter) }
 }
 
 /// [`ternary`] with the slice loop for contiguous, disjoint operands.
@@ -613,7 +628,7 @@ pub(crate) fn nullary_fill<O: Element>(iter: &TensorIterator, value: O) {
 mod tests {
     use super::*;
     use crate::iterator::TensorIteratorConfig;
-    use crate::Tensor;
+    use crate::tensor::Tensor;
 
     /// Views of one storage (`0, 1, 2, ...` as f32) as `(sizes, strides, offset)`,
     /// output first; no overlap checks, so that overlapping cases reach the kernels.

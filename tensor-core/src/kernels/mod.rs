@@ -15,7 +15,7 @@
 //! All `unsafe` of the elementwise path lives in this module.
 //!
 //! Why the pointers are in bounds ("the plan's geometry" in the SAFETY comments): every
-//! operand is a [`crate::Tensor`], whose invariant puts each element's byte offset
+//! operand is a [`crate::tensor::Tensor`], whose invariant puts each element's byte offset
 //! inside its storage (a storage is at most `isize::MAX` bytes); the iterator's byte
 //! strides are the tensors' strides times the element size (or 0 for a broadcast dim),
 //! and a 2-D loop call covers elements `i0 < size0`, `i1 < size1` of the iteration

@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn large_binary_op_streams_and_matches_the_naive_sum() {
-        use crate::Tensor;
+        use crate::tensor::Tensor;
         // 4M + 37 f32 (past STREAM_MIN_BYTES), starting one element into the storage
         // so the rows do not start on a cache line.
         let n = (STREAM_MIN_BYTES / 4) + 37;

@@ -96,7 +96,7 @@ macro_rules! dispatch_integral {
         }
         #[cfg(unoptimized)]
         {
-            let $t = &$t.to_dtype($crate::DType::I64)?;
+            let $t = &$t.to_dtype($crate::dtype::DType::I64)?;
             type $T = i64;
             $body
         }

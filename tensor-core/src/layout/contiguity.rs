@@ -7,8 +7,8 @@
 //! have no zero-element shortcut; the "strides like" heuristics reject any size-0 dim.
 
 use crate::layout::Layout;
+use crate::layout::MemoryFormat;
 use crate::layout::{channels_last_strides_2d, channels_last_strides_3d};
-use crate::MemoryFormat;
 
 /// Dim orders (outermost stride last) walked by the channels-last predicates.
 const CL_2D_ORDER: [usize; 4] = [1, 3, 2, 0];

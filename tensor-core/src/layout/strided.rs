@@ -73,7 +73,7 @@ impl Layout {
     /// negative stride, no size past `isize::MAX` (PyTorch's sizes are `int64_t`), and a
     /// storage extent (`offset + 1 + Σ (size-1)·stride`) that
     /// fits in `usize`, so that every element index of the layout is computable.
-    /// Whether the layout fits a given storage is checked by [`crate::Tensor::from_parts`].
+    /// Whether the layout fits a given storage is checked by [`crate::tensor::Tensor::from_parts`].
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for mismatched lengths (`mismatch in length of strides

@@ -3,7 +3,7 @@
 //! (accumulating in `f32`).
 
 use super::strided::Strided;
-use crate::Element;
+use crate::element::Element;
 use half::{bf16, f16};
 
 /// An element type with a matrix-product kernel.

@@ -21,11 +21,13 @@ mod strided;
 #[cfg(test)]
 mod tests;
 
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::checked_numel;
 use crate::parallel;
 use crate::shape_ops::slices::write_new;
-use crate::{dispatch_dtype, DType, Tensor};
+use crate::tensor::Tensor;
 use gemm::GemmElement;
 use plan::{batch_offset, checked_product, in_bounds, plan, Plan};
 use strided::Strided;

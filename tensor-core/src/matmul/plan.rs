@@ -3,7 +3,8 @@
 //! the message of the kernel PyTorch would call, and the bounds of every operand.
 
 use crate::error::{Error, Result};
-use crate::{broadcast_shapes, Tensor};
+use crate::layout::broadcast_shapes;
+use crate::tensor::Tensor;
 
 /// One operand as a batch of matrices: element `(b, i, p)` lives at
 /// `offset + Σ_d b_d * batch_strides[d] + i * rs + p * cs` (elements).

@@ -244,7 +244,7 @@ fn block<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) ->
 
 #[cfg(test)]
 mod tests {
-    use crate::Tensor;
+    use crate::tensor::Tensor;
 
     /// `a @ b` by the definition, in f64, for 2-d `a` `[m, k]` and `b` `[k, n]`.
     fn naive(a: &Tensor, b: &Tensor) -> Vec<f64> {

@@ -1,8 +1,9 @@
 //! Tests of `matmul` against a naive triple loop over logical indices.
 
 use super::*;
+use crate::element::Element;
+use crate::layout::Layout;
 use crate::test_util::{arange, strided};
-use crate::{Element, Layout};
 
 /// `n` distinct small values `1, 2, ..., 7, -3, ...` (exact in every float type).
 fn values(n: usize) -> Vec<f64> {
@@ -25,7 +26,7 @@ fn naive(a: &Tensor, b: &Tensor) -> (Vec<usize>, Vec<f64>) {
         sb.push(1);
     }
     let (ba, bb) = (&sa[..sa.len() - 2], &sb[..sb.len() - 2]);
-    let batch = crate::broadcast_shapes(ba, bb).unwrap();
+    let batch = crate::layout::broadcast_shapes(ba, bb).unwrap();
     let (m, k, n) = (sa[sa.len() - 2], sa[sa.len() - 1], sb[sb.len() - 1]);
     let nb: usize = batch.iter().product();
     let mut out = Vec::new();
@@ -468,20 +469,20 @@ fn one_row_times_a_transposed_or_row_major_matrix_runs_the_gemv_and_matches_naiv
 fn a_batch_with_an_empty_inner_dim_times_a_matrix_is_zeros_not_a_recursion() {
     // [2, 3, 0] (strided) @ [0, 4]: the fold's copy must not repeat forever (the fuzz
     // test's stack overflow).
-    let a = Tensor::zeros(&[3, 2, 0], crate::DType::F32)
+    let a = Tensor::zeros(&[3, 2, 0], crate::dtype::DType::F32)
         .unwrap()
         .transpose(0, 1)
         .unwrap();
-    let b = Tensor::zeros(&[0, 4], crate::DType::F32).unwrap();
+    let b = Tensor::zeros(&[0, 4], crate::dtype::DType::F32).unwrap();
     let r = a.matmul(&b).unwrap();
     assert_eq!(r.sizes(), &[2, 3, 4]);
     assert!(r.to_vec::<f32>().unwrap().iter().all(|&v| v == 0.0));
-    let e = Tensor::zeros(&[1, 0, 2], crate::DType::F32)
+    let e = Tensor::zeros(&[1, 0, 2], crate::dtype::DType::F32)
         .unwrap()
         .expand(&[5, 0, 2])
         .unwrap();
     let r = e
-        .matmul(&Tensor::zeros(&[2, 3], crate::DType::F32).unwrap())
+        .matmul(&Tensor::zeros(&[2, 3], crate::dtype::DType::F32).unwrap())
         .unwrap();
     assert_eq!(r.sizes(), &[5, 0, 3]);
 }

@@ -6,25 +6,26 @@
 //! `self + value * t1 * t2` into a fused multiply-add); float16/bfloat16 do the same in
 //! `f32` ("opmath") with `value` kept as `f32`, rounding once at the end; integers wrap.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::iterator::{TensorIterator, TensorIteratorConfig, Written};
 use crate::kernels::arith::Arith;
 use crate::kernels::ternary;
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use half::{bf16, f16};
 
 /// float16/bfloat16 computed in `f32`: `fma(v * a, b, s)` rounded once to `T`.
-fn reduced_float<T: Element16>(iter: &TensorIterator, value: Scalar) -> Result<()> {
+fn reduced_float<T: Element16>(iter: &TensorIterator, value: Scalar) -> Result<Written<'_>> {
     let v = checked_scalar::<f32>(value, "addcmul")?;
-    ternary::<T, T, T, _>(iter, move |s: T, a: T, b: T| {
+    Ok(ternary::<T, T, T, _>(iter, move |s: T, a: T, b: T| {
         T::from_opmath((v * a.to_opmath()).mul_add(b.to_opmath(), s.to_opmath()))
-    });
-    Ok(())
+    }))
 }
 
 /// The 16-bit floats and their `f32` opmath conversions.
-trait Element16: crate::Element {
+trait Element16: crate::element::Element {
     fn to_opmath(self) -> f32;
     fn from_opmath(x: f32) -> Self;
 }
@@ -52,17 +53,16 @@ impl Element16 for bf16 {
 }
 
 /// Integers: `s + v * a * b`, wrapping, `v` checked into `T`'s range.
-fn integral<T: Arith>(iter: &TensorIterator, value: Scalar) -> Result<()> {
+fn integral<T: Arith>(iter: &TensorIterator, value: Scalar) -> Result<Written<'_>> {
     let v = checked_scalar::<T>(value, "addcmul")?;
-    ternary::<T, T, T, _>(iter, move |s: T, a: T, b: T| {
+    Ok(ternary::<T, T, T, _>(iter, move |s: T, a: T, b: T| {
         <T as Arith>::addcmul(s, a, b, v)
-    });
-    Ok(())
+    }))
 }
 
 /// `addcmul_cpu_kernel`, dispatched on the iterator's common dtype.
 #[cfg_attr(unoptimized, inline)]
-fn kernel(iter: &TensorIterator, value: Scalar) -> Result<()> {
+fn kernel(iter: &TensorIterator, value: Scalar) -> Result<Written<'_>> {
     match iter.dtype(0) {
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"addcmul_cpu_out\" not implemented for 'Bool'".into(),
@@ -76,13 +76,15 @@ fn kernel(iter: &TensorIterator, value: Scalar) -> Result<()> {
         DType::BF16 => reduced_float::<bf16>(iter, value),
         DType::F32 => {
             let v = checked_scalar::<f32>(value, "addcmul")?;
-            ternary::<f32, f32, f32, _>(iter, move |s, a, b| (v * a).mul_add(b, s));
-            Ok(())
+            Ok(ternary::<f32, f32, f32, _>(iter, move |s, a, b| {
+                (v * a).mul_add(b, s)
+            }))
         }
         DType::F64 => {
             let v = checked_scalar::<f64>(value, "addcmul")?;
-            ternary::<f64, f64, f64, _>(iter, move |s, a, b| (v * a).mul_add(b, s));
-            Ok(())
+            Ok(ternary::<f64, f64, f64, _>(iter, move |s, a, b| {
+                (v * a).mul_add(b, s)
+            }))
         }
     }
 }
@@ -98,11 +100,7 @@ fn run(
     out: Option<&Tensor>,
 ) -> Result<Tensor> {
     let config = TensorIteratorConfig::ternary_op(out, input, tensor1, tensor2);
-    // SAFETY: `kernel` writes every output element (or fails before writing, and the
-    // iterator is dropped), then `cast_outputs` runs, before the output is handed out.
-    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    kernel(&iter, value)?;
-    iter.cast_outputs()?;
+    let iter = TensorIterator::build_and_run(config, |iter| kernel(iter, value))?;
     Ok(iter.final_output(0).alias())
 }
 
@@ -316,7 +314,7 @@ mod tests {
         assert_eq!(r.to_vec::<u8>().unwrap(), vec![128, 254]);
     }
 
-    fn one<T: crate::Element>(v: T) -> Tensor {
+    fn one<T: crate::element::Element>(v: T) -> Tensor {
         Tensor::from_vec(vec![v], &[1]).unwrap()
     }
 

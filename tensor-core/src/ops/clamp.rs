@@ -11,12 +11,14 @@
 //!    c10's overflow check (infinities pass);
 //! 5. `min(max(x, min), max)`: NaN stays NaN, `min > max` gives `max`.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::{is_same, ResultTypeState, TensorIterator, TensorIteratorConfig};
+use crate::iterator::{is_same, ResultTypeState, TensorIterator, TensorIteratorConfig, Written};
 use crate::kernels::arith::Arith;
 use crate::kernels::unary;
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use half::{bf16, f16};
 
 /// A double as C++'s default `ostream << double` prints it (`%g`, 6 significant digits):
@@ -83,7 +85,12 @@ impl Bounds {
 }
 
 /// Integral dtypes: checks the bounds against `T`'s range and saturates them.
-fn integral<T: Arith>(iter: &TensorIterator, b: Bounds, lowest: i64, max: i64) -> Result<()> {
+fn integral<T: Arith>(
+    iter: &TensorIterator,
+    b: Bounds,
+    lowest: i64,
+    max: i64,
+) -> Result<Written<'_>> {
     let as_i64 = |s: Scalar| match s {
         Scalar::Bool(v) => v as i64,
         Scalar::Int(v) => v,
@@ -107,26 +114,27 @@ fn integral<T: Arith>(iter: &TensorIterator, b: Bounds, lowest: i64, max: i64) -
         Some(v) => Some(T::from_i64(v.min(max))),
         None => None,
     };
-    unary::<T, T, _>(iter, move |x: T| <T as Arith>::clamp(x, lo, hi));
-    Ok(())
+    Ok(unary::<T, T, _>(iter, move |x: T| {
+        <T as Arith>::clamp(x, lo, hi)
+    }))
 }
 
 /// Floating dtypes: a NaN bound fills NaN; else the bounds are checked into `T`.
-fn floating<T: Arith>(iter: &TensorIterator, b: Bounds) -> Result<()> {
+fn floating<T: Arith>(iter: &TensorIterator, b: Bounds) -> Result<Written<'_>> {
     if b.has_nan() {
         let nan = T::from_f64(f64::NAN);
-        unary::<T, T, _>(iter, move |_: T| nan);
-        return Ok(());
+        return Ok(unary::<T, T, _>(iter, move |_: T| nan));
     }
     let lo = b.min.map(|s| checked_scalar::<T>(s, "clamp")).transpose()?;
     let hi = b.max.map(|s| checked_scalar::<T>(s, "clamp")).transpose()?;
-    unary::<T, T, _>(iter, move |x: T| <T as Arith>::clamp(x, lo, hi));
-    Ok(())
+    Ok(unary::<T, T, _>(iter, move |x: T| {
+        <T as Arith>::clamp(x, lo, hi)
+    }))
 }
 
 /// `clamp_out`'s body on the built iterator, dispatched on the result dtype.
 #[cfg_attr(unoptimized, inline)]
-fn kernel(iter: &TensorIterator, b: Bounds) -> Result<()> {
+fn kernel(iter: &TensorIterator, b: Bounds) -> Result<Written<'_>> {
     match iter.dtype(0) {
         DType::Bool => Err(Error::UnsupportedDType {
             message: format!("\"{}\" not implemented for 'Bool'", b.kernel_name()),
@@ -178,11 +186,7 @@ fn run(
     }
     let promoted = input.to_dtype(dtype)?;
     let config = TensorIteratorConfig::unary_op(out, &promoted);
-    // SAFETY: `kernel` writes every output element (or fails before writing, and the
-    // iterator is dropped), then `cast_outputs` runs, before the output is handed out.
-    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    kernel(&iter, Bounds { min, max })?;
-    iter.cast_outputs()?;
+    let iter = TensorIterator::build_and_run(config, |iter| kernel(iter, Bounds { min, max }))?;
     Ok(iter.final_output(0).alias())
 }
 

@@ -2,10 +2,14 @@
 //! result (or any `out` dtype, computed in the common dtype and cast).
 
 use super::binary::Arg;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
-use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::iterator::{TensorIterator, TensorIteratorConfig, Written};
 use crate::kernels::{binary, per_op};
-use crate::{dispatch_dtype, DType, Element, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CmpOp {
@@ -29,7 +33,7 @@ fn compare<T: PartialOrd>(op: CmpOp, a: T, b: T) -> bool {
     }
 }
 
-fn kernel_for<T: Element>(iter: &TensorIterator, op: CmpOp) {
+fn kernel_for<T: Element>(iter: &TensorIterator, op: CmpOp) -> Written<'_> {
     if iter.dtype(0) != DType::Bool {
         // A non-bool `out` (computed in the common dtype, then cast): rare, so one loop
         // per dtype serves every comparison, chosen per element.
@@ -64,11 +68,9 @@ fn run(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<Tensor
         Some(_) => {}
     }
     let config = b.add_to(a.add_to(config.add_maybe_output(out)));
-    // SAFETY: the kernel below writes every output element, then `cast_outputs` runs,
-    // before the output is handed out.
-    let mut iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    dispatch_dtype!(iter.dtype(1), T, kernel_for::<T>(&iter, op));
-    iter.cast_outputs()?;
+    let iter = TensorIterator::build_and_run(config, |iter| {
+        Ok(dispatch_dtype!(iter.dtype(1), T, kernel_for::<T>(iter, op)))
+    })?;
     Ok(iter.final_output(0).alias())
 }
 
@@ -80,7 +82,7 @@ macro_rules! compare_methods {
                 /// tensor, after broadcasting and promoting both to their common dtype.
                 ///
                 /// # Errors
-                /// [`Error::Broadcast`](crate::Error::Broadcast) when the shapes do not
+                /// [`Error::Broadcast`](crate::error::Error::Broadcast) when the shapes do not
                 /// broadcast.
                 #[cfg_attr(unoptimized, inline)]
                 pub fn $name(&self, other: &Tensor) -> Result<Tensor> {

@@ -1,10 +1,13 @@
 //! `copy_` and `to(dtype)`.
 
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::iterator::{is_same, TensorIterator, TensorIteratorConfig};
 use crate::kernels::{copy_kernel, nullary_fill};
 use crate::scalar::cast::checked_scalar;
-use crate::{dispatch_dtype, DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// `self.copy_(src)`: writes `src`, broadcast to `self`'s sizes and cast to `self`'s
@@ -12,11 +15,11 @@ impl Tensor {
     /// nothing.
     ///
     /// # Errors
-    /// [`Error::Broadcast`](crate::Error::Broadcast) /
-    /// [`Error::OutputShape`](crate::Error::OutputShape) when `src` does not broadcast
+    /// [`Error::Broadcast`](crate::error::Error::Broadcast) /
+    /// [`Error::OutputShape`](crate::error::Error::OutputShape) when `src` does not broadcast
     /// to `self` (`output with shape [3] doesn't match the broadcast shape [2, 3]`);
-    /// [`Error::InternalOverlap`](crate::Error::InternalOverlap) when `self` is expanded;
-    /// [`Error::PartialOverlap`](crate::Error::PartialOverlap).
+    /// [`Error::InternalOverlap`](crate::error::Error::InternalOverlap) when `self` is expanded;
+    /// [`Error::PartialOverlap`](crate::error::Error::PartialOverlap).
     #[cfg_attr(unoptimized, inline)]
     pub fn copy_(&self, src: &Tensor) -> Result<()> {
         if is_same(self, src) {
@@ -50,7 +53,7 @@ impl Tensor {
     /// gets the same value.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when `value` does not
+    /// [`Error::InvalidArgument`](crate::error::Error::InvalidArgument) when `value` does not
     /// fit `self`'s dtype (c10's checked `Scalar::to<T>()`: `fill_(300)` on uint8, NaN or
     /// infinity on an integer tensor, `1e300` on float32): `value cannot be converted to
     /// type uint8_t without overflow`. The tensor is left unchanged.
@@ -106,7 +109,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Layout;
+    use crate::layout::Layout;
 
     #[test]
     fn copy_broadcasts_and_casts() {

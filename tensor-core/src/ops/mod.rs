@@ -1,5 +1,5 @@
-//! Elementwise operations on [`Tensor`](crate::Tensor), built on the
-//! [`TensorIterator`](crate::TensorIterator) and the kernels.
+//! Elementwise operations on [`Tensor`](crate::tensor::Tensor), built on the
+//! [`TensorIterator`](crate::iterator::TensorIterator) and the kernels.
 
 mod addcmul;
 mod binary;

@@ -3,11 +3,12 @@
 //! the `Result` method (`add`, `sub`, ...), as PyTorch raises.
 
 use super::binary::{run, Arg, BinaryOp};
-use crate::{Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 #[cfg_attr(unoptimized, inline)]
-fn or_panic(r: crate::Result<Tensor>) -> Tensor {
+fn or_panic(r: crate::error::Result<Tensor>) -> Tensor {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -115,7 +116,7 @@ impl Neg for Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     #[test]
     fn operators_broadcast_and_promote() {

@@ -1,10 +1,13 @@
 //! `torch.where(condition, x, y)`: select elementwise between two tensors, functional
 //! and with an output tensor (PyTorch has no in-place `where_`).
 
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::iterator::{result_type, Operand};
 use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::ternary;
-use crate::{dispatch_dtype, result_type, DType, Operand, Tensor};
+use crate::tensor::Tensor;
 
 /// PyTorch's `where_self_out`: promotes `x`, `y` to `result_type(x, y)`, checks `out`'s
 /// dtype and `condition`'s, builds the iterator (no dtype check, overlap check, `out`
@@ -51,12 +54,11 @@ fn run(condition: &Tensor, x: &Tensor, y: &Tensor, out: Option<&Tensor>) -> Resu
         .add_const_input(&cond)
         .add_const_input(&x)
         .add_const_input(&y);
-    // SAFETY: the ternary kernel below writes every output element before the output
-    // is handed out.
-    let iter = TensorIterator::build(unsafe { config.kernel_writes_every_output() })?;
-    dispatch_dtype!(rt, T, {
-        ternary::<bool, T, T, _>(&iter, |c: bool, a: T, b: T| if c { a } else { b })
-    });
+    let iter = TensorIterator::build_and_run(config, |iter| {
+        Ok(dispatch_dtype!(rt, T, {
+            ternary::<bool, T, T, _>(iter, |c: bool, a: T, b: T| if c { a } else { b })
+        }))
+    })?;
     Ok(iter.final_output(0).alias())
 }
 

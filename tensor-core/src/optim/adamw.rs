@@ -1,8 +1,9 @@
 //! The AdamW update of one parameter in one pass (`torch.optim.AdamW`'s rule).
 
 use super::lock::with_slices;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 /// The hyper-parameters of one AdamW step of one parameter (`torch.optim.AdamW`'s
 /// `lr`, `betas`, `eps`, `weight_decay`, `maximize`; `step` is the parameter's step
@@ -44,7 +45,7 @@ pub struct AdamWStep {
 /// All tensors must be contiguous `float32` or `float64` tensors of the same number
 /// of elements, each written one in its own storage (as the optimiser's state is; the
 /// gradient may share its parameter's, `p.grad = p`: it is read from a copy), and nothing may
-/// require grad in grad mode (run it under [`no_grad`](crate::no_grad)).
+/// require grad in grad mode (run it under [`no_grad`](crate::autograd::no_grad)).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for other dtypes, layouts, sizes or written tensors that

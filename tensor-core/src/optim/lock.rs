@@ -1,8 +1,9 @@
 //! The element slices of a fused step's tensors, each storage locked once.
 
+use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::storage::Buffer;
-use crate::{Element, Tensor};
+use crate::tensor::Tensor;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
 /// Checks that `t` is a dense, contiguous `T` tensor of `numel` elements and returns
@@ -44,7 +45,7 @@ pub(super) fn with_slices<T: Element, R>(
     let read = if written.iter().any(|w| w.storage().same(read.storage())) {
         copy = read
             .alias_detached()
-            .clone(crate::MemoryFormat::Contiguous)?;
+            .clone(crate::layout::MemoryFormat::Contiguous)?;
         &copy
     } else {
         read

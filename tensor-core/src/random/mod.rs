@@ -32,7 +32,7 @@ pub(crate) mod uniform;
 use crate::alloc::try_with_capacity;
 use crate::error::Result;
 use crate::layout::contiguous_nbytes;
-use crate::Tensor;
+use crate::tensor::Tensor;
 use mt19937::Mt19937;
 
 impl Tensor {
@@ -43,8 +43,8 @@ impl Tensor {
     /// order. Equal seeds give equal tensors.
     ///
     /// # Errors
-    /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
-    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
+    /// [`Error::StorageSizeOverflow`](crate::error::Error::StorageSizeOverflow) when the sizes
+    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::error::Error::OutOfMemory).
     #[cfg_attr(unoptimized, inline)]
     pub fn rand(sizes: &[usize], seed: u64) -> Result<Tensor> {
         let numel = contiguous_nbytes(sizes, 4)? / 4;
@@ -62,8 +62,8 @@ impl Tensor {
     /// redrawn when 16 does not divide the size). Equal seeds give equal tensors.
     ///
     /// # Errors
-    /// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when the sizes
-    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::Error::OutOfMemory).
+    /// [`Error::StorageSizeOverflow`](crate::error::Error::StorageSizeOverflow) when the sizes
+    /// multiply past `isize::MAX`; [`Error::OutOfMemory`](crate::error::Error::OutOfMemory).
     #[cfg_attr(unoptimized, inline)]
     pub fn randn(sizes: &[usize], seed: u64) -> Result<Tensor> {
         let numel = contiguous_nbytes(sizes, 4)? / 4;
@@ -91,9 +91,9 @@ impl Tensor {
 /// elements on), bit for bit.
 ///
 /// # Errors
-/// [`Error::StorageSizeOverflow`](crate::Error::StorageSizeOverflow) when `n` int64
+/// [`Error::StorageSizeOverflow`](crate::error::Error::StorageSizeOverflow) when `n` int64
 /// values exceed `isize::MAX` bytes (`randperm(usize::MAX, 0)`);
-/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when they cannot be allocated.
+/// [`Error::OutOfMemory`](crate::error::Error::OutOfMemory) when they cannot be allocated.
 #[cfg_attr(unoptimized, inline)]
 pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
     contiguous_nbytes(&[n], std::mem::size_of::<i64>())?;
@@ -106,7 +106,7 @@ pub fn randperm(n: usize, seed: u64) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     /// A few values recorded from PyTorch 2.15 (x86-64, AVX2), as in
     /// `tests/data/random/random.json`, which `tests/tests/random.rs` compares in full:
@@ -181,11 +181,11 @@ mod tests {
     fn randperm_usize_max_is_an_error_not_a_panic() {
         assert!(matches!(
             randperm(usize::MAX, 0),
-            Err(crate::Error::StorageSizeOverflow { .. })
+            Err(crate::error::Error::StorageSizeOverflow { .. })
         ));
         assert!(matches!(
             randperm(1 << 50, 0),
-            Err(crate::Error::OutOfMemory { .. })
+            Err(crate::error::Error::OutOfMemory { .. })
         ));
     }
 
@@ -193,7 +193,7 @@ mod tests {
     fn rand_of_2_pow_46_is_out_of_memory_not_an_abort() {
         assert!(matches!(
             Tensor::rand(&[1 << 46], 0),
-            Err(crate::Error::OutOfMemory { .. })
+            Err(crate::error::Error::OutOfMemory { .. })
         ));
         assert!(Tensor::randn(&[1 << 46], 0).is_err());
     }

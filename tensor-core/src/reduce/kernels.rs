@@ -8,10 +8,11 @@
 use super::cascade::{collapse, merge_lanes, Cascade, Lanes, Scalar, Walker, LANES, LEAF_ROWS};
 use super::Geometry;
 use crate::alloc::try_vec;
+use crate::element::Element;
 use crate::error::Result;
 use crate::kernels::simd::vectorized;
 use crate::parallel::{chunks_for, for_chunks_mut, for_chunks_mut_dynamic};
-use crate::{Element, Tensor};
+use crate::tensor::Tensor;
 
 /// Elements of one *piece*: the reduction of one output is cut into pieces of about
 /// this many elements (a fixed function of the geometry), each folded on its own and
@@ -159,7 +160,7 @@ fn over_pieces<P: Send>(
 /// per level of the cascade (no table sized by the input).
 ///
 /// # Errors
-/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the output cannot be
+/// [`Error::OutOfMemory`](crate::error::Error::OutOfMemory) when the output cannot be
 /// allocated.
 pub fn reduce<T, A, O, L, C, F, Z>(
     input: &Tensor,
@@ -565,7 +566,7 @@ fn fold_block<T, A, L, C, const N: usize>(
 /// empty.
 ///
 /// # Errors
-/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the output cannot be
+/// [`Error::OutOfMemory`](crate::error::Error::OutOfMemory) when the output cannot be
 /// allocated.
 pub fn arg_reduce<T: Element>(input: &Tensor, dim: Option<usize>, max: bool) -> Result<Vec<i64>> {
     // `better(x, best)`: x replaces the current best.

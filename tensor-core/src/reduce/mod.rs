@@ -32,7 +32,8 @@ pub mod ops;
 
 use crate::error::Result;
 use crate::iterator::{reduced_sizes, reduction_output_view};
-use crate::{Tensor, TensorIterator, TensorIteratorConfig};
+use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::tensor::Tensor;
 
 /// The iteration layout of one reduction, in elements: `shape[d]`, the output's
 /// stride `out_strides[d]` (0 on reduced dims) and the input's `in_strides[d]`, with
@@ -56,7 +57,7 @@ impl Geometry {
     /// `coalesce_dimensions`), with byte strides converted to elements.
     ///
     /// # Errors
-    /// [`Error::NumelOverflow`](crate::Error::NumelOverflow) from allocating the output,
+    /// [`Error::NumelOverflow`](crate::error::Error::NumelOverflow) from allocating the output,
     /// or an error of [`TensorIterator::build`].
     #[cfg_attr(unoptimized, inline)]
     pub fn of(input: &Tensor, reduced: &[bool]) -> Result<Geometry> {

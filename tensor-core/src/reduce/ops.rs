@@ -3,10 +3,14 @@
 use super::kernels::{arg_reduce, reduce, Reducer};
 use super::Geometry;
 use crate::autograd;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::kernels::acc::FloatAcc;
 use crate::kernels::{dispatch_integral, erased};
-use crate::{dispatch_dtype, wrap_dim, wrap_dims, DType, Element, Tensor};
+use crate::layout::{wrap_dim, wrap_dims};
+use crate::tensor::Tensor;
 use half::{bf16, f16};
 use num_traits::{Float, One, Zero};
 

@@ -1,8 +1,8 @@
 //! Reductions against a naive walk over logical indices, and PyTorch's errors.
 
 use super::*;
+use crate::dtype::DType;
 use crate::test_util::{strided, unravel};
-use crate::DType;
 
 fn data(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * 7) % 23) as f32 - 5.0).collect()

@@ -2,8 +2,10 @@
 //! add's `alpha`, clamp's bounds) to the element type a kernel computes in, with
 //! PyTorch's overflow rule and message.
 
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::{DType, Element, Scalar};
+use crate::scalar::Scalar;
 use half::{bf16, f16};
 
 /// The C++ type name c10 prints in `value cannot be converted to type {name} without

@@ -3,7 +3,7 @@
 
 pub(crate) mod cast;
 
-use crate::DType;
+use crate::dtype::DType;
 
 /// A Rust number used as an operand (`t + 2.5`), which PyTorch calls a *wrapped number*.
 ///

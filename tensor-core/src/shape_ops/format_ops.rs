@@ -2,8 +2,9 @@
 //! `contiguous(memory_format)` and `to(memory_format)`, as PyTorch picks their strides.
 
 use crate::error::{Error, Result};
+use crate::layout::MemoryFormat;
 use crate::layout::{preserve_strides, strides_for_format};
-use crate::{MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// `Tensor.is_contiguous()`: row-major contiguity (true for zero elements).
@@ -12,7 +13,7 @@ impl Tensor {
         self.layout().is_contiguous()
     }
 
-    /// `Tensor.is_contiguous(memory_format=format)`; see [`Layout::is_contiguous_format`](crate::Layout::is_contiguous_format).
+    /// `Tensor.is_contiguous(memory_format=format)`; see [`Layout::is_contiguous_format`](crate::layout::Layout::is_contiguous_format).
     #[cfg_attr(unoptimized, inline)]
     pub fn is_contiguous_format(&self, format: MemoryFormat) -> bool {
         self.layout().is_contiguous_format(format)
@@ -26,7 +27,7 @@ impl Tensor {
     }
 
     /// `TensorBase::suggest_memory_format(exact_match)`; see
-    /// [`Layout::suggest_memory_format`](crate::Layout::suggest_memory_format).
+    /// [`Layout::suggest_memory_format`](crate::layout::Layout::suggest_memory_format).
     #[cfg_attr(unoptimized, inline)]
     pub fn suggest_memory_format(&self, exact_match: bool) -> MemoryFormat {
         self.layout().suggest_memory_format(exact_match)

@@ -8,9 +8,11 @@
 //! element is some element of the tensor, so the copy writes all of them), and
 //! zero-filled otherwise.
 
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::layout::{checked_numel, Layout};
-use crate::{DType, Storage, Tensor};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// A fresh tensor of `src`'s sizes with `strides` (elements, offset 0) and `dtype`,
@@ -18,7 +20,7 @@ impl Tensor {
     ///
     /// # Errors
     /// Those of [`Tensor::empty_strided`] (size overflow, negative strides,
-    /// [`crate::Error::OutOfMemory`]); those of [`Tensor::copy_`].
+    /// [`crate::error::Error::OutOfMemory`]); those of [`Tensor::copy_`].
     #[cfg_attr(unoptimized, inline)]
     pub(crate) fn fresh_copy(src: &Tensor, strides: &[isize], dtype: DType) -> Result<Tensor> {
         // SAFETY: `copy_` writes every element of `out` (src broadcasts to out's own

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{contiguous_strides, Layout};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// How `repeat` is built from views: view the input as `input_shape` (the
 /// input's sizes with a 1 inserted before each dim that is repeated and larger than 1),

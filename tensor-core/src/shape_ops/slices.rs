@@ -8,8 +8,9 @@
 
 use std::mem::MaybeUninit;
 
+use crate::element::Element;
 use crate::error::Result;
-use crate::{Element, Tensor};
+use crate::tensor::Tensor;
 
 /// Runs `f` on the elements of `t`, which must be contiguous, as a slice in row-major
 /// order.
@@ -32,7 +33,7 @@ pub(crate) fn write_new<T: Element>(
     sizes: &[usize],
     f: impl FnOnce(&mut [T]) -> Result<()>,
 ) -> Result<Tensor> {
-    let strides = crate::contiguous_strides(sizes);
+    let strides = crate::layout::contiguous_strides(sizes);
     // SAFETY: the layout is contiguous (non-overlapping and dense); every caller's `f`
     // writes each element of the slice (the whole tensor) before the tensor is
     // returned, and nothing else can reach the tensor before then.
@@ -54,7 +55,7 @@ pub(crate) fn write_new<T: Element>(
 /// dropped unread).
 ///
 /// # Errors
-/// Those of `Tensor::empty_strided` (size overflow, [`crate::Error::OutOfMemory`]) and of
+/// Those of `Tensor::empty_strided` (size overflow, [`crate::error::Error::OutOfMemory`]) and of
 /// `fill`.
 pub(crate) unsafe fn fresh_output<T: Element>(
     sizes: &[usize],

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::layout::wrap_dim;
 use crate::layout::Layout;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// The error for ops that need at least one dim (`select() cannot be applied to a 0-dim
 /// tensor.`).

@@ -7,7 +7,7 @@ use crate::layout::infer_expand_geometry;
 use crate::layout::wrap_dim;
 use crate::layout::{compute_stride, infer_size};
 use crate::layout::{contiguous_strides, Layout};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// A view with sizes and strides, keeping the storage offset, checked against the
@@ -419,8 +419,8 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::DType;
     use crate::test_util::arange;
-    use crate::DType;
 
     /// The naive reference: element `i` of the result in row-major order.
     fn values(t: &Tensor) -> Vec<f64> {

@@ -1,7 +1,7 @@
 //! What every formula uses: the incoming gradient, a zero to select with.
 
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// The gradient of output 0 (the engine calls a node only when some gradient
 /// reached it; a single-output node always gets it).
@@ -10,7 +10,7 @@ pub(crate) fn first(grads: &[Option<Tensor>]) -> Result<&Tensor> {
     grads
         .first()
         .and_then(Option::as_ref)
-        .ok_or(crate::Error::InvalidArgument {
+        .ok_or(crate::error::Error::InvalidArgument {
             op: "backward",
             message: "a node was run without the gradient of its output".into(),
         })

@@ -4,7 +4,8 @@
 use super::common::{first, zero_of};
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
-use crate::{Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// `a + alpha * b` / `a - alpha * b` (AddBackward0/SubBackward0): `(g, ±alpha g)`.
 pub(crate) struct AddBackward {

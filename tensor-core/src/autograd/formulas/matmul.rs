@@ -5,7 +5,7 @@
 use super::common::first;
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// `a @ b` (MmBackward0 for 2-d, else the decomposition PyTorch traces: here one node).
 pub(crate) struct MatmulBackward {

@@ -4,7 +4,7 @@ use super::common::first;
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
 use crate::layout::wrap_dims;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// Which dims of a tensor of `ndim` dims a reduction over `dims` removes (an empty
 /// list: all).

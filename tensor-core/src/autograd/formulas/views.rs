@@ -4,7 +4,7 @@
 use super::common::first;
 use crate::autograd::Node;
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 #[cfg_attr(unoptimized, inline)]
 fn as_i64(sizes: &[usize]) -> Vec<i64> {

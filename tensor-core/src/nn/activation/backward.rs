@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
 use crate::nn::erf::erf;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 #[cfg_attr(unoptimized, inline)]
 fn gelu_exact(x: f64) -> f64 {

@@ -19,7 +19,7 @@ use crate::iterator::{TensorIterator, TensorIteratorConfig};
 use crate::kernels::acc::{check_float, dispatch_float, sigmoid, Acc, FloatAcc};
 use crate::kernels::rows::par_flat;
 use crate::kernels::unary;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// The elementwise functions, in the accumulation type (or `f64` for the exact gelu,
 /// through [`erf`]).
@@ -73,7 +73,7 @@ fn map<T: FloatAcc>(input: &Tensor, f: impl Fn(T) -> T + Copy + Sync) -> Result<
         // `[1]` with stride 7 gives stride 1), then channels-last, else the input's
         // strides; all three walk the elements in the same storage order.
         let strides = if input.is_contiguous() {
-            crate::contiguous_strides(input.sizes())
+            crate::layout::contiguous_strides(input.sizes())
         } else if input.layout().is_channels_last_contiguous() {
             crate::layout::channels_last_strides_2d(input.sizes())
                 .unwrap_or_else(|| input.strides().to_vec())
@@ -133,7 +133,7 @@ fn activation(input: &Tensor, act: Activation) -> Result<Tensor> {
 /// out as PyTorch's unary ops (a dense input's strides are kept).
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for non-float inputs
+/// [`Error::UnsupportedDType`](crate::error::Error::UnsupportedDType) for non-float inputs
 /// (`"GeluKernelImpl" not implemented for 'Long'`).
 #[cfg_attr(unoptimized, inline)]
 pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
@@ -159,7 +159,7 @@ pub fn gelu(input: &Tensor, approximate: GeluApproximate) -> Result<Tensor> {
 /// [`gelu`].
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for non-float inputs
+/// [`Error::UnsupportedDType`](crate::error::Error::UnsupportedDType) for non-float inputs
 /// (`"silu_cpu" not implemented for 'Long'`).
 #[cfg_attr(unoptimized, inline)]
 pub fn silu(input: &Tensor) -> Result<Tensor> {
@@ -209,7 +209,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     #[test]
     fn gelu_exact_and_tanh_values() {

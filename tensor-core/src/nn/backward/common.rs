@@ -2,9 +2,10 @@
 //! [`crate::kernels::acc::Acc`]), results written back in a tensor's dtype, and the
 //! `[outer, size, inner]` split of a dim.
 
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::kernels::acc::Acc;
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 /// The elements of `t` (any layout, any float dtype) in row-major order, converted to
 /// `A` (exact for `f16`/`bf16` → `f32`).

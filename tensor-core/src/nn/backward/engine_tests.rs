@@ -1,8 +1,10 @@
 //! The nn ops under the autograd engine beyond the golden cases: half precision, the
 //! saved-tensor version check, in-place `masked_fill_`, `no_grad`, grad_fn names.
 
+use crate::autograd::no_grad;
+use crate::dtype::DType;
 use crate::nn::{self, GeluApproximate, Reduction};
-use crate::{no_grad, DType, Tensor};
+use crate::tensor::Tensor;
 
 fn leaf(v: Vec<f32>, sizes: &[usize]) -> Tensor {
     Tensor::from_vec(v, sizes)

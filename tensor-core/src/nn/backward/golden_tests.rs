@@ -3,9 +3,15 @@
 //! built as the conformance runner builds them, the forward runs, the kernel gets the
 //! case's `grad_output`, and every recorded gradient must match (1e-6 relative).
 
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
+use crate::layout::Layout;
 use crate::nn::cat::backward::InputMeta;
 use crate::nn::{self, GeluApproximate, Reduction};
-use crate::{dispatch_dtype, DType, Element, Layout, Scalar, Storage, Tensor};
+use crate::scalar::Scalar;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use serde_json::Value;
 
 fn cases() -> Value {
@@ -107,7 +113,7 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             .to_dtype(out.dtype())
             .unwrap()
     };
-    let one = |out: Tensor, g: crate::Result<Tensor>| (out, vec![Some(g.unwrap())]);
+    let one = |out: Tensor, g: crate::error::Result<Tensor>| (out, vec![Some(g.unwrap())]);
     match op {
         "softmax" | "log_softmax" => {
             let dim = int("dim");
@@ -220,14 +226,17 @@ fn run(case: &Value) -> (Tensor, Vec<Option<Tensor>>) {
             let groups = args["groups"].as_u64().unwrap() as usize;
             let y = nn::conv2d(x, &t[1], t.get(2), s, p, d, groups).unwrap();
             let g = grad_of(&y);
+            let params = crate::nn::conv::ConvParams {
+                stride: s,
+                padding: p,
+                dilation: d,
+                groups,
+            };
             let (dx, dw, db) = crate::nn::conv::backward::conv2d_backward(
                 &g,
                 x,
                 &t[1],
-                s,
-                p,
-                d,
-                groups,
+                &params,
                 [true, true, t.len() > 2],
             )
             .unwrap();

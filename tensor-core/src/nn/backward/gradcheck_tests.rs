@@ -3,10 +3,12 @@
 //! offset) inputs, a random output gradient `v`, the engine's gradients against
 //! `(⟨v, f(x + h·e_i)⟩ - ⟨v, f(x - h·e_i)⟩) / 2h` for every input element.
 
+use crate::layout::Layout;
 use crate::nn::{self, GeluApproximate, Reduction};
 use crate::random::mt19937::Mt19937;
 use crate::random::uniform;
-use crate::{Layout, Storage, Tensor};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 /// A differentiable input: storage values and a non-overlapping strided layout.
 struct Input {
@@ -43,7 +45,7 @@ impl Input {
         Tensor::from_parts(
             Storage::from_vec(self.data.clone()).unwrap(),
             l,
-            crate::DType::F64,
+            crate::dtype::DType::F64,
         )
         .unwrap()
     }
@@ -66,7 +68,7 @@ fn dot(a: &Tensor, v: &[f64]) -> f64 {
 }
 
 /// Checks `f` over `inputs` against finite differences.
-fn gradcheck(name: &str, inputs: &[Input], f: &dyn Fn(&[Tensor]) -> crate::Result<Tensor>) {
+fn gradcheck(name: &str, inputs: &[Input], f: &dyn Fn(&[Tensor]) -> crate::error::Result<Tensor>) {
     let mut rng = Mt19937::new(7);
     let leaves: Vec<Tensor> = inputs
         .iter()

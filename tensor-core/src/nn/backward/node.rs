@@ -4,7 +4,7 @@
 
 use crate::autograd::{Node, SavedTensor};
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// The gradients of an op's inputs, one per input (`None`: no gradient).
 pub(crate) type Grads = Vec<Option<Tensor>>;

@@ -2,8 +2,10 @@
 //! output's gradient (`narrow` along the cat dim, `select` along the stack dim), cast
 //! back to the input's dtype when the output's was promoted.
 
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::{wrap_dim, DType, Tensor};
+use crate::layout::wrap_dim;
+use crate::tensor::Tensor;
 
 /// What the backward needs of one input of `cat`/`stack`: its sizes and dtype.
 pub(crate) type InputMeta = (Vec<usize>, DType);

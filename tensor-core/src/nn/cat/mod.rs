@@ -9,9 +9,11 @@ pub(super) mod backward;
 
 use super::backward::node::node;
 use crate::autograd;
+use crate::dtype::promote_types;
 use crate::error::{list, Error, Result};
+use crate::layout::MemoryFormat;
 use crate::layout::{strides_for_format, wrap_dim};
-use crate::{promote_types, MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 use backward::InputMeta;
 
 /// PyTorch still skips 1-d tensors of size 0 in `cat`, whatever the other tensors' rank

@@ -1,6 +1,6 @@
 use super::*;
+use crate::dtype::DType;
 use crate::test_util::{arange, arange_strided};
-use crate::DType;
 
 fn err(r: Result<Tensor>) -> String {
     r.unwrap_err().to_string()

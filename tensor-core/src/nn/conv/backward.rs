@@ -10,11 +10,12 @@
 //! `f16`/`bf16` compute in `f32` and round once.
 
 use super::cols::{col2im, im2col, kept_at, pad_images, unpad_images, Images, Kept};
-use super::geometry::{Cols, Gemm};
+use super::geometry::{Cols, ConvParams, Gemm};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
-use crate::{parallel, Tensor};
+use crate::parallel;
+use crate::tensor::Tensor;
 use rayon::prelude::*;
 
 /// Which gradients of a conv2d are wanted: input, weight, bias.
@@ -263,22 +264,17 @@ fn run<A: Acc + Gemm>(
 /// # Errors
 /// A non-float dtype; allocation errors.
 #[cfg(test)]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d_backward(
     grad: &Tensor,
     input: &Tensor,
     weight: &Tensor,
-    stride: [usize; 2],
-    padding: [usize; 2],
-    dilation: [usize; 2],
-    groups: usize,
+    params: &ConvParams,
     mask: ConvMask,
 ) -> Result<ConvGrads> {
-    let spd = [stride, padding, dilation];
-    conv2d_backward_cols(grad, input, weight, spd, groups, mask, None)
+    conv2d_backward_cols(grad, input, weight, params, mask, None)
 }
 
-/// [`conv2d_backward`] (stride, padding, dilation as `spd`) given the column matrices
+/// [`conv2d_backward`] given the column matrices
 /// the forward of a small convolution kept (`small.rs`), which the weight's
 /// gradient then reads instead of computing them again.
 ///
@@ -289,12 +285,16 @@ pub(crate) fn conv2d_backward_cols(
     grad: &Tensor,
     input: &Tensor,
     weight: &Tensor,
-    spd: [[usize; 2]; 3],
-    groups: usize,
+    params: &ConvParams,
     mask: ConvMask,
     kept: Option<&Kept>,
 ) -> Result<ConvGrads> {
-    let [stride, padding, dilation] = spd;
+    let ConvParams {
+        stride,
+        padding,
+        dilation,
+        groups,
+    } = *params;
     let batched = input.dim() == 4;
     let (x4, g4) = if batched {
         (input.alias(), grad.alias())
@@ -351,15 +351,15 @@ mod tests {
         let x = Tensor::from_vec(values(4 * 4 * 8 * 8, 0), &[4, 4, 8, 8]).unwrap();
         let w = Tensor::from_vec(values(8 * 4 * 3 * 3, 1), &[8, 4, 3, 3]).unwrap();
         let g = Tensor::from_vec(values(4 * 8 * 6 * 6, 2), &[4, 8, 6, 6]).unwrap();
-        let (s, p, d) = ([1, 1], [0, 0], [1, 1]);
+        let params = ConvParams::default();
         let all = [true; 3];
-        let (dx, dw, db) = conv2d_backward(&g, &x, &w, s, p, d, 1, all).unwrap();
+        let (dx, dw, db) = conv2d_backward(&g, &x, &w, &params, all).unwrap();
         let mut dw_sum = vec![0.0; 8 * 4 * 9];
         let mut db_sum = vec![0.0; 8];
         let mut dx_all = Vec::new();
         for n in 0..4 {
             let (xn, gn) = (x.select(0, n).unwrap(), g.select(0, n).unwrap());
-            let (a, b, c) = conv2d_backward(&gn, &xn, &w, s, p, d, 1, all).unwrap();
+            let (a, b, c) = conv2d_backward(&gn, &xn, &w, &params, all).unwrap();
             dx_all.extend(a.unwrap().to_vec::<f64>().unwrap());
             for (acc, v) in dw_sum.iter_mut().zip(b.unwrap().to_vec::<f64>().unwrap()) {
                 *acc += v;

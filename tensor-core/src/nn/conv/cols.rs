@@ -13,7 +13,7 @@
 use std::ops::Add;
 
 use super::geometry::{gather, Cols};
-use crate::Element;
+use crate::element::Element;
 
 /// Images read in place: storage slice, storage offset, element strides
 /// `[n, c, y, x]` (`geometry.rs`'s input reader).

@@ -6,8 +6,9 @@ use std::mem::MaybeUninit;
 
 use super::geometry::{gather, in_coord, run_images, strides4, Gemm, Geo, Src};
 use crate::alloc::try_vec;
+use crate::element::Element;
 use crate::error::Result;
-use crate::{Element, Tensor};
+use crate::tensor::Tensor;
 
 /// im2col for a contiguous output: `col[K, P]` row-major, `K = (c, ki, kj)` over the
 /// group's channels.

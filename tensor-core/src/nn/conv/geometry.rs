@@ -2,18 +2,54 @@
 //! another: the checked geometry of a call ([`Geo`]) and of one group's column matrix
 //! ([`Cols`]), the input read in place ([`Src`]) and the input coordinate under a
 //! kernel tap ([`in_coord`]), the strided row copy ([`gather`]), the `f32`/`f64` GEMM
-//! ([`Gemm`]), the output split into images across threads ([`run_images`]), and the
-//! `MR × NR` register tile of the `f32` paths ([`kernel`]: `panel.rs`, `winograd.rs`).
+//! ([`Gemm`]), the output split into images across threads ([`run_images`]), the
+//! `MR × NR` register tile of the `f32` paths ([`kernel`]: `panel.rs`, `winograd.rs`),
+//! and a call's stride, padding, dilation and groups ([`ConvParams`]), which the forward
+//! and the backward both take.
 
 use std::mem::MaybeUninit;
 
 use crate::alloc::try_vec;
+use crate::element::Element;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::layout::MemoryFormat;
 use crate::matmul::{row_split, ROW_BLOCK};
 use crate::shape_ops::slices::fresh_output;
-use crate::{Element, MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 use rayon::prelude::*;
+
+/// The hyper-parameters of a 2-d convolution, as the fields of PyTorch's `ConvParams`
+/// (aten/src/ATen/native/Convolution.cpp) that a CPU `conv2d` reads. Each pair is
+/// `[height, width]`, in elements of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ConvParams {
+    /// How far the kernel moves between two output positions (elements; `F.conv2d`'s
+    /// `stride`). Must not be 0.
+    pub(crate) stride: [usize; 2],
+    /// Zeros added on each side of the input, so `2 * padding` in all (elements;
+    /// `padding`).
+    pub(crate) padding: [usize; 2],
+    /// The distance between two neighbouring taps of the kernel (elements; 1 for a
+    /// dense kernel; `dilation`). Must not be 0.
+    pub(crate) dilation: [usize; 2],
+    /// How many groups the channels are split into: each output channel sees
+    /// `C_in / groups` input channels (`groups`). Must not be 0.
+    pub(crate) groups: usize,
+}
+
+impl Default for ConvParams {
+    /// PyTorch's defaults: stride 1, padding 0, dilation 1, one group.
+    #[cfg_attr(unoptimized, inline)]
+    fn default() -> Self {
+        ConvParams {
+            stride: [1, 1],
+            padding: [0, 0],
+            dilation: [1, 1],
+            groups: 1,
+        }
+    }
+}
 
 /// The validated geometry of one call (input batchified to 4-d).
 #[derive(Clone, Copy, Debug)]

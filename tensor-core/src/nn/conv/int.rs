@@ -2,10 +2,12 @@
 //! PyTorch's `slow_conv2d` (no GEMM serves them).
 
 use super::geometry::{in_coord, Geo, Src};
+use crate::element::Element;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::layout::MemoryFormat;
 use crate::shape_ops::slices::fresh_output;
-use crate::{Element, MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 
 /// Direct convolution for integer dtypes: wrapping `i64` sums, cast back.
 pub(super) fn conv_direct<T: Element>(

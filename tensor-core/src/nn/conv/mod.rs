@@ -30,10 +30,14 @@ use std::cell::Cell;
 
 use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
+use crate::dispatch_dtype;
+use crate::dtype::{promote_types, DType};
 use crate::error::{list, Error, Result};
-use crate::{dispatch_dtype, promote_types, DType, MemoryFormat, Tensor};
+use crate::layout::MemoryFormat;
+use crate::tensor::Tensor;
 use cols::Kept;
 use gemm::{conv_gemm, reads_in_place};
+pub(crate) use geometry::ConvParams;
 use geometry::{cols_geo, Geo};
 use small::{conv_small, Small, SMALL_MACS};
 
@@ -92,12 +96,18 @@ pub fn conv2d(
     // The column matrix of a small convolution, kept for the weight's gradient when
     // the node is recorded (`small.rs`).
     let cols = Cell::new(None);
+    let params = ConvParams {
+        stride,
+        padding,
+        dilation,
+        groups,
+    };
     let keep = autograd::needs_grad(&inputs) && weight.requires_grad();
     autograd::apply(
         &inputs,
         || {
             let keep = keep.then_some(&cols);
-            conv2d_forward(input, weight, bias, stride, padding, dilation, groups, keep)
+            conv2d_forward(input, weight, bias, &params, keep)
         },
         |_| {
             let mask = [
@@ -108,15 +118,8 @@ pub fn conv2d(
             let saved = vec![SavedTensor::input(input), SavedTensor::input(weight)];
             let cols = cols.take();
             node("ConvolutionBackward0", saved, n_inputs, move |g, s| {
-                let (dx, dw, db) = backward::conv2d_backward_cols(
-                    g,
-                    &s[0],
-                    &s[1],
-                    [stride, padding, dilation],
-                    groups,
-                    mask,
-                    cols.as_ref(),
-                )?;
+                let (dx, dw, db) =
+                    backward::conv2d_backward_cols(g, &s[0], &s[1], &params, mask, cols.as_ref())?;
                 let mut grads = vec![dx, dw];
                 if n_inputs == 3 {
                     grads.push(db);
@@ -127,17 +130,14 @@ pub fn conv2d(
     )
 }
 
-/// `cols`: where a small convolution leaves its column matrix (when given).
-#[allow(clippy::too_many_arguments)]
+/// [`conv2d`] without autograd; `cols`: where a small convolution leaves its column
+/// matrix (when given).
 #[cfg_attr(unoptimized, inline)]
 fn conv2d_forward(
     input: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
-    stride: [usize; 2],
-    padding: [usize; 2],
-    dilation: [usize; 2],
-    groups: usize,
+    params: &ConvParams,
     cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
     if let Some(b) = bias {
@@ -164,7 +164,7 @@ fn conv2d_forward(
     } else {
         input.unsqueeze(0)?
     };
-    let out = conv2d_batched(&x, weight, bias, stride, padding, dilation, groups, cols)?;
+    let out = conv2d_batched(&x, weight, bias, params, cols)?;
     if batched {
         Ok(out)
     } else {
@@ -174,15 +174,13 @@ fn conv2d_forward(
 
 /// Checks of `_convolution` and `check_shape_forward`; returns the geometry.
 #[cfg_attr(unoptimized, inline)]
-fn check(
-    x: &Tensor,
-    weight: &Tensor,
-    bias: Option<&Tensor>,
-    stride: [usize; 2],
-    padding: [usize; 2],
-    dilation: [usize; 2],
-    groups: usize,
-) -> Result<Geo> {
+fn check(x: &Tensor, weight: &Tensor, bias: Option<&Tensor>, params: &ConvParams) -> Result<Geo> {
+    let ConvParams {
+        stride,
+        padding,
+        dilation,
+        groups,
+    } = *params;
     let k = weight.dim();
     if k < 3 {
         return Err(conv_error(
@@ -295,19 +293,15 @@ fn check(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 #[cfg_attr(unoptimized, inline)]
 fn conv2d_batched(
     x: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
-    stride: [usize; 2],
-    padding: [usize; 2],
-    dilation: [usize; 2],
-    groups: usize,
+    params: &ConvParams,
     cols: Option<&Cell<Option<Kept>>>,
 ) -> Result<Tensor> {
-    let g = check(x, weight, bias, stride, padding, dilation, groups)?;
+    let g = check(x, weight, bias, params)?;
     if g.n == 0 || g.cin == 0 {
         // PyTorch's `Empty` backend: `input * weight` viewed to the output size (zero
         // channels when the input has none).
@@ -332,7 +326,7 @@ fn conv2d_batched(
     }
     let cl = x.suggest_memory_format(false) == MemoryFormat::ChannelsLast
         || weight.suggest_memory_format(false) == MemoryFormat::ChannelsLast;
-    crate::checked_numel(&[g.n, g.cout, g.oh, g.ow], "conv2d")?;
+    crate::layout::checked_numel(&[g.n, g.cout, g.oh, g.ow], "conv2d")?;
     match x.dtype() {
         DType::Bool => Err(Error::UnsupportedDType {
             message: "\"slow_conv2d_cpu\" not implemented for 'Bool'".into(),

@@ -21,7 +21,7 @@ use std::mem::MaybeUninit;
 
 use super::cols::pad_images;
 use super::geometry::{cols_geo, kernel, run_images, strides4, Geo, Src, MR, NR};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// Most taps per block of the reduction (blocks are equal, so 576 taps run as two of
 /// 288): a block's panel (`≤ KC × NR` values, 18 KiB for 288) and weight tile stay in
@@ -49,9 +49,9 @@ impl Packed {
     /// Packs `w` (`[C_out, K]` row-major, `K = C_in_g·kH·kW`) group by group.
     ///
     /// # Errors
-    /// [`crate::Error::OutOfMemory`].
+    /// [`crate::error::Error::OutOfMemory`].
     #[cfg_attr(unoptimized, inline)]
-    pub(super) fn new(w: &[f32], g: &Geo) -> crate::Result<Self> {
+    pub(super) fn new(w: &[f32], g: &Geo) -> crate::error::Result<Self> {
         let cing = g.cin / g.groups;
         let k = cing * g.kh * g.kw;
         let coutg = g.cout / g.groups;
@@ -69,7 +69,7 @@ impl Packed {
         }
         let (hp, wp) = (g.h + 2 * g.p.0, g.w + 2 * g.p.1);
         // The offsets stay below the padded image's length, checked here once.
-        let overflow = || crate::Error::NumelOverflow { op: "conv2d" };
+        let overflow = || crate::error::Error::NumelOverflow { op: "conv2d" };
         cing.checked_mul(hp)
             .and_then(|v| v.checked_mul(wp))
             .and_then(|v| v.checked_add(NR))
@@ -95,14 +95,14 @@ impl Packed {
     /// for the last run of `NR` pixels to read past the last one.
     ///
     /// # Errors
-    /// [`crate::Error::NumelOverflow`] when that passes `usize`.
+    /// [`crate::error::Error::NumelOverflow`] when that passes `usize`.
     #[cfg_attr(unoptimized, inline)]
-    pub(super) fn scratch_len(&self, g: &Geo) -> crate::Result<usize> {
+    pub(super) fn scratch_len(&self, g: &Geo) -> crate::error::Result<usize> {
         (g.cin / g.groups)
             .checked_mul(self.hp)
             .and_then(|v| v.checked_mul(self.wp))
             .and_then(|v| v.checked_add(NR + self.extra()))
-            .ok_or(crate::Error::NumelOverflow { op: "conv2d" })
+            .ok_or(crate::error::Error::NumelOverflow { op: "conv2d" })
     }
 
     /// Scratch past the padded image: a panel of `KC` rows and one group's partial
@@ -117,14 +117,14 @@ impl Packed {
 /// `g` is the checked geometry, `weight` `[C_out, C_in_g, kH, kW]`, `bias` `[C_out]`.
 ///
 /// # Errors
-/// [`crate::Error::OutOfMemory`], [`crate::Error::NumelOverflow`].
+/// [`crate::error::Error::OutOfMemory`], [`crate::error::Error::NumelOverflow`].
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn conv2d_f32(
     x: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
     g: &Geo,
-) -> crate::Result<Tensor> {
+) -> crate::error::Result<Tensor> {
     let w = Packed::new(&weight.to_vec::<f32>()?, g)?;
     let bias = bias.map(|b| b.to_vec::<f32>()).transpose()?;
     let buf = x.storage().read();

@@ -12,8 +12,9 @@ use super::geometry::{Cols, Gemm};
 use crate::alloc::try_vec;
 use crate::error::Result;
 use crate::layout::strides_for_format;
+use crate::layout::MemoryFormat;
 use crate::shape_ops::slices::fresh_output;
-use crate::{MemoryFormat, Tensor};
+use crate::tensor::Tensor;
 
 /// Per-image `C_out · P · K` below which a convolution takes this path (the per-image
 /// path splits images across threads from there).

@@ -238,7 +238,13 @@ fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
             bi.to_dtype(DType::F32).unwrap(),
         );
         // The panel kernel itself (conv2d sends small products to small.rs).
-        let g = check(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
+        let params = ConvParams {
+            padding: pad,
+            dilation: dil,
+            groups,
+            ..ConvParams::default()
+        };
+        let g = check(&xf, &wf, Some(&bf), &params).unwrap();
         assert!(super::panel::serves(&g));
         let got = super::panel::conv2d_f32(&xf, &wf, Some(&bf), &g).unwrap();
         let via = conv2d(&xf, &wf, Some(&bf), [1, 1], pad, dil, groups).unwrap();
@@ -257,7 +263,7 @@ fn conv2d_f32_panel_kernel_equals_the_integer_loop_exactly() {
             .slice(3, None, None, 2)
             .unwrap();
         assert!(!xs_f.is_contiguous());
-        let g = check(&xs_f, &wf, None, [1, 1], pad, dil, groups).unwrap();
+        let g = check(&xs_f, &wf, None, &params).unwrap();
         let got = super::panel::conv2d_f32(&xs_f, &wf, None, &g).unwrap();
         let want = want.to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap();
         assert_eq!(got.to_vec::<f32>().unwrap(), want, "case {i} strided");
@@ -289,7 +295,12 @@ fn conv2d_f32_winograd_equals_the_integer_loop_exactly() {
         for bias in [Some(&bi), None] {
             let want = conv2d(&xi, &wi, bias, [1, 1], pad, [1, 1], groups).unwrap();
             let bf = bias.map(f);
-            let g = check(&f(&xi), &f(&wi), bf.as_ref(), [1, 1], pad, [1, 1], groups).unwrap();
+            let params = ConvParams {
+                padding: pad,
+                groups,
+                ..ConvParams::default()
+            };
+            let g = check(&f(&xi), &f(&wi), bf.as_ref(), &params).unwrap();
             assert!(super::winograd::serves(&g), "case {i}");
             let got = conv2d(&f(&xi), &f(&wi), bf.as_ref(), [1, 1], pad, [1, 1], groups).unwrap();
             assert_eq!(got.sizes(), want.sizes(), "case {i}");

@@ -31,7 +31,7 @@
 use std::mem::MaybeUninit;
 
 use super::geometry::{gather, kernel, run_images, strides4, Geo, Src, MR, NR};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// Points of the transformed 4×4 domain.
 const XI: usize = 16;
@@ -61,9 +61,9 @@ impl Packed {
     /// Transforms `w` (`[C_out, C_in_g, 3, 3]` row-major).
     ///
     /// # Errors
-    /// [`crate::Error::OutOfMemory`].
+    /// [`crate::error::Error::OutOfMemory`].
     #[cfg_attr(unoptimized, inline)]
-    fn new(w: &[f32], g: &Geo) -> crate::Result<Self> {
+    fn new(w: &[f32], g: &Geo) -> crate::error::Result<Self> {
         let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
         let tiles = coutg.div_ceil(MR);
         let mut u = crate::alloc::try_vec(g.groups * tiles * XI * cing, [0.0; MR])?;
@@ -110,14 +110,14 @@ fn transform_weight(w: &[f32]) -> [f32; XI] {
 /// `[C_out, C_in_g, 3, 3]`, `bias` `[C_out]`.
 ///
 /// # Errors
-/// [`crate::Error::OutOfMemory`], [`crate::Error::NumelOverflow`].
+/// [`crate::error::Error::OutOfMemory`], [`crate::error::Error::NumelOverflow`].
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn conv2d_f32(
     x: &Tensor,
     weight: &Tensor,
     bias: Option<&Tensor>,
     g: &Geo,
-) -> crate::Result<Tensor> {
+) -> crate::error::Result<Tensor> {
     let w = Packed::new(&weight.to_vec::<f32>()?, g)?;
     let bias = bias.map(|b| b.to_vec::<f32>()).transpose()?;
     let buf = x.storage().read();
@@ -133,7 +133,7 @@ pub(super) fn conv2d_f32(
         .checked_mul(4 * rows.hr * rows.tw)
         .and_then(|v| v.checked_add(NR + rows.row_len()))
         .and_then(|v| v.checked_add(XI * g.cin / g.groups * NR))
-        .ok_or(crate::Error::NumelOverflow { op: "conv2d" })?;
+        .ok_or(crate::error::Error::NumelOverflow { op: "conv2d" })?;
     let image = |n: usize, out: &mut [MaybeUninit<f32>], scratch: &mut [f32]| {
         image(&src, g, &rows, n, &w, bias.as_deref(), scratch, out);
     };

@@ -5,8 +5,9 @@
 use super::values::index_values;
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::layout::wrap_dim;
 use crate::nn::backward::common::{load, split_at, store};
-use crate::{wrap_dim, Tensor};
+use crate::tensor::Tensor;
 
 fn embedding_run<A: Acc>(grad: &Tensor, indices: &Tensor, num_weights: usize) -> Result<Tensor> {
     let idx = index_values(indices)?;

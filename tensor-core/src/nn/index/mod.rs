@@ -11,11 +11,15 @@ use std::mem::MaybeUninit;
 
 use super::backward::node::node;
 use crate::autograd;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{list, Error, Result};
 use crate::layout::{checked_numel, contiguous_strides, wrap_dim, Layout};
+use crate::parallel::GRAIN_SIZE;
 use crate::parallel::{chunks_for, for_chunks_mut};
 use crate::shape_ops::slices::fresh_output;
-use crate::{dispatch_dtype, DType, Element, Tensor, GRAIN_SIZE};
+use crate::tensor::Tensor;
 use values::index_values;
 
 /// Storage offsets of the elements of the sub-layout `sizes`/`strides` starting at

@@ -1,8 +1,9 @@
 //! The values of an index tensor, which the forward of `index_select`, `gather` and
 //! `embedding` (`mod.rs`) and their backward (`backward.rs`) both read.
 
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 
 /// The values of an index tensor of dtype int64 or int32, in row-major order.
 #[cfg_attr(unoptimized, inline)]

@@ -11,7 +11,7 @@ use super::reduction::{Reduction, IGNORE_INDEX};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 fn run<A: Acc>(
     grad: &Tensor,
@@ -34,7 +34,7 @@ fn run<A: Acc>(
     } else {
         (
             Vec::new(),
-            target.to_dtype(crate::DType::I64)?.to_vec::<i64>()?,
+            target.to_dtype(crate::dtype::DType::I64)?.to_vec::<i64>()?,
         )
     };
     let count = if probabilities {

@@ -11,11 +11,13 @@ pub use reduction::{Reduction, IGNORE_INDEX};
 use super::backward::node::node;
 use crate::alloc::try_vec;
 use crate::autograd::{self, SavedTensor};
+use crate::dtype::DType;
 use crate::error::{list, Error, Result};
 use crate::kernels::acc::{check_float, dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{max_row, par_rows, sum_row};
+use crate::layout::wrap_dim;
 use crate::shape_ops::slices::read;
-use crate::{wrap_dim, DType, Tensor};
+use crate::tensor::Tensor;
 use num_traits::Float;
 
 #[cfg_attr(unoptimized, inline)]
@@ -243,7 +245,7 @@ fn class_probabilities(input: &Tensor, target: &Tensor, reduction: Reduction) ->
 /// to be Long or Byte, but got Float`, `Target 5 is out of bounds.`;
 /// [`Error::UnsupportedDType`] for a non-float input
 /// (`"log_softmax_lastdim_kernel_impl" not implemented for 'Long'`);
-/// [`Error::DimOutOfRange`](crate::Error::DimOutOfRange) for a 0-d input.
+/// [`Error::DimOutOfRange`](crate::error::Error::DimOutOfRange) for a 0-d input.
 #[cfg_attr(unoptimized, inline)]
 pub fn cross_entropy(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor> {
     let t = target.detach();

@@ -2,7 +2,7 @@
 //! is zero where it wrote the fill value.
 
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// `grad` summed down to `sizes` (PyTorch's `sum_to_size`): leading dims, and dims
 /// where `sizes` has 1, are summed.

@@ -6,15 +6,17 @@ pub(super) mod backward;
 
 use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::iterator::{get_overlap_status, MemOverlapStatus};
+use crate::layout::{broadcast_shapes, MemoryFormat};
 use crate::scalar::cast::checked_scalar;
-use crate::{
-    broadcast_shapes, dispatch_dtype, get_overlap_status, DType, MemOverlapStatus, MemoryFormat,
-    Scalar, Tensor,
-};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// Writes `value` into the elements of `t` where `mask` (bool, `t`'s sizes) is true.
-fn fill_where<T: crate::Element>(t: &Tensor, mask: &Tensor, value: T) {
+fn fill_where<T: crate::element::Element>(t: &Tensor, mask: &Tensor, value: T) {
     let m = mask.storage().read();
     let flags = m.as_slice::<bool>();
     let mut buf = t.storage().write();

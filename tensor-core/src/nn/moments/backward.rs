@@ -4,8 +4,10 @@
 //! (and `std`) are broadcast back over the reduced dims. Computed in `f64` and rounded
 //! once to the input's dtype.
 
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::{wrap_dims, DType, Tensor};
+use crate::layout::wrap_dims;
+use crate::tensor::Tensor;
 
 /// The output's sizes with the reduced dims kept as 1 (`keepdim=True`).
 #[cfg_attr(unoptimized, inline)]

@@ -7,8 +7,11 @@ pub(super) mod backward;
 
 use super::backward::node::node;
 use crate::autograd::{self, SavedTensor};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::{wrap_dims, DType, Scalar, Tensor};
+use crate::layout::wrap_dims;
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// [`moments_forward`], recorded for autograd (`VarBackward0`, `StdBackward0`).
 #[cfg_attr(unoptimized, inline)]

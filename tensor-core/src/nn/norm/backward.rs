@@ -6,7 +6,7 @@
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// Lanes of partial sums (so the loop vectorises), added as a tree at the end.
 const LANES: usize = 8;

@@ -8,11 +8,12 @@ pub(super) mod backward;
 use super::backward::node::node;
 use crate::alloc::try_with_capacity;
 use crate::autograd::{self, SavedTensor};
+use crate::dtype::DType;
 use crate::error::{list, Error, Result};
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{par_rows_grain, sum_row, ROW_GRAIN};
 use crate::shape_ops::slices::{read, write_new};
-use crate::{DType, Tensor};
+use crate::tensor::Tensor;
 use num_traits::Float;
 
 #[cfg_attr(unoptimized, inline)]

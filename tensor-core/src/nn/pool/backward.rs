@@ -6,7 +6,7 @@
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::nn::backward::common::{load, store};
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// `(planes, h, w)` of an input of `[N, C, H, W]` or `[C, H, W]`.
 #[cfg_attr(unoptimized, inline)]

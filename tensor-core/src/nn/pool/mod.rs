@@ -15,11 +15,16 @@ use std::mem::MaybeUninit;
 
 use super::backward::node::node;
 use crate::autograd;
+use crate::dispatch_dtype;
+use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::{list, Error, Result};
+use crate::layout::MemoryFormat;
 use crate::layout::{strides_for_format, wrap_dim};
+use crate::parallel::GRAIN_SIZE;
 use crate::parallel::{chunks_for, for_chunks_mut};
 use crate::shape_ops::slices::fresh_output;
-use crate::{dispatch_dtype, DType, Element, MemoryFormat, Tensor, GRAIN_SIZE};
+use crate::tensor::Tensor;
 
 /// The geometry of one pooling call, validated.
 #[derive(Clone, Copy, Debug)]

@@ -5,8 +5,9 @@
 
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
+use crate::layout::wrap_dim;
 use crate::nn::backward::common::{load, split_at, store};
-use crate::{wrap_dim, Tensor};
+use crate::tensor::Tensor;
 
 fn run<A: Acc>(grad: &Tensor, output: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let sizes = output.sizes();

@@ -9,8 +9,9 @@ use crate::autograd::{self, SavedTensor};
 use crate::error::Result;
 use crate::kernels::acc::{dispatch_float, Acc, FloatAcc};
 use crate::kernels::rows::{max_row, par_rows, par_rows_grain, sum_row, ROW_GRAIN};
+use crate::layout::wrap_dim;
 use crate::shape_ops::slices::{read, write_new};
-use crate::{wrap_dim, Tensor};
+use crate::tensor::Tensor;
 use num_traits::Float;
 
 /// Inner positions handled together by the kernel for a dim that is not the last.
@@ -151,9 +152,9 @@ fn softmax_impl(input: &Tensor, dim: i64, log: bool) -> Result<Tensor> {
 /// layout (as PyTorch). A 0-d input gives `1`.
 ///
 /// # Errors
-/// [`Error::DimOutOfRange`](crate::Error::DimOutOfRange) (`Dimension out of range
+/// [`Error::DimOutOfRange`](crate::error::Error::DimOutOfRange) (`Dimension out of range
 /// (expected to be in range of [-2, 1], but got 2)`); for a non-float input with
-/// elements, [`Error::UnsupportedDType`](crate::Error::UnsupportedDType)
+/// elements, [`Error::UnsupportedDType`](crate::error::Error::UnsupportedDType)
 /// (`"softmax_lastdim_kernel_impl" not implemented for 'Long'`).
 #[cfg_attr(unoptimized, inline)]
 pub fn softmax(input: &Tensor, dim: i64) -> Result<Tensor> {
@@ -217,7 +218,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     fn close(a: &[f64], b: &[f64], tol: f64) {
         assert_eq!(a.len(), b.len());

@@ -2,7 +2,7 @@
 //! is zero where it wrote zeros.
 
 use crate::error::Result;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 /// The gradient of `input.tril(diagonal)` (`lower`) or `input.triu(diagonal)` with
 /// respect to `input`: the same triangle of `grad`.

@@ -5,8 +5,10 @@ pub(super) mod backward;
 
 use super::backward::node::node;
 use crate::autograd;
+use crate::dispatch_dtype;
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::{dispatch_dtype, Element, Tensor};
+use crate::tensor::Tensor;
 
 /// Copies the kept part of each row of each matrix of the contiguous `src` into the
 /// zero-filled `dst`: columns `j` with `j - i <= diagonal` (`lower`) or
@@ -112,7 +114,7 @@ impl Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+    use crate::dtype::DType;
 
     fn m3() -> Tensor {
         Tensor::from_vec((1..=9).map(|i| i as f32).collect(), &[3, 3]).unwrap()

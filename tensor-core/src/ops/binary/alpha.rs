@@ -1,14 +1,16 @@
 //! `torch.add(a, b, alpha=...)` and `torch.sub(a, b, alpha=...)`: `a ± alpha * b` in one
 //! pass (float32/float64 with a fused multiply-add, as PyTorch's CPU kernel).
 
-use super::{build, Arg, BinaryOp};
+use super::{build_and_run, Arg, BinaryOp};
 use crate::autograd;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::TensorIterator;
+use crate::iterator::{TensorIterator, Written};
 use crate::kernels::arith::Arith;
 use crate::kernels::{binary, binary_fma};
 use crate::scalar::cast::checked_scalar;
-use crate::{DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 /// PyTorch's `alpha_check` on the common dtype of the built iterator.
 #[cfg_attr(unoptimized, inline)]
 fn alpha_check(op: &'static str, dtype: DType, alpha: Scalar) -> Result<()> {
@@ -32,33 +34,38 @@ fn alpha_check(op: &'static str, dtype: DType, alpha: Scalar) -> Result<()> {
 /// `a + alpha * b` with each operation rounded to `T` (PyTorch's ufunc `add` on
 /// `scalar_t`: integers wrap, bool is logical, float16/bfloat16 round after the product
 /// and after the sum).
-fn add_alpha_rounded<T: Arith>(
-    iter: &TensorIterator,
+fn add_alpha_rounded<'it, T: Arith>(
+    iter: &'it TensorIterator,
     alpha: Scalar,
     op: &'static str,
-) -> Result<()> {
+) -> Result<Written<'it>> {
     let al = checked_scalar::<T>(alpha, op)?;
-    binary::<T, T, _>(iter, move |x: T, y: T| {
+    Ok(binary::<T, T, _>(iter, move |x: T, y: T| {
         <T as Arith>::add(x, <T as Arith>::mul(al, y))
-    });
-    Ok(())
+    }))
 }
 
 /// `add_kernel` with `alpha`: float32/float64 compute `fma(alpha, b, a)` as PyTorch's
 /// CPU build does (its compiler contracts `a + alpha * b`; checked against torch 2.15
 /// element by element), the other dtypes [`add_alpha_rounded`].
 #[cfg_attr(unoptimized, inline)]
-fn alpha_kernel(iter: &TensorIterator, alpha: Scalar, op: &'static str) -> Result<()> {
+fn alpha_kernel<'it>(
+    iter: &'it TensorIterator,
+    alpha: Scalar,
+    op: &'static str,
+) -> Result<Written<'it>> {
     match iter.dtype(0) {
         DType::F32 => {
             let al = checked_scalar::<f32>(alpha, op)?;
-            binary_fma::<f32, f32, _>(iter, move |x, y| al.mul_add(y, x));
-            Ok(())
+            Ok(binary_fma::<f32, f32, _>(iter, move |x, y| {
+                al.mul_add(y, x)
+            }))
         }
         DType::F64 => {
             let al = checked_scalar::<f64>(alpha, op)?;
-            binary_fma::<f64, f64, _>(iter, move |x, y| al.mul_add(y, x));
-            Ok(())
+            Ok(binary_fma::<f64, f64, _>(iter, move |x, y| {
+                al.mul_add(y, x)
+            }))
         }
         DType::Bool => add_alpha_rounded::<bool>(iter, alpha, op),
         DType::U8 => add_alpha_rounded::<u8>(iter, alpha, op),
@@ -86,15 +93,15 @@ fn run_alpha(
     if let Some(o) = out {
         autograd::check_writable(o)?;
     }
-    let mut iter = build(op, Arg::T(a), Arg::T(b), out)?;
-    alpha_check(name, iter.dtype(0), alpha)?;
-    let alpha = match (op, alpha) {
+    let alpha_of_add = match (op, alpha) {
         (BinaryOp::Sub, Scalar::Int(i)) => Scalar::Int(i.wrapping_neg()),
         (BinaryOp::Sub, Scalar::Float(f)) => Scalar::Float(-f),
         (_, alpha) => alpha,
     };
-    alpha_kernel(&iter, alpha, name)?;
-    iter.cast_outputs()?;
+    let iter = build_and_run(op, Arg::T(a), Arg::T(b), out, |iter| {
+        alpha_check(name, iter.dtype(0), alpha)?;
+        alpha_kernel(iter, alpha_of_add, name)
+    })?;
     if let Some(o) = out {
         autograd::wrote(o);
     }

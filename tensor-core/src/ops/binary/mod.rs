@@ -13,11 +13,14 @@ use crate::autograd::{
     self, AddBackward, DivBackward, ExtremumBackward, MulBackward, PowBackward, SavedTensor,
     ScaleBackward,
 };
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::iterator::{TensorIterator, TensorIteratorConfig, Written};
 use crate::kernels::arith::Arith;
 use crate::kernels::{binary, per_op};
-use crate::{dispatch_dtype, DType, Scalar, Tensor};
+use crate::scalar::Scalar;
+use crate::tensor::Tensor;
 
 /// An operand of a binary op: a tensor or a wrapped number.
 #[derive(Clone, Copy, Debug)]
@@ -113,11 +116,17 @@ macro_rules! promotes_to_float {
 
 /// Everything generated from the table: see `defs.rs` for a row's parts.
 macro_rules! binary_family {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $torch:literal $what:literal
-        kernel($k:ident) dtype($dtype:ident) check($check:ident) bool($bool:ident)
-        grad[|$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr]
-        scalar[$($scalar:ident $scalar_inplace:ident |$sa:pat_param, $ss:pat_param| $sgrad:expr)?]
-        domain($domain:ident) partial($partial:ident) ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $k:ident, dtype: $dtype:ident, check: $check:ident, bool: $bool:ident,
+        grad: |$ga:pat_param, $gb:pat_param, $gout:pat_param| $grad:expr,
+        scalar: {$(
+            method: $scalar:ident, inplace: $scalar_inplace:ident,
+            grad: |$sa:pat_param, $ss:pat_param| $sgrad:expr $(,)?
+        )?},
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         /// The binary arithmetic ops (broadcasting, PyTorch's type promotion), one per row
         /// of the op table (`tensor-core/src/ops/binary/defs.rs`); `GlobalTensor` runs
         /// them too. [`BinaryOp::ALL`] lists them.
@@ -202,19 +211,18 @@ macro_rules! binary_family {
 
         /// The kernel of `op` over the iterator's (promoted) dtype.
         #[cfg_attr(unoptimized, inline)]
-        fn kernel(iter: &TensorIterator, op: BinaryOp) -> Result<()> {
+        fn kernel(iter: &TensorIterator, op: BinaryOp) -> Result<Written<'_>> {
             let dtype = iter.dtype(0);
             if op.refuses_bool() && dtype == DType::Bool {
                 return Err(unsupported(&format!("\"{}\" not implemented for 'Bool'", op.name())));
             }
             // One kernel per op and dtype; without optimisation one per dtype that picks
             // the op per element (`kernels::per_op!`).
-            dispatch_dtype!(dtype, T, {
+            Ok(dispatch_dtype!(dtype, T, {
                 per_op!(op, (x: T, y: T) {
                     $(BinaryOp::$V => <T as Arith>::$k(x, y),)*
                 } => |f| binary::<T, T, _>(iter, f))
-            });
-            Ok(())
+            }))
         }
 
         /// The backward node of `op(a, b)` for two tensors.
@@ -345,9 +353,18 @@ impl Tensor {
 }
 
 /// Runs the op's input check (`sub_check`), then builds `build_binary_op` (or
-/// `build_binary_float_op` for `div`) on `out`, `a`, `b`.
-#[cfg_attr(unoptimized, inline)]
-fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<TensorIterator> {
+/// `build_binary_float_op` for `div`) on `out`, `a`, `b` and runs `kernel` on it
+/// ([`TensorIterator::build_and_run`]).
+pub(super) fn build_and_run<K>(
+    op: BinaryOp,
+    a: Arg<'_>,
+    b: Arg<'_>,
+    out: Option<&Tensor>,
+    kernel: K,
+) -> Result<TensorIterator>
+where
+    K: for<'it> FnOnce(&'it TensorIterator) -> Result<Written<'it>>,
+{
     op.check_inputs(a.dtype(), b.dtype())?;
     let config = || {
         let config = TensorIteratorConfig::new()
@@ -358,10 +375,6 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
             .enforce_safe_casting_to_output(true)
             .promote_integer_inputs_to_float(op.is_float_op())
             .add_maybe_output(out);
-        // SAFETY: the caller (`run`) runs the kernel, which writes every output
-        // element, then `cast_outputs`, before handing the output out; on an error it
-        // drops the iterator.
-        let config = unsafe { config.kernel_writes_every_output() };
         b.add_to(a.add_to(config))
     };
     // Two tensors, and a dtype the op computes in as it is (a float op promotes
@@ -369,10 +382,9 @@ fn build(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) -> Result<T
     match (a, b) {
         (Arg::T(x), Arg::T(y)) => {
             let eligible = !op.is_float_op() || x.dtype().is_floating();
-            // SAFETY: as the config's above.
-            unsafe { TensorIterator::build_or_trivial(eligible, out, &[x, y], config) }
+            TensorIterator::build_or_trivial_and_run(eligible, out, &[x, y], config, kernel)
         }
-        _ => TensorIterator::build(config()),
+        _ => TensorIterator::build_and_run(config(), kernel),
     }
 }
 
@@ -383,9 +395,7 @@ pub(crate) fn run(op: BinaryOp, a: Arg<'_>, b: Arg<'_>, out: Option<&Tensor>) ->
     if let Some(o) = out {
         autograd::check_writable(o)?;
     }
-    let mut iter = build(op, a, b, out)?;
-    kernel(&iter, op)?;
-    iter.cast_outputs()?;
+    let iter = build_and_run(op, a, b, out, |iter| kernel(iter, op))?;
     if let Some(o) = out {
         autograd::wrote(o);
     }
@@ -423,7 +433,10 @@ impl Tensor {
                 }
             }
         }
-        let common = crate::result_type(&[crate::Operand::Tensor(self), crate::Operand::Scalar(e)]);
+        let common = crate::iterator::result_type(&[
+            crate::iterator::Operand::Tensor(self),
+            crate::iterator::Operand::Scalar(e),
+        ]);
         let base = self.to_dtype(common)?;
         let iter = TensorIterator::build(TensorIteratorConfig::unary_op(None, &base))?;
         if common == DType::Bool {

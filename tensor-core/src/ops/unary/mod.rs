@@ -6,11 +6,13 @@
 mod defs;
 
 use crate::autograd::{self, Node, SavedTensor};
+use crate::dispatch_dtype;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::{TensorIterator, TensorIteratorConfig};
+use crate::iterator::{TensorIterator, TensorIteratorConfig, Written};
 use crate::kernels::arith::{Arith, FloatMath};
 use crate::kernels::{per_op, unary};
-use crate::{dispatch_dtype, DType, Tensor};
+use crate::tensor::Tensor;
 #[allow(unused_imports)] // used by some rows of the table (`One::one()`)
 use num_traits::{Float, One};
 
@@ -67,24 +69,28 @@ fn threshold_backward(g: &Tensor, result: &Tensor) -> Result<Tensor> {
         let zero = Tensor::zeros(&[], g.dtype())?;
         return Tensor::where_(&kill, &zero, g);
     }
+    // The output takes the inputs' (common) dtype.
     let config = || {
-        // The output takes the inputs' (common) dtype.
-        let config = TensorIteratorConfig::new()
+        TensorIteratorConfig::new()
             .add_undefined_output()
             .add_const_input(g)
-            .add_const_input(result);
-        // SAFETY: the binary kernel below writes every output element before the
-        // output is handed out.
-        unsafe { config.kernel_writes_every_output() }
+            .add_const_input(result)
     };
-    // SAFETY: as the config's above.
-    let iter = unsafe { TensorIterator::build_or_trivial(true, None, &[g, result], config)? };
-    match g.dtype() {
-        DType::F32 => {
-            crate::kernels::binary::<f32, f32, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g })
-        }
-        _ => crate::kernels::binary::<f64, f64, _>(&iter, |g, y| if y <= 0.0 { 0.0 } else { g }),
-    }
+    let iter =
+        TensorIterator::build_or_trivial_and_run(true, None, &[g, result], config, |iter| {
+            Ok(match g.dtype() {
+                DType::F32 => {
+                    crate::kernels::binary::<f32, f32, _>(
+                        iter,
+                        |g, y| if y <= 0.0 { 0.0 } else { g },
+                    )
+                }
+                _ => crate::kernels::binary::<f64, f64, _>(
+                    iter,
+                    |g, y| if y <= 0.0 { 0.0 } else { g },
+                ),
+            })
+        })?;
     Ok(iter.final_output(0).alias())
 }
 
@@ -112,7 +118,7 @@ macro_rules! unary_kernels {
     (@split [$($Va:ident $ka:tt;)*] [$($Vf:ident $kf:tt;)*]) => {
         /// The kernel of `op` over the iterator's dtype.
         #[cfg_attr(unoptimized, inline)]
-        fn kernel(iter: &TensorIterator, op: UnaryOp) {
+        fn kernel(iter: &TensorIterator, op: UnaryOp) -> Written<'_> {
             if op.is_float_op() {
                 return match iter.dtype(0) {
                     DType::F16 => float_kernel::<half::f16>(iter, op),
@@ -131,7 +137,7 @@ macro_rules! unary_kernels {
         }
 
         /// The kernel of a float op in float dtype `T`.
-        fn float_kernel<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) {
+        fn float_kernel<T: FloatMath>(iter: &TensorIterator, op: UnaryOp) -> Written<'_> {
             per_op!(op, (v: T) {
                 $(UnaryOp::$Vf => <T as FloatMath>::map(v, $kf),)*
             } else unreachable!("an all-dtype op in the float dispatch")
@@ -142,10 +148,14 @@ macro_rules! unary_kernels {
 
 /// Everything generated from the table: see `defs.rs` for a row's parts.
 macro_rules! unary_family {
-    ($( $name:ident $V:ident $inplace:ident $out:ident $try_name:ident $try_inplace:ident $torch:literal $what:literal
-        $kind:ident $kernel:tt $typed:ident [$bool_error:expr]
-        [$node:literal $saves:ident |$g:ident, $s:pat_param| $grad:expr]
-        $domain:ident $partial:ident ; )*) => {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        kernel: $kind:ident $kernel:tt,
+        bool_error: $bool_error:expr,
+        backward: $node:literal saves $saves:ident |$g:ident, $s:pat_param| $grad:expr,
+        smooth: $domain:ident, partial: $partial:ident $(,)?
+    } )*) => {
         /// The unary elementwise ops, one per row of the op table
         /// (`tensor-core/src/ops/unary/defs.rs`). [`Tensor::unary`] runs one;
         /// [`UnaryOp::ALL`] lists them.
@@ -322,20 +332,16 @@ fn run(op: UnaryOp, input: &Tensor, out: Option<&Tensor>) -> Result<Tensor> {
         autograd::check_writable(o)?;
     }
     let config = || {
-        let config = if op.is_float_op() {
+        if op.is_float_op() {
             TensorIteratorConfig::unary_float_op(out, input)
         } else {
             TensorIteratorConfig::unary_op(out, input)
-        };
-        // SAFETY: the kernel below writes every output element, then `cast_outputs`
-        // runs, before the output is handed out.
-        unsafe { config.kernel_writes_every_output() }
+        }
     };
     let eligible = !op.is_float_op() || input.dtype().is_floating();
-    // SAFETY: as the config's above.
-    let mut iter = unsafe { TensorIterator::build_or_trivial(eligible, out, &[input], config)? };
-    kernel(&iter, op);
-    iter.cast_outputs()?;
+    let iter = TensorIterator::build_or_trivial_and_run(eligible, out, &[input], config, |iter| {
+        Ok(kernel(iter, op))
+    })?;
     if let Some(o) = out {
         autograd::wrote(o);
     }
