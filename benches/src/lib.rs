@@ -8,6 +8,7 @@
 pub mod attention;
 pub mod bandwidth;
 pub mod bytes;
+pub mod gemm_shapes;
 pub mod index_conv_pool;
 pub mod peak;
 pub mod rowwise;
