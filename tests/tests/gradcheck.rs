@@ -186,6 +186,27 @@ fn matmul_args(rng: &mut ChaCha8Rng) -> Vec<Arg> {
     vec![diff(rng, &a, Domain::Any), diff(rng, &b, Domain::Any)]
 }
 
+/// `addmm(input, mat1, mat2)`: `mat1` `[m, k]`, `mat2` `[k, n]` (or its transpose read
+/// in place), `input` any shape that broadcasts to `[m, n]`.
+fn addmm_args(rng: &mut ChaCha8Rng) -> Vec<Arg> {
+    let (m, k, n) = (
+        rng.random_range(1..=4),
+        rng.random_range(1..=4),
+        rng.random_range(1..=4),
+    );
+    let input = match rng.random_range(0..4) {
+        0 => vec![n],
+        1 => vec![m, 1],
+        2 => vec![],
+        _ => vec![m, n],
+    };
+    vec![
+        diff(rng, &input, Domain::Any),
+        diff(rng, &[m, k], Domain::Any),
+        diff(rng, &[k, n], Domain::Any),
+    ]
+}
+
 fn dims_of(t: &Tensor) -> Vec<i64> {
     // A deterministic, non-trivial choice of dims: every other dim from the last.
     (0..t.dim() as i64).rev().step_by(2).collect()
@@ -343,6 +364,11 @@ const CASES: &[Case<'static>] = &[
         name: "matmul",
         inputs: &matmul_args,
         f: &|t| t[0].matmul(&t[1]),
+    },
+    Case {
+        name: "addmm",
+        inputs: &addmm_args,
+        f: &|t| t[0].addmm(&t[1], &t[2]),
     },
     Case {
         name: "clone",

@@ -4,13 +4,11 @@
 //! matrix into panels on every call, which costs as much as the product; here the
 //! matrix is read once, in place, and its columns are split across threads.
 //!
-//! Two layouts of `b` (`k×n`) are read directly:
-//! - `b = Wᵀ` with `W`'s rows contiguous (`b.rs == 1`, the `F.linear` layout): each
-//!   output is the dot product of the row with one row of `W`, summed in 16 lanes;
-//! - `b` with its rows contiguous (`b.cs == 1`, a `[in, out]` weight): each output
-//!   column block accumulates `a[p] · b[p, block]` over `p` in order.
-//!
-//! Any other layout returns `false` and the caller runs the GEMM.
+//! One layout of `b` (`k×n`) is read directly: `b = Wᵀ` with `W`'s rows contiguous
+//! (`b.rs == 1`, the `F.linear` layout): each output is the dot product of the row with
+//! one row of `W`, summed in 16 lanes. Any other layout returns `false` and the caller
+//! runs the GEMM (whose kernels serve a `[in, out]` weight's rows faster than a loop of
+//! `a[p] · b[p, :]` does).
 
 use super::strided::Strided;
 use crate::parallel;
@@ -22,8 +20,9 @@ const GRAIN: usize = 128 * 1024;
 /// Lanes of the dot product's partial sums (two AVX registers).
 const LANES: usize = 16;
 
-/// `c = a · b` for a `1×k` row `a` and a `k×n` matrix `b` (`c`: `n` values, written
-/// whole) when `b`'s rows or columns are contiguous; `false` (nothing done) otherwise.
+/// `c = a · b` (`c += a · b` when `accumulate`) for a `1×k` row `a` and a `k×n` matrix
+/// `b` (`c`: `n` values) when `b`'s columns are contiguous; `false` (nothing done)
+/// otherwise.
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn sgemv(
     k: usize,
@@ -31,9 +30,9 @@ pub(super) fn sgemv(
     a: Strided<'_, f32>,
     b: Strided<'_, f32>,
     c: &mut [f32],
+    accumulate: bool,
 ) -> bool {
-    let dot_form = b.rs == 1;
-    if !(dot_form || b.cs == 1) || k == 0 || n == 0 {
+    if b.rs != 1 || k == 0 || n == 0 {
         return false;
     }
     // The row, contiguous (a copy of `k` values when strided).
@@ -49,23 +48,33 @@ pub(super) fn sgemv(
     parallel::for_chunks_mut(c, per, |j0, part| {
         crate::kernels::simd::with_fma(
             #[inline(always)]
-            |fma| match (dot_form, fma) {
-                (true, true) => dots::<true>(row, &b, j0, part),
-                (true, false) => dots::<false>(row, &b, j0, part),
-                (false, _) => axpys(row, &b, j0, part),
+            |fma| {
+                if fma {
+                    dots::<true>(row, &b, j0, part, accumulate)
+                } else {
+                    dots::<false>(row, &b, j0, part, accumulate)
+                }
             },
         )
     });
     true
 }
 
-/// `part[j] = row · b[:, j0 + j]`, each column of `b` contiguous (`b.rs == 1`).
+/// `part[j] = row · b[:, j0 + j]` (added to `part[j]` when `accumulate`), each column of
+/// `b` contiguous (`b.rs == 1`).
 #[inline(always)]
-fn dots<const FMA: bool>(row: &[f32], b: &Strided<'_, f32>, j0: usize, part: &mut [f32]) {
+fn dots<const FMA: bool>(
+    row: &[f32],
+    b: &Strided<'_, f32>,
+    j0: usize,
+    part: &mut [f32],
+    accumulate: bool,
+) {
     let k = row.len();
     for (j, out) in part.iter_mut().enumerate() {
         let start = (b.offset + (j0 + j) as isize * b.cs) as usize;
-        *out = dot::<FMA>(row, &b.data[start..][..k]);
+        let d = dot::<FMA>(row, &b.data[start..][..k]);
+        *out = if accumulate { *out + d } else { d };
     }
 }
 
@@ -90,18 +99,4 @@ fn dot<const FMA: bool>(x: &[f32], y: &[f32]) -> f32 {
         acc[l] += u * v;
     }
     acc.iter().sum()
-}
-
-/// `part[j] = Σ_p row[p] · b[p, j0 + j]`, each row of `b` contiguous (`b.cs == 1`): the
-/// block of outputs stays in L1 while the rows stream past.
-#[inline(always)]
-fn axpys(row: &[f32], b: &Strided<'_, f32>, j0: usize, part: &mut [f32]) {
-    let w = part.len();
-    part.fill(0.0);
-    for (p, &x) in row.iter().enumerate() {
-        let start = (b.offset + p as isize * b.rs + j0 as isize) as usize;
-        for (o, &v) in part.iter_mut().zip(&b.data[start..][..w]) {
-            *o += x * v;
-        }
-    }
 }

@@ -3,17 +3,20 @@
 //! Every case (dot, matrix-vector, vector-matrix, matrix-matrix, batched with broadcast
 //! batch dims) is lowered to one description: a batch of `m×k` by `k×n` products whose
 //! operands are read in place through their strides (a broadcast batch dim or a missing
-//! matrix dim has stride 0). `f32`/`f64` go to `matrixmultiply`'s strided GEMM, which
-//! accepts any row and column strides, so transposed, sliced and expanded inputs are
-//! never copied. Integers use a plain loop with wrapping `i64` arithmetic (the same
+//! matrix dim has stride 0). `f32`/`f64` go to the `gemm` crate's packing kernels
+//! (`packed.rs`; narrow `f32` products to `small.rs`, one row times a transposed weight
+//! to `gemv.rs`), which accept any row and column strides, so transposed, sliced and
+//! expanded inputs are never copied. Integers use a plain loop with wrapping `i64` arithmetic (the same
 //! result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in `f32`.
 //!
 //! Which error PyTorch raises for mismatched inner dims depends on how `_matmul_impl`
 //! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); `shape_error`
 //! follows the same decisions so that the messages match.
 
+mod addmm;
 mod gemm;
 mod gemv;
+mod packed;
 mod plan;
 mod small;
 mod strided;
@@ -145,7 +148,7 @@ impl Tensor {
             // (PyTorch's `reshape`), as it does.
             return self.contiguous()?.matmul_impl(other);
         }
-        dispatch_dtype!(self.dtype(), T, run::<T>(self, other, &plan))
+        dispatch_dtype!(self.dtype(), T, run::<T>(self, other, &plan, None))
     }
 }
 
@@ -191,18 +194,29 @@ fn shared_batches(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Option<Tensor
     Ok(Some(product.expand(&sizes)?.contiguous()?))
 }
 
-/// Runs the plan for element type `T`, producing a contiguous tensor.
-fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> {
+/// Runs the plan for element type `T`, producing a contiguous tensor: a fresh one, or
+/// `init` (a fresh contiguous tensor of the result's sizes holding `addmm`'s broadcast
+/// input) with the product added to it.
+fn run<T: GemmElement>(
+    t1: &Tensor,
+    t2: &Tensor,
+    plan: &Plan,
+    init: Option<Tensor>,
+) -> Result<Tensor> {
     let Plan { m, k, n, .. } = *plan;
     let overflow = || Error::NumelOverflow { op: "matmul" };
     let nbatch = checked_product(&plan.batch).ok_or_else(overflow)?;
     let mn = m.checked_mul(n).ok_or_else(overflow)?;
     let total = nbatch.checked_mul(mn).ok_or_else(overflow)?;
     if total == 0 || k == 0 {
-        return Tensor::zeros(&plan.out_sizes, T::DTYPE);
+        return match init {
+            Some(init) => Ok(init),
+            None => Tensor::zeros(&plan.out_sizes, T::DTYPE),
+        };
     }
     // Lock each distinct storage once, in `Storage::id` order (the order storage.rs
-    // promises every kernel keeps, so that two operations never wait on each other).
+    // promises every kernel keeps, so that two operations never wait on each other);
+    // the result's storage, the newest, last.
     let (s1, s2) = (t1.storage(), t2.storage());
     let (guard1, guard2);
     if s1.same(s2) {
@@ -225,72 +239,96 @@ fn run<T: GemmElement>(t1: &Tensor, t2: &Tensor, plan: &Plan) -> Result<Tensor> 
             message: "an operand's layout reaches outside its storage".into(),
         });
     }
-    // The result is a fresh contiguous tensor that the products below write whole
-    // (every GEMM writes each element of its `c`, and the `c`s tile the result).
-    write_new::<T>(&plan.out_sizes, |out| {
-        if let Some(rows) = folded_rows(plan, nbatch) {
-            // `mm` on the batch seen as one matrix of `nbatch · m` rows (PyTorch folds
-            // such a product into one `mm` too).
-            let a = Strided {
-                data: a_data,
-                offset: plan.a.offset,
-                rs: plan.a.rs,
-                cs: plan.a.cs,
-            };
-            let b = Strided {
-                data: b_data,
-                offset: plan.b.offset,
-                rs: plan.b.rs,
-                cs: plan.b.cs,
-            };
-            gemm_rows(rows, k, n, a, b, out);
-            return Ok(());
-        }
-        // The matrices of batch `index`.
-        let views = |index: usize| {
-            let a = Strided {
-                data: a_data,
-                offset: batch_offset(&plan.a, &plan.batch, index),
-                rs: plan.a.rs,
-                cs: plan.a.cs,
-            };
-            let b = Strided {
-                data: b_data,
-                offset: batch_offset(&plan.b, &plan.batch, index),
-                rs: plan.b.rs,
-                cs: plan.b.cs,
-            };
-            (a, b)
-        };
-        // m·n·k may exceed usize only for a product far too long to run; treat it as large.
-        let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
-        let many = nbatch >= BATCH_SPLIT_MIN * rayon::current_num_threads();
-        if nbatch > 1 && (small || many) {
-            // Whole matrices per chunk; one chunk (no thread hand-off) when the batch's
-            // multiply-adds are below the grain.
-            let chunks = parallel::chunks_for(total.saturating_mul(k), BATCH_GRAIN).min(nbatch);
-            let per = nbatch.div_ceil(chunks.max(1));
-            parallel::for_chunks_mut(out, per * mn, |start, part| {
-                let first = start / mn;
-                for (i, c) in part.chunks_mut(mn).enumerate() {
-                    let (a, b) = views(first + i);
-                    T::gemm(m, k, n, a, b, c);
-                }
-            });
-        } else {
-            // Large products one after another, each split by rows.
-            for (index, c) in out.chunks_mut(mn).enumerate() {
-                let (a, b) = views(index);
-                gemm_rows(m, k, n, a, b, c);
+    match init {
+        // The result is a fresh contiguous tensor that the products below write whole
+        // (every GEMM writes each element of its `c`, and the `c`s tile the result).
+        None => write_new::<T>(&plan.out_sizes, |out| {
+            products(plan, nbatch, (a_data, b_data), out, false);
+            Ok(())
+        }),
+        Some(init) => {
+            {
+                let mut buf = init.storage().write();
+                let out = &mut buf.as_mut_slice::<T>()[..total];
+                products(plan, nbatch, (a_data, b_data), out, true);
             }
+            Ok(init)
         }
-        Ok(())
-    })
+    }
 }
 
-/// Rows of `a` per block of a split product: a multiple of every GEMM kernel's row
-/// tile (8 for matrixmultiply's f32/f64 AVX kernels), so no block ends in a partial
-/// tile except the last.
+/// Every product of the plan into `out` (the contiguous result, `nbatch` matrices of
+/// `m×n`): `out = a · b`, or `out += a · b` when `accumulate`.
+fn products<T: GemmElement>(
+    plan: &Plan,
+    nbatch: usize,
+    (a_data, b_data): (&[T], &[T]),
+    out: &mut [T],
+    accumulate: bool,
+) {
+    let Plan { m, k, n, .. } = *plan;
+    let mn = m * n;
+    if let Some(rows) = folded_rows(plan, nbatch) {
+        // `mm` on the batch seen as one matrix of `nbatch · m` rows (PyTorch folds
+        // such a product into one `mm` too).
+        let a = Strided {
+            data: a_data,
+            offset: plan.a.offset,
+            rs: plan.a.rs,
+            cs: plan.a.cs,
+        };
+        let b = Strided {
+            data: b_data,
+            offset: plan.b.offset,
+            rs: plan.b.rs,
+            cs: plan.b.cs,
+        };
+        return gemm_rows(rows, k, n, a, b, out, accumulate);
+    }
+    // The matrices of batch `index`.
+    let views = |index: usize| {
+        let a = Strided {
+            data: a_data,
+            offset: batch_offset(&plan.a, &plan.batch, index),
+            rs: plan.a.rs,
+            cs: plan.a.cs,
+        };
+        let b = Strided {
+            data: b_data,
+            offset: batch_offset(&plan.b, &plan.batch, index),
+            rs: plan.b.rs,
+            cs: plan.b.cs,
+        };
+        (a, b)
+    };
+    // m·n·k may exceed usize only for a product far too long to run; treat it as large.
+    let small = mn.checked_mul(k).is_some_and(|w| w < SMALL_GEMM);
+    let many = nbatch >= BATCH_SPLIT_MIN * rayon::current_num_threads();
+    if nbatch > 1 && (small || many) {
+        // Whole matrices per chunk; one chunk (no thread hand-off) when the batch's
+        // multiply-adds are below the grain.
+        let total = nbatch * mn;
+        let chunks = parallel::chunks_for(total.saturating_mul(k), BATCH_GRAIN).min(nbatch);
+        let per = nbatch.div_ceil(chunks.max(1));
+        parallel::for_chunks_mut(out, per * mn, |start, part| {
+            let first = start / mn;
+            for (i, c) in part.chunks_mut(mn).enumerate() {
+                let (a, b) = views(first + i);
+                T::gemm(m, k, n, a, b, c, accumulate, false);
+            }
+        });
+    } else {
+        // Large products one after another, each split over the threads.
+        for (index, c) in out.chunks_mut(mn).enumerate() {
+            let (a, b) = views(index);
+            gemm_rows(m, k, n, a, b, c, accumulate);
+        }
+    }
+}
+
+/// Rows of `a` per block of a product split by rows (conv's GEMMs, the integer and
+/// half-precision loops): a multiple of matrixmultiply's f32/f64 AVX row tile (8), so no
+/// block ends in a partial tile except the last.
 pub(crate) const ROW_BLOCK: usize = 8;
 
 /// Into how many parts (each a run of [`ROW_BLOCK`]-row blocks) to split the rows of one
@@ -307,11 +345,11 @@ pub(crate) fn row_split(m: usize, k: usize, n: usize) -> usize {
     }
 }
 
-/// `c = a · b` (`m×k` by `k×n`, `c` row-major `m×n`) with the rows of `c` split into
-/// one block per rayon thread when the product is large: each block is an independent
-/// GEMM on a shifted view of `a` and the whole of `b`. matrixmultiply is built without
-/// its own threading (its thread pool and channel crates cost every user's build about
-/// a second), so rayon's pool is the only one.
+/// `c = a · b` (`+=` when `accumulate`; `m×k` by `k×n`, `c` row-major `m×n`) over
+/// rayon's pool when the product is large: a kernel that splits a product itself
+/// ([`GemmElement::SPLITS`], the packing GEMM) is told whether it may; otherwise the rows
+/// of `c` are split into one block per thread, each an independent GEMM on a shifted
+/// view of `a` and the whole of `b`. One row times a transposed weight goes to the GEMV.
 fn gemm_rows<T: GemmElement>(
     m: usize,
     k: usize,
@@ -319,13 +357,19 @@ fn gemm_rows<T: GemmElement>(
     a: Strided<'_, T>,
     b: Strided<'_, T>,
     c: &mut [T],
+    accumulate: bool,
 ) {
-    if m == 1 && T::gemv(k, n, a, b, c) {
+    if m == 1 && T::gemv(k, n, a, b, c, accumulate) {
         return;
+    }
+    if T::SPLITS {
+        let work = m.saturating_mul(n).saturating_mul(k);
+        let threads = parallel::chunks_for(work, SMALL_GEMM) > 1;
+        return T::gemm(m, k, n, a, b, c, accumulate, threads);
     }
     let blocks = row_split(m, k, n);
     if blocks <= 1 {
-        return T::gemm(m, k, n, a, b, c);
+        return T::gemm(m, k, n, a, b, c, accumulate, false);
     }
     let rows = m.div_ceil(blocks).next_multiple_of(ROW_BLOCK);
     parallel::for_chunks_mut(c, rows * n, |start, part| {
@@ -334,7 +378,7 @@ fn gemm_rows<T: GemmElement>(
             offset: a.offset + first as isize * a.rs,
             ..a
         };
-        T::gemm(part.len() / n, k, n, block, b, part);
+        T::gemm(part.len() / n, k, n, block, b, part, accumulate, false);
     });
 }
 

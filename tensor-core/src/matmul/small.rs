@@ -51,8 +51,8 @@ impl Rows<'_> {
     }
 }
 
-/// `c = a · b` (`c` row-major `m×n`) when `k` and `n` are small; `false` (nothing
-/// done) otherwise.
+/// `c = a · b` (`c += a · b` when `accumulate`; `c` row-major `m×n`) when `k` and `n`
+/// are small; `false` (nothing done) otherwise.
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn sgemm(
     m: usize,
@@ -61,6 +61,7 @@ pub(super) fn sgemm(
     a: Strided<'_, f32>,
     b: Strided<'_, f32>,
     c: &mut [f32],
+    accumulate: bool,
 ) -> bool {
     if k > SMALL_DIM || !(HALF_COLS..=SMALL_DIM).contains(&n) {
         return false;
@@ -87,11 +88,11 @@ pub(super) fn sgemm(
     let work = m * n * k;
     let chunks = parallel::chunks_for(work, GRAIN);
     if chunks <= 1 {
-        dispatch(0, k, n, a, rows, c);
+        dispatch(0, k, n, a, rows, c, accumulate);
     } else {
         let rows_per = m.div_ceil(chunks).next_multiple_of(TILE_ROWS);
         parallel::for_chunks_mut(c, rows_per * n, |start, part| {
-            dispatch(start / n, k, n, a, rows, part)
+            dispatch(start / n, k, n, a, rows, part, accumulate)
         });
     }
     true
@@ -101,21 +102,29 @@ pub(super) fn sgemm(
 /// tile shape that keeps enough independent accumulators in flight to hide the FMA
 /// latency (AVX-512: 4 rows × 64 columns, or 4 × 16 for narrow `b`; AVX2: 6 × 16).
 #[cfg_attr(unoptimized, inline)]
-fn dispatch(i0: usize, k: usize, n: usize, a: Strided<'_, f32>, b: Rows<'_>, c: &mut [f32]) {
+fn dispatch(
+    i0: usize,
+    k: usize,
+    n: usize,
+    a: Strided<'_, f32>,
+    b: Rows<'_>,
+    c: &mut [f32],
+    acc: bool,
+) {
     by_width(
         c,
         #[inline(always)]
         |c| {
             if n >= 64 {
-                rows_kernel::<4, 64, true>(i0, k, n, a, b, c)
+                rows_kernel::<4, 64, true>(i0, k, n, a, b, c, acc)
             } else {
-                rows_kernel::<4, 16, true>(i0, k, n, a, b, c)
+                rows_kernel::<4, 16, true>(i0, k, n, a, b, c, acc)
             }
         },
         #[inline(always)]
-        |c| rows_kernel::<6, 16, true>(i0, k, n, a, b, c),
+        |c| rows_kernel::<6, 16, true>(i0, k, n, a, b, c, acc),
         #[inline(always)]
-        |c| rows_kernel::<4, 16, false>(i0, k, n, a, b, c),
+        |c| rows_kernel::<4, 16, false>(i0, k, n, a, b, c, acc),
     )
 }
 
@@ -129,15 +138,16 @@ fn rows_kernel<const R: usize, const W: usize, const FMA: bool>(
     a: Strided<'_, f32>,
     b: Rows<'_>,
     c: &mut [f32],
+    acc: bool,
 ) {
     let m = c.len() / n;
     let mut i = 0;
     while i + R <= m {
-        tile_rows::<R, W, FMA>(i0 + i, k, n, a, b, &mut c[i * n..(i + R) * n]);
+        tile_rows::<R, W, FMA>(i0 + i, k, n, a, b, &mut c[i * n..(i + R) * n], acc);
         i += R;
     }
     while i < m {
-        tile_rows::<1, W, FMA>(i0 + i, k, n, a, b, &mut c[i * n..(i + 1) * n]);
+        tile_rows::<1, W, FMA>(i0 + i, k, n, a, b, &mut c[i * n..(i + 1) * n], acc);
         i += 1;
     }
 }
@@ -162,6 +172,7 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
     a: Strided<'_, f32>,
     b: Rows<'_>,
     c: &mut [f32],
+    acc: bool,
 ) {
     if a.cs == 1 {
         // Rows of `a` read in place (no copy: for a `16×64 · 64×16` head, packing them
@@ -170,7 +181,7 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
             let start = (a.offset + (i + r) as isize * a.rs) as usize;
             &a.data[start..start + k]
         });
-        return tile_cols::<R, W, FMA, _>(k, n, b, c, |p, r| rows[r][p]);
+        return tile_cols::<R, W, FMA, _>(k, n, b, c, acc, |p, r| rows[r][p]);
     }
     let mut apack = [[0.0f32; R]; SMALL_DIM];
     for r in 0..R {
@@ -179,7 +190,7 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
         }
     }
     let apack = &apack[..k];
-    tile_cols::<R, W, FMA, _>(k, n, b, c, |p, r| apack[p][r])
+    tile_cols::<R, W, FMA, _>(k, n, b, c, acc, |p, r| apack[p][r])
 }
 
 /// The columns of one tile: blocks of `W` columns, then of 16, then of 8, then single
@@ -190,19 +201,20 @@ fn tile_cols<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize
     n: usize,
     b: Rows<'_>,
     c: &mut [f32],
+    acc: bool,
     a: A,
 ) {
     let mut j = 0;
     while j + W <= n {
-        block::<R, W, FMA, _>(k, &a, b, j, n, c);
+        block::<R, W, FMA, _>(k, &a, b, j, n, c, acc);
         j += W;
     }
     while j + TILE_COLS <= n {
-        block::<R, TILE_COLS, FMA, _>(k, &a, b, j, n, c);
+        block::<R, TILE_COLS, FMA, _>(k, &a, b, j, n, c, acc);
         j += TILE_COLS;
     }
     while j + HALF_COLS <= n {
-        block::<R, HALF_COLS, FMA, _>(k, &a, b, j, n, c);
+        block::<R, HALF_COLS, FMA, _>(k, &a, b, j, n, c, acc);
         j += HALF_COLS;
     }
     for j in j..n {
@@ -211,7 +223,7 @@ fn tile_cols<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize
             for p in 0..k {
                 s = madd::<FMA>(a(p, r), b.at(p, j), s);
             }
-            c[r * n + j] = s;
+            c[r * n + j] = if acc { c[r * n + j] + s } else { s };
         }
     }
 }
@@ -225,6 +237,7 @@ fn block<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) ->
     j: usize,
     n: usize,
     c: &mut [f32],
+    accumulate: bool,
 ) {
     let mut acc = [[0.0f32; W]; R];
     for p in 0..k {
@@ -238,7 +251,14 @@ fn block<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) ->
         }
     }
     for (r, row) in acc.iter().enumerate() {
-        c[r * n + j..r * n + j + W].copy_from_slice(row);
+        let out = &mut c[r * n + j..r * n + j + W];
+        if accumulate {
+            for (o, &s) in out.iter_mut().zip(row) {
+                *o += s;
+            }
+        } else {
+            out.copy_from_slice(row);
+        }
     }
 }
 

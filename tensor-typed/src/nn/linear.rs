@@ -28,19 +28,35 @@ use crate::typelevel::dim::Dim;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 
-/// `x @ W + bias` on the runtime tensors, `W` stored as `L` says; the bias is added in
-/// place into the fresh product (one pass, no second output).
+/// `x @ W + bias` on the runtime tensors, `W` stored as `L` says. With a bias, `x`'s
+/// rows (all dims but the last, as one matrix: a view for contiguous activations) go
+/// through `addmm`, which adds the bias as the GEMM writes the product (one pass, as
+/// PyTorch's `F.linear` and Hugging Face's `Conv1D`); a 1-d `x` is a matmul then an
+/// in-place add.
 #[cfg_attr(unoptimized, inline)]
 fn affine<L: WeightLayout>(
     x: &tensor_core::Tensor,
     weight: &tensor_core::Tensor,
     bias: Option<&tensor_core::Tensor>,
 ) -> Result<tensor_core::Tensor> {
-    let y = L::project(x, weight)?;
-    if let Some(b) = bias {
-        y.add_(b)?;
+    let Some(b) = bias.filter(|_| x.dim() >= 2) else {
+        let y = L::project(x, weight)?;
+        if let Some(b) = bias {
+            y.add_(b)?;
+        }
+        return Ok(y);
+    };
+    let w = L::in_out(weight)?;
+    if x.dim() == 2 {
+        return b.addmm(x, &w);
     }
-    Ok(y)
+    let (lead, width) = x.sizes().split_at(x.dim() - 1);
+    let rows: usize = lead.iter().product();
+    let as_i64 = |v: usize| v as i64;
+    let y = b.addmm(&x.reshape(&[as_i64(rows), as_i64(width[0])])?, &w)?;
+    let mut sizes: Vec<i64> = lead.iter().copied().map(as_i64).collect();
+    sizes.push(as_i64(y.sizes()[1]));
+    y.view(&sizes)
 }
 
 /// `x @ weight.T + bias` for `weight` `[O, I]` and `bias` `[O]`: the input's last dim
@@ -73,6 +89,12 @@ where
 pub trait WeightLayout: 'static {
     /// The weight's shape for input width `I` and output width `O`.
     type Weight<I: Dim, O: Dim>: Shape;
+    /// The weight read as `[in, out]`: a transposed view for [`OutIn`] (no copy), the
+    /// weight itself for [`InOut`].
+    ///
+    /// # Errors
+    /// None for a 2-d weight (`t()`'s rank error otherwise).
+    fn in_out(weight: &tensor_core::Tensor) -> Result<tensor_core::Tensor>;
     /// `x @ W` with `W` read as `[in, out]` (a transposed view for [`OutIn`], no copy).
     ///
     /// # Errors
@@ -91,6 +113,9 @@ pub struct InOut;
 
 impl WeightLayout for OutIn {
     type Weight<I: Dim, O: Dim> = (O, I);
+    fn in_out(weight: &tensor_core::Tensor) -> Result<tensor_core::Tensor> {
+        weight.t()
+    }
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,
@@ -101,6 +126,9 @@ impl WeightLayout for OutIn {
 
 impl WeightLayout for InOut {
     type Weight<I: Dim, O: Dim> = (I, O);
+    fn in_out(weight: &tensor_core::Tensor) -> Result<tensor_core::Tensor> {
+        Ok(weight.alias())
+    }
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,

@@ -83,3 +83,47 @@ impl Node for MatmulBackward {
         self.b.release();
     }
 }
+
+/// `addmm(input, mat1, mat2)` (AddmmBackward0): the input's gradient is the output's
+/// summed to the input's shape (undoing its broadcast); `mat1`'s is `g @ mat2ᵀ`,
+/// `mat2`'s is `mat1ᵀ @ g`. Each matrix is saved only when the other one's gradient
+/// needs it.
+pub(crate) struct AddmmBackward {
+    pub(crate) input_sizes: Vec<usize>,
+    /// Saved when `mat2` requires grad.
+    pub(crate) mat1: Option<SavedTensor>,
+    /// Saved when `mat1` requires grad.
+    pub(crate) mat2: Option<SavedTensor>,
+    pub(crate) need_input: bool,
+}
+
+impl Node for AddmmBackward {
+    #[cfg_attr(unoptimized, inline)]
+    fn name(&self) -> &'static str {
+        "AddmmBackward0"
+    }
+    #[cfg_attr(unoptimized, inline)]
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let input = if self.need_input {
+            Some(g.sum_to_size(&self.input_sizes)?)
+        } else {
+            None
+        };
+        let mat1 = match &self.mat2 {
+            Some(mat2) => Some(g.matmul(&mat2.unpack()?.t()?)?),
+            None => None,
+        };
+        let mat2 = match &self.mat1 {
+            Some(mat1) => Some(mat1.unpack()?.t()?.matmul(g)?),
+            None => None,
+        };
+        Ok(vec![input, mat1, mat2])
+    }
+    #[cfg_attr(unoptimized, inline)]
+    fn release(&self) {
+        for saved in [&self.mat1, &self.mat2].into_iter().flatten() {
+            saved.release();
+        }
+    }
+}
