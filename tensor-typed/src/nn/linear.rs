@@ -33,7 +33,6 @@ use tensor_macros::plain_form;
 /// through `addmm`, which adds the bias as the GEMM writes the product (one pass, as
 /// PyTorch's `F.linear` and Hugging Face's `Conv1D`); a 1-d `x` is a matmul then an
 /// in-place add.
-#[cfg_attr(unoptimized, inline)]
 fn affine<L: WeightLayout>(
     x: &tensor_core::Tensor,
     weight: &tensor_core::Tensor,
@@ -113,9 +112,11 @@ pub struct InOut;
 
 impl WeightLayout for OutIn {
     type Weight<I: Dim, O: Dim> = (O, I);
+    #[cfg_attr(unoptimized, inline)]
     fn in_out(weight: &tensor_core::Tensor) -> Result<tensor_core::Tensor> {
         weight.t()
     }
+    #[cfg_attr(unoptimized, inline)]
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,
@@ -126,9 +127,11 @@ impl WeightLayout for OutIn {
 
 impl WeightLayout for InOut {
     type Weight<I: Dim, O: Dim> = (I, O);
+    #[cfg_attr(unoptimized, inline)]
     fn in_out(weight: &tensor_core::Tensor) -> Result<tensor_core::Tensor> {
         Ok(weight.alias())
     }
+    #[cfg_attr(unoptimized, inline)]
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,
