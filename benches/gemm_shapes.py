@@ -25,10 +25,11 @@ def shapes():
     out = []
     for t in (1, 9, 32, 64, 128):
         for name, k, n, tr in re.findall(
-            r'mm\(concat!\("(\w+)", \$t\), \$t, (\d+), (\d+), Rhs::(\w+)\)', text
+            r'mm\(\s*concat!\("(\w+)",\s*\$t\),\s*\$t,\s*(\d+),\s*(\d+),\s*Rhs::(\w+),?\s*\)',
+            text,
         ):
             out.append((f"{name}{t}", 1, t, int(k), int(n), tr == "Transposed"))
-    for kind, name, rest in re.findall(r'\n\s+(mm|bmm)\("(\w+)", ([^)]*)\)', text):
+    for kind, name, rest in re.findall(r'\n\s+(mm|bmm)\(\s*"(\w+)",\s*([^)]*)\)', text):
         nums = [int(x) for x in re.findall(r"\d+", rest)]
         if kind == "mm":
             out.append((name, 1, nums[0], nums[1], nums[2], "Transposed" in rest))

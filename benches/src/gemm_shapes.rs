@@ -68,7 +68,13 @@ macro_rules! gpt2_at {
             mm(concat!("gpt2_attn_proj_t", $t), $t, 768, 768, Rhs::Rows),
             mm(concat!("gpt2_fc_t", $t), $t, 768, 3072, Rhs::Rows),
             mm(concat!("gpt2_mlp_proj_t", $t), $t, 3072, 768, Rhs::Rows),
-            mm(concat!("gpt2_unembed_t", $t), $t, 768, 50257, Rhs::Transposed),
+            mm(
+                concat!("gpt2_unembed_t", $t),
+                $t,
+                768,
+                50257,
+                Rhs::Transposed,
+            ),
         ]
     };
 }

@@ -139,6 +139,7 @@ pub use iterator::{
     reduction_output_view, result_type, DimCounter, Explain, MemOverlap, MemOverlapStatus, Operand,
     ResultTypeState, TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
 };
+pub use kernels::simd::cpu_capability;
 pub use layout::{
     broadcast_shapes, channels_last_strides_2d, channels_last_strides_3d, checked_numel,
     compute_stride, contiguous_nbytes, contiguous_strides, infer_dense_strides,

@@ -1,7 +1,8 @@
 //! The f32 products of `tensor_benches::gemm_shapes` timed on our `matmul`, on
 //! `matrixmultiply` called directly, and (with `--features gemm-crate`) on the `gemm`
 //! crate, each on the same rayon pool; printed as ms, GFLOP/s and the fraction of the FMA
-//! peak timed in the same process.
+//! peak timed in the same process, after the vector instruction set the run-time
+//! dispatch picked (`tensor_core::cpu_capability`).
 //!
 //! ```sh
 //! cargo run --release -p tensor-benches --bin gemm_shapes [--features gemm-crate] -- \
@@ -125,9 +126,7 @@ fn schedule(s: &GemmShape, f: impl Fn(usize, usize, usize) + Sync) {
     if s.batch == 1 {
         by_rows(s, |first, rows| f(0, first, rows));
     } else {
-        (0..s.batch)
-            .into_par_iter()
-            .for_each(|i| f(i, 0, s.m));
+        (0..s.batch).into_par_iter().for_each(|i| f(i, 0, s.m));
     }
 }
 
@@ -139,6 +138,14 @@ unsafe impl Sync for Out {}
 // SAFETY: as above.
 unsafe impl Send for Out {}
 
+impl Out {
+    /// The pointer (a method, so that a closure captures the whole `Out`, which is
+    /// `Sync`, rather than its raw-pointer field).
+    fn ptr(self) -> *mut f32 {
+        self.0
+    }
+}
+
 /// `matrixmultiply::sgemm` on raw operands.
 fn matrixmultiply(s: &GemmShape, ops: &Operands) -> f64 {
     let mut c = vec![0.0f32; s.batch * s.m * s.n];
@@ -146,7 +153,6 @@ fn matrixmultiply(s: &GemmShape, ops: &Operands) -> f64 {
     let (rsb, csb) = Operands::b_strides(s);
     median_ms(|| {
         schedule(s, |i, first, rows| {
-            let out = out;
             let a = &ops.a[(i * s.m + first) * s.k..];
             let b = &ops.b[i * s.k * s.n..];
             // SAFETY: `a` holds rows `first..first + rows` of matrix `i` (k values each),
@@ -165,7 +171,7 @@ fn matrixmultiply(s: &GemmShape, ops: &Operands) -> f64 {
                     rsb,
                     csb,
                     0.0,
-                    out.0.add((i * s.m + first) * s.n),
+                    out.ptr().add((i * s.m + first) * s.n),
                     s.n as isize,
                     1,
                 );
@@ -183,14 +189,13 @@ fn gemm_crate(s: &GemmShape, ops: &Operands) -> f64 {
     let (rsb, csb) = Operands::b_strides(s);
     median_ms(|| {
         let one = |i: usize, par: gemm::Parallelism| {
-            let out = out;
             // SAFETY: as in `matrixmultiply`, for whole matrices.
             unsafe {
                 gemm::gemm(
                     s.m,
                     s.n,
                     s.k,
-                    out.0.add(i * s.m * s.n),
+                    out.ptr().add(i * s.m * s.n),
                     1,
                     s.n as isize,
                     false,
@@ -272,7 +277,8 @@ fn run(opts: &Opts) -> Result<(), String> {
     });
     let peak = fma_peak_flops(threads, fma_lanes()) as f64 / (peak_ms * 1e6);
     println!(
-        "threads {threads}, FMA peak {peak:.1} GFLOP/s ({} f32 lanes); cells: ms / GFLOP/s / fraction of peak",
+        "threads {threads}, cpu capability {}, FMA peak {peak:.1} GFLOP/s ({} f32 lanes); cells: ms / GFLOP/s / fraction of peak",
+        tensor_core::cpu_capability(),
         fma_lanes()
     );
     let mut header = "| shape | batch×m×k×n | ours | matrixmultiply |".to_string();

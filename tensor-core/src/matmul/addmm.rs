@@ -135,7 +135,10 @@ mod tests {
         let got = got.to_vec_f64().unwrap();
         assert_eq!(got.len(), want.len(), "{what}");
         for (i, (g, w)) in got.iter().zip(want).enumerate() {
-            assert!((g - w).abs() <= 1e-4 * w.abs().max(1.0), "{what} [{i}] {g} vs {w}");
+            assert!(
+                (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+                "{what} [{i}] {g} vs {w}"
+            );
         }
     }
 
@@ -250,7 +253,8 @@ mod tests {
     fn addmm_errors_are_pytorchs_in_its_order() {
         let z = |sizes: &[usize]| Tensor::zeros(sizes, DType::F32).unwrap();
         let zd = |sizes: &[usize]| Tensor::zeros(sizes, DType::F64).unwrap();
-        let err = |input: &Tensor, a: &Tensor, b: &Tensor| input.addmm(a, b).unwrap_err().to_string();
+        let err =
+            |input: &Tensor, a: &Tensor, b: &Tensor| input.addmm(a, b).unwrap_err().to_string();
         let cases = [
             (err(&z(&[5]), &z(&[2, 3]), &zd(&[4, 5])), "self and mat2 must have the same dtype, but got Float and Double"),
             (err(&zd(&[5]), &z(&[2, 4]), &z(&[4, 5])), "self and mat2 must have the same dtype, but got Double and Float"),
@@ -272,16 +276,36 @@ mod tests {
 
     #[test]
     fn addmm_gradients_are_the_products_and_the_summed_output_gradient() {
-        let input = Tensor::randn(&[3], 1).unwrap().requires_grad_(true).unwrap();
-        let a = Tensor::randn(&[2, 4], 2).unwrap().requires_grad_(true).unwrap();
-        let b = Tensor::randn(&[4, 3], 3).unwrap().requires_grad_(true).unwrap();
+        let input = Tensor::randn(&[3], 1)
+            .unwrap()
+            .requires_grad_(true)
+            .unwrap();
+        let a = Tensor::randn(&[2, 4], 2)
+            .unwrap()
+            .requires_grad_(true)
+            .unwrap();
+        let b = Tensor::randn(&[4, 3], 3)
+            .unwrap()
+            .requires_grad_(true)
+            .unwrap();
         let y = input.addmm(&a, &b).unwrap();
         assert_eq!(y.grad_fn_name(), Some("AddmmBackward0"));
         let g = Tensor::randn(&[2, 3], 4).unwrap();
         y.backward_with(&g).unwrap();
         let want_input = g.sum(&[0], false).unwrap().to_vec_f64().unwrap();
-        let want_a = g.matmul(&b.detach().t().unwrap()).unwrap().to_vec_f64().unwrap();
-        let want_b = a.detach().t().unwrap().matmul(&g).unwrap().to_vec_f64().unwrap();
+        let want_a = g
+            .matmul(&b.detach().t().unwrap())
+            .unwrap()
+            .to_vec_f64()
+            .unwrap();
+        let want_b = a
+            .detach()
+            .t()
+            .unwrap()
+            .matmul(&g)
+            .unwrap()
+            .to_vec_f64()
+            .unwrap();
         for (t, want) in [(&input, want_input), (&a, want_a), (&b, want_b)] {
             let got = t.grad().unwrap().to_vec_f64().unwrap();
             for (x, w) in got.iter().zip(&want) {

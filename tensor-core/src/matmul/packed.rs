@@ -47,8 +47,25 @@ macro_rules! packed {
                 // conjugation).
                 unsafe {
                     $get()(
-                        m, n, k, dst.0, dst.1, dst.2, read_dst, lhs.0, lhs.1, lhs.2, rhs.0,
-                        rhs.1, rhs.2, 1.0, 1.0, false, false, false, parallelism,
+                        m,
+                        n,
+                        k,
+                        dst.0,
+                        dst.1,
+                        dst.2,
+                        read_dst,
+                        lhs.0,
+                        lhs.1,
+                        lhs.2,
+                        rhs.0,
+                        rhs.1,
+                        rhs.2,
+                        1.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        parallelism,
                     )
                 }
             }
@@ -74,7 +91,11 @@ pub(super) fn gemm<T: Packed>(
     accumulate: bool,
     threads: bool,
 ) {
-    assert!(c.len() >= m * n, "packed gemm: output of {} for {m}x{n}", c.len());
+    assert!(
+        c.len() >= m * n,
+        "packed gemm: output of {} for {m}x{n}",
+        c.len()
+    );
     let parallelism = if threads {
         Parallelism::Rayon(rayon::current_num_threads())
     } else {
