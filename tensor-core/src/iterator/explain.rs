@@ -75,9 +75,6 @@ pub struct Explain {
     pub byte_strides: Vec<Vec<isize>>,
     /// Per output, its strides in elements.
     pub output_strides: Vec<Vec<isize>>,
-    /// The vector instruction set the loops run with on this CPU, chosen at run time
-    /// ([`crate::cpu_capability`]: `"AVX512"`, `"AVX2"` or `"DEFAULT"`).
-    pub cpu_capability: &'static str,
 }
 
 impl TensorIterator {
@@ -107,7 +104,6 @@ impl TensorIterator {
             output_strides: (0..self.num_outputs)
                 .map(|i| self.final_output(i).strides().to_vec())
                 .collect(),
-            cpu_capability: crate::kernels::simd::cpu_capability(),
         }
     }
 }
@@ -139,7 +135,6 @@ impl fmt::Display for Explain {
         for (k, s) in self.output_strides.iter().enumerate() {
             writeln!(f, "output strides:    out{k} {}", list(s))?;
         }
-        writeln!(f, "cpu capability:    {}", self.cpu_capability)?;
         Ok(())
     }
 }
