@@ -227,6 +227,40 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_of_sequences_is_the_rows_product_plus_bias() {
+        // x [2, 3, 4] through Linear 4 -> 5 and the same map as Conv1D: addmm on the
+        // 6 rows, against matmul then add.
+        let x = Tensor::<f32, Shape![Dyn, 3, 4]>::from_vec(
+            (0..24).map(|i| (i % 7) as f32 - 3.0).collect(),
+            &[2, 3, 4],
+        )
+        .unwrap();
+        let w = Tensor::<f32, Shape![5, 4]>::from_vec(
+            (0..20).map(|i| (i % 5) as f32 * 0.5 - 1.0).collect(),
+            &[5, 4],
+        )
+        .unwrap();
+        let b = Tensor::<f32, Shape![5]>::from_vec(vec![1.0, -2.0, 0.5, 3.0, -1.5], &[5]).unwrap();
+        let want = x.inner.matmul(&w.inner.t().unwrap()).unwrap();
+        want.add_(&b.inner).unwrap();
+        let fc = nn::Linear {
+            weight: w.clone(),
+            bias: Some(b.clone()),
+        };
+        let y = fc.forward(&x);
+        assert_eq!(y.dims(), &[2, 3, 5]);
+        assert_eq!(y.inner.to_vec_f64().unwrap(), want.to_vec_f64().unwrap());
+        let conv = nn::Conv1D {
+            weight: w.t().contiguous_copy(),
+            bias: Some(b),
+        };
+        assert_eq!(
+            conv.forward(&x).inner.to_vec_f64().unwrap(),
+            want.to_vec_f64().unwrap()
+        );
+    }
+
+    #[test]
     fn a_dyn_last_dim_that_is_not_the_layers_input_is_pytorchs_error() {
         let fc: nn::Linear<Dim![2], Dim![3]> = nn::Linear::zeros();
         let x = Tensor::<f32, Shape![1, Dyn]>::zeros_with(&[1, 5]).unwrap();
