@@ -1,8 +1,7 @@
 //! A direct kernel for `f32` products whose inner dims are small (`k` and `n` at most
-//! [`SMALL_DIM`]) and whose rows are few (below [`PACKED_ROWS`]): attention heads
-//! (`16×16 · 16×16`, `128×64 · 64×128`), narrow projections of a few rows (`32×64 ·
-//! 64×64`). For these a packing GEMM spends as long packing its operands as multiplying
-//! them (PyTorch's oneDNN has small-matrix kernels for the same reason).
+//! [`SMALL_DIM`]): attention heads (`16×16 · 16×16`), projections of narrow models
+//! (`512×64 · 64×64`). For these a packing GEMM spends as long packing its operands as
+//! multiplying them (PyTorch's oneDNN has small-matrix kernels for the same reason).
 //!
 //! `b` is read as `k` rows of `n` contiguous values (copied into such rows first when
 //! its columns are strided, as a transposed `kᵀ`); each output tile (rows × 16 to 64
@@ -17,12 +16,6 @@ use crate::parallel;
 
 /// The largest `k` and `n` the kernel takes.
 pub(super) const SMALL_DIM: usize = 128;
-
-/// Rows from which a product goes to the packing GEMM instead: with as many rows, its
-/// packed panels pay for themselves. On one thread of an AMD EPYC (AVX-512), the
-/// digits transformer's layers (`256×32 · 32×32`, `256×64 · 64×32`) ran 1.4-1.6x
-/// faster packed, while 96 attention products of `128×64 · 64×128` ran 1.1x faster here.
-const PACKED_ROWS: usize = 256;
 
 /// Rows per thread's chunk are a multiple of this.
 const TILE_ROWS: usize = 8;
@@ -59,7 +52,7 @@ impl Rows<'_> {
 }
 
 /// `c = a · b` (`c += a · b` when `accumulate`; `c` row-major `m×n`) when `k` and `n`
-/// are small and `m` below [`PACKED_ROWS`]; `false` (nothing done) otherwise.
+/// are small; `false` (nothing done) otherwise.
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn sgemm(
     m: usize,
@@ -70,7 +63,7 @@ pub(super) fn sgemm(
     c: &mut [f32],
     accumulate: bool,
 ) -> bool {
-    if k > SMALL_DIM || !(HALF_COLS..=SMALL_DIM).contains(&n) || m >= PACKED_ROWS {
+    if k > SMALL_DIM || !(HALF_COLS..=SMALL_DIM).contains(&n) {
         return false;
     }
     let packed: Vec<f32>;
