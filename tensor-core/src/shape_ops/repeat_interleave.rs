@@ -39,11 +39,9 @@ impl Tensor {
         let mut expanded: Vec<i64> = self.sizes().iter().map(|&s| s as i64).collect();
         expanded.insert(d + 1, repeats);
         let mut out: Vec<i64> = self.sizes().iter().map(|&s| s as i64).collect();
-        out[d] = out[d]
-            .checked_mul(repeats)
-            .ok_or(Error::NumelOverflow {
-                op: "repeat_interleave",
-            })?;
+        out[d] = out[d].checked_mul(repeats).ok_or(Error::NumelOverflow {
+            op: "repeat_interleave",
+        })?;
         let r = self
             .unsqueeze(d as i64 + 1)?
             .expand(&expanded)?
@@ -75,7 +73,10 @@ mod tests {
     #[test]
     fn repeat_interleave_of_heads_is_repeat_kv() {
         // [b, kv, t, d] -> [b, kv * rep, t, d]: head h of the result is kv head h / rep.
-        let t = Tensor::arange(2 * 3 * 2, DType::F32).unwrap().reshape(&[1, 2, 3, 2]).unwrap();
+        let t = Tensor::arange(2 * 3 * 2, DType::F32)
+            .unwrap()
+            .reshape(&[1, 2, 3, 2])
+            .unwrap();
         let r = t.repeat_interleave(3, 1).unwrap();
         assert_eq!(r.sizes(), &[1, 6, 3, 2]);
         for h in 0..6 {

@@ -214,7 +214,9 @@ pub fn bench_forward<M: Model>(
     reps: usize,
 ) -> Result<()> {
     for &(b, t) in shapes {
-        let ids: Vec<i64> = (0..b * t).map(|i| (i * 7919 % 1000 % vocab.max(1)) as i64).collect();
+        let ids: Vec<i64> = (0..b * t)
+            .map(|i| (i * 7919 % 1000 % vocab.max(1)) as i64)
+            .collect();
         let ids = Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
         for _ in 0..2 {
             model.forward_numel(&ids)?;

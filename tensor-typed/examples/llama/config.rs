@@ -261,7 +261,9 @@ impl HfConfig {
 
     /// A field, `None` when absent or `null`.
     fn get(&self, field: &str) -> Option<&JsonValue> {
-        self.fields.get(field).filter(|v| !matches!(v, JsonValue::Null))
+        self.fields
+            .get(field)
+            .filter(|v| !matches!(v, JsonValue::Null))
     }
 
     /// A whole-number field, `None` when absent or `null`.
@@ -317,17 +319,32 @@ impl HfConfig {
     pub fn rope(&self) -> Result<(f64, RopeScaling)> {
         let (params, theta) = match self.get("rope_parameters") {
             Some(JsonValue::Object(p)) => (Some(p), p.get("rope_theta")),
-            Some(v) => return Err(config_error(format!("rope_parameters is {}, expected an object", text(v)))),
+            Some(v) => {
+                return Err(config_error(format!(
+                    "rope_parameters is {}, expected an object",
+                    text(v)
+                )))
+            }
             None => match self.get("rope_scaling") {
                 Some(JsonValue::Object(p)) => (Some(p), self.get("rope_theta")),
-                Some(v) => return Err(config_error(format!("rope_scaling is {}, expected an object", text(v)))),
+                Some(v) => {
+                    return Err(config_error(format!(
+                        "rope_scaling is {}, expected an object",
+                        text(v)
+                    )))
+                }
                 None => (None, self.get("rope_theta")),
             },
         };
         let theta = match theta {
             None => 10000.0,
             Some(JsonValue::Number(n)) => *n,
-            Some(v) => return Err(config_error(format!("rope_theta is {}, expected a number", text(v)))),
+            Some(v) => {
+                return Err(config_error(format!(
+                    "rope_theta is {}, expected a number",
+                    text(v)
+                )))
+            }
         };
         let Some(p) = params else {
             return Ok((theta, RopeScaling::Default));
@@ -335,12 +352,22 @@ impl HfConfig {
         let kind = match p.get("rope_type").or_else(|| p.get("type")) {
             None => "default".to_string(),
             Some(JsonValue::String(s)) => s.clone(),
-            Some(v) => return Err(config_error(format!("rope_type is {}, expected a string", text(v)))),
+            Some(v) => {
+                return Err(config_error(format!(
+                    "rope_type is {}, expected a string",
+                    text(v)
+                )))
+            }
         };
         let number = |name: &str| match p.get(name) {
             Some(JsonValue::Number(n)) => Ok(*n as f32),
-            Some(v) => Err(config_error(format!("rope {name} is {}, expected a number", text(v)))),
-            None => Err(config_error(format!("rope_type {kind} needs {name}, which is missing"))),
+            Some(v) => Err(config_error(format!(
+                "rope {name} is {}, expected a number",
+                text(v)
+            ))),
+            None => Err(config_error(format!(
+                "rope_type {kind} needs {name}, which is missing"
+            ))),
         };
         let scaling = match kind.as_str() {
             "default" => RopeScaling::Default,
@@ -380,16 +407,40 @@ impl HfConfig {
         let heads = self.required("num_attention_heads")?;
         let hidden = self.required("hidden_size")?;
         let counts = [
-            ("vocab_size", Some(self.required("vocab_size")?), size::<C::Vocab>()),
+            (
+                "vocab_size",
+                Some(self.required("vocab_size")?),
+                size::<C::Vocab>(),
+            ),
             ("hidden_size", Some(hidden), size::<C::Hidden>()),
-            ("intermediate_size", Some(self.required("intermediate_size")?), size::<C::Inner>()),
-            ("num_hidden_layers", Some(self.required("num_hidden_layers")?), C::N_LAYER),
+            (
+                "intermediate_size",
+                Some(self.required("intermediate_size")?),
+                size::<C::Inner>(),
+            ),
+            (
+                "num_hidden_layers",
+                Some(self.required("num_hidden_layers")?),
+                C::N_LAYER,
+            ),
             ("num_attention_heads", Some(heads), size::<C::Heads>()),
             // transformers' defaults: as many key/value heads as query heads, head_dim
             // hidden_size / num_attention_heads.
-            ("num_key_value_heads", Some(self.count("num_key_value_heads")?.unwrap_or(heads)), size::<C::KvHeads>()),
-            ("head_dim", Some(self.count("head_dim")?.unwrap_or(hidden / heads.max(1))), size::<C::HeadDim>()),
-            ("max_position_embeddings", self.count("max_position_embeddings")?, C::MAX_POSITIONS),
+            (
+                "num_key_value_heads",
+                Some(self.count("num_key_value_heads")?.unwrap_or(heads)),
+                size::<C::KvHeads>(),
+            ),
+            (
+                "head_dim",
+                Some(self.count("head_dim")?.unwrap_or(hidden / heads.max(1))),
+                size::<C::HeadDim>(),
+            ),
+            (
+                "max_position_embeddings",
+                self.count("max_position_embeddings")?,
+                C::MAX_POSITIONS,
+            ),
         ];
         for (field, got, want) in counts {
             let got = got.ok_or_else(|| config_error(format!("{field} is missing")))?;
@@ -398,18 +449,31 @@ impl HfConfig {
             }
         }
         match self.get("rms_norm_eps") {
-            Some(JsonValue::Number(e)) if (*e - C::RMS_NORM_EPS).abs() <= C::RMS_NORM_EPS * 1e-9 => {}
+            Some(JsonValue::Number(e))
+                if (*e - C::RMS_NORM_EPS).abs() <= C::RMS_NORM_EPS * 1e-9 => {}
             other => {
                 let got = other.map_or("missing".into(), text);
-                return Err(differs("rms_norm_eps", got, format!("{:e}", C::RMS_NORM_EPS)));
+                return Err(differs(
+                    "rms_norm_eps",
+                    got,
+                    format!("{:e}", C::RMS_NORM_EPS),
+                ));
             }
         }
         let (theta, scaling) = self.rope()?;
         if theta != C::ROPE_THETA {
-            return Err(differs("rope_theta", theta.to_string(), C::ROPE_THETA.to_string()));
+            return Err(differs(
+                "rope_theta",
+                theta.to_string(),
+                C::ROPE_THETA.to_string(),
+            ));
         }
         if scaling != C::ROPE_SCALING {
-            return Err(differs("the rope scaling", format!("{scaling:?}"), format!("{:?}", C::ROPE_SCALING)));
+            return Err(differs(
+                "the rope scaling",
+                format!("{scaling:?}"),
+                format!("{:?}", C::ROPE_SCALING),
+            ));
         }
         let strings = [("model_type", "llama", false), ("hidden_act", "silu", true)];
         for (field, want, optional) in strings {
@@ -451,11 +515,19 @@ fn whole(field: &str, v: &JsonValue) -> Result<usize> {
     /// 2^53: every whole number up to it is exact in JSON's (f64) numbers.
     const EXACT: f64 = 9_007_199_254_740_992.0;
     match v {
-        JsonValue::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n <= EXACT => usize::try_from(*n as u64)
-            .map_err(|_| config_error(format!("{field} is {n}, more than usize holds on this platform"))),
+        JsonValue::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n <= EXACT => {
+            usize::try_from(*n as u64).map_err(|_| {
+                config_error(format!(
+                    "{field} is {n}, more than usize holds on this platform"
+                ))
+            })
+        }
         JsonValue::Number(n) if *n >= 0.0 && n.fract() == 0.0 => Err(config_error(format!(
             "{field} is {n:e}, expected a whole number at most 2^53"
         ))),
-        other => Err(config_error(format!("{field} is {}, expected a whole number", text(other)))),
+        other => Err(config_error(format!(
+            "{field} is {}, expected a whole number",
+            text(other)
+        ))),
     }
 }

@@ -238,6 +238,8 @@ impl<C: Config> crate::generate::Model for Llama<C> {
         Ok(Llama::forward(self, ids)?.numel())
     }
     fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Result<Vec<i64>> {
-        Llama::next_logits(self, ids, cache)?.try_argmax::<-1>()?.try_to_vec()
+        Llama::next_logits(self, ids, cache)?
+            .try_argmax::<-1>()?
+            .try_to_vec()
     }
 }

@@ -43,11 +43,15 @@ fn ids(st: &Weights, name: &str) -> Ids {
 fn check_logits<C: Config>(model: &Llama<C>, prefix: &str) {
     let st = expected();
     for (input, output) in [("prompt", "logits"), ("batch_prompts", "batch_logits")] {
-        let want: Tensor<f32, Shape![Dyn, Dyn, 256]> = st.load(&format!("{prefix}{output}")).unwrap();
+        let want: Tensor<f32, Shape![Dyn, Dyn, 256]> =
+            st.load(&format!("{prefix}{output}")).unwrap();
         let got = model.forward(&ids(&st, input)).unwrap();
         assert_eq!(got.dims(), want.dims());
         let d = max_abs_diff(&got.to_vec(), &want.to_vec());
-        assert!(d <= 1e-5, "{prefix}{output}: max |ours - transformers| = {d:e}");
+        assert!(
+            d <= 1e-5,
+            "{prefix}{output}: max |ours - transformers| = {d:e}"
+        );
     }
 }
 
@@ -60,9 +64,15 @@ fn check_cached_steps<C: Config>(model: &Llama<C>, prefix: &str) {
     let mut cache = KvCache::<C>::new(1, 7 + greedy.len()).unwrap();
     let mut input = ids(&st, "prompt");
     for (step, &token) in greedy.iter().enumerate() {
-        let logits = model.next_logits(&input, Some(&mut cache)).unwrap().to_vec();
+        let logits = model
+            .next_logits(&input, Some(&mut cache))
+            .unwrap()
+            .to_vec();
         let d = max_abs_diff(&logits, &want[step * VOCAB..(step + 1) * VOCAB]);
-        assert!(d <= 1e-5, "{prefix}step {step}: max |ours - transformers| = {d:e}");
+        assert!(
+            d <= 1e-5,
+            "{prefix}step {step}: max |ours - transformers| = {d:e}"
+        );
         input = Ids::from_vec(vec![token], &[1, 1]).unwrap();
     }
     // The prompt and every token but the last went through the cache.
@@ -145,8 +155,14 @@ fn the_cache_gives_the_logits_of_the_full_forward() {
         assert!(d <= 1e-5, "position {i}: {d:e}");
     }
     let one = Ids::from_vec(vec![1], &[1, 1]).unwrap();
-    let e = model.next_logits(&one, Some(&mut cache)).unwrap_err().to_string();
-    assert!(e.contains("the KV cache holds 7 positions: 7 cached and 1 new exceed it"), "{e}");
+    let e = model
+        .next_logits(&one, Some(&mut cache))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the KV cache holds 7 positions: 7 cached and 1 new exceed it"),
+        "{e}"
+    );
 }
 
 fn tiny_config_text() -> String {
@@ -160,22 +176,68 @@ fn config_json_is_checked_field_by_field_against_the_typed_config() {
     assert_eq!(config.which().unwrap(), Which::Tiny);
     config.check::<Tiny>().unwrap();
     let e = config.check::<TinyLlama3>().unwrap_err().to_string();
-    assert_eq!(e, "config.json: num_hidden_layers is 2, the typed config tiny-llama3 has 1");
+    assert_eq!(
+        e,
+        "config.json: num_hidden_layers is 2, the typed config tiny-llama3 has 1"
+    );
     let cases = [
-        ("\"num_key_value_heads\": 2", "\"num_key_value_heads\": 4", "num_key_value_heads is 4, the typed config tiny has 2"),
-        ("\"head_dim\": 16", "\"head_dim\": 8", "head_dim is 8, the typed config tiny has 16"),
-        ("\"intermediate_size\": 128", "\"intermediate_size\": 256", "intermediate_size is 256, the typed config tiny has 128"),
-        ("\"vocab_size\": 256", "\"vocab_size\": 512", "vocab_size is 512, the typed config tiny has 256"),
-        ("\"rms_norm_eps\": 1e-05", "\"rms_norm_eps\": 1e-06", "rms_norm_eps is 0.000001, the typed config tiny has 1e-5"),
-        ("\"rope_theta\": 10000.0", "\"rope_theta\": 500000.0", "rope_theta is 500000, the typed config tiny has 10000"),
-        ("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": true", "tie_word_embeddings is true, the typed config tiny has false"),
-        ("\"max_position_embeddings\": 128", "\"max_position_embeddings\": 256", "max_position_embeddings is 256, the typed config tiny has 128"),
-        ("\"hidden_act\": \"silu\"", "\"hidden_act\": \"gelu\"", "hidden_act is \"gelu\", the typed config tiny has \"silu\""),
-        ("\"attention_bias\": false", "\"attention_bias\": true", "attention_bias is true, the typed config tiny has false"),
+        (
+            "\"num_key_value_heads\": 2",
+            "\"num_key_value_heads\": 4",
+            "num_key_value_heads is 4, the typed config tiny has 2",
+        ),
+        (
+            "\"head_dim\": 16",
+            "\"head_dim\": 8",
+            "head_dim is 8, the typed config tiny has 16",
+        ),
+        (
+            "\"intermediate_size\": 128",
+            "\"intermediate_size\": 256",
+            "intermediate_size is 256, the typed config tiny has 128",
+        ),
+        (
+            "\"vocab_size\": 256",
+            "\"vocab_size\": 512",
+            "vocab_size is 512, the typed config tiny has 256",
+        ),
+        (
+            "\"rms_norm_eps\": 1e-05",
+            "\"rms_norm_eps\": 1e-06",
+            "rms_norm_eps is 0.000001, the typed config tiny has 1e-5",
+        ),
+        (
+            "\"rope_theta\": 10000.0",
+            "\"rope_theta\": 500000.0",
+            "rope_theta is 500000, the typed config tiny has 10000",
+        ),
+        (
+            "\"tie_word_embeddings\": false",
+            "\"tie_word_embeddings\": true",
+            "tie_word_embeddings is true, the typed config tiny has false",
+        ),
+        (
+            "\"max_position_embeddings\": 128",
+            "\"max_position_embeddings\": 256",
+            "max_position_embeddings is 256, the typed config tiny has 128",
+        ),
+        (
+            "\"hidden_act\": \"silu\"",
+            "\"hidden_act\": \"gelu\"",
+            "hidden_act is \"gelu\", the typed config tiny has \"silu\"",
+        ),
+        (
+            "\"attention_bias\": false",
+            "\"attention_bias\": true",
+            "attention_bias is true, the typed config tiny has false",
+        ),
     ];
     for (from, to, want) in cases {
         assert!(text.contains(from), "{from}");
-        let e = HfConfig::parse(&text.replace(from, to)).unwrap().check::<Tiny>().unwrap_err();
+        let e = HfConfig::parse(&text.replace(from, to))
+            .unwrap()
+            .check::<Tiny>()
+            .unwrap_err();
         assert!(e.to_string().contains(want), "{to}: {e}");
     }
     let e = HfConfig::parse(&text.replace("\"hidden_size\": 64", "\"hidden_size\": 128"))
@@ -193,7 +255,10 @@ fn the_older_rope_theta_and_rope_scaling_fields_are_read_too() {
     assert_eq!(new.which().unwrap(), Which::TinyLlama3);
     new.check::<TinyLlama3>().unwrap();
     // The Hub's Llama 3 form: rope_theta at the top, the scaling under rope_scaling.
-    let old = text.replace("\"rope_parameters\"", "\"rope_theta\": 10000.0, \"rope_scaling\"");
+    let old = text.replace(
+        "\"rope_parameters\"",
+        "\"rope_theta\": 10000.0, \"rope_scaling\"",
+    );
     let old = HfConfig::parse(&old).unwrap();
     assert_eq!(old.rope().unwrap(), new.rope().unwrap());
     old.check::<TinyLlama3>().unwrap();
@@ -205,31 +270,52 @@ fn the_older_rope_theta_and_rope_scaling_fields_are_read_too() {
         .check::<TinyLlama3>()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("the rope scaling is Llama3 { factor: 4.0"), "{e}");
+    assert!(
+        e.contains("the rope scaling is Llama3 { factor: 4.0"),
+        "{e}"
+    );
     let e = HfConfig::parse(&text.replace("\"low_freq_factor\": 1.0,", ""))
         .unwrap()
         .rope()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("rope_type llama3 needs low_freq_factor, which is missing"), "{e}");
+    assert!(
+        e.contains("rope_type llama3 needs low_freq_factor, which is missing"),
+        "{e}"
+    );
 }
 
 #[test]
 fn loading_is_strict_and_names_missing_and_unused_tensors_and_the_dtype() {
     // Tiny's checkpoint as TinyLlama3 (one layer, tied): layer 1 and lm_head are unused
     // (lm_head is allowed to be, for a tied model).
-    let e = Llama::<TinyLlama3>::load(&data().join("tiny")).err().unwrap().to_string();
+    let e = Llama::<TinyLlama3>::load(&data().join("tiny"))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("unused tensors [model.layers.1."), "{e}");
     assert!(!e.contains("lm_head"), "{e}");
     // A tied checkpoint lacks the untied model's lm_head.
-    let e = Llama::<Tiny>::load(&data().join("tiny_llama3")).err().unwrap().to_string();
-    assert!(e.contains("lm_head.weight] (in the model, not in the file)"), "{e}");
-    let e = Llama::<SmolLm2_135M>::load(&data().join("tiny_bf16")).err().unwrap().to_string();
+    let e = Llama::<Tiny>::load(&data().join("tiny_llama3"))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("lm_head.weight] (in the model, not in the file)"),
+        "{e}"
+    );
+    let e = Llama::<SmolLm2_135M>::load(&data().join("tiny_bf16"))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         e.contains("tensor 'model.embed_tokens.weight' has dtype bfloat16 and shape [256, 64], the model's is float32 [49152, 576]"),
         "{e}"
     );
-    let e = Llama::<Tiny>::load(&data().join("nowhere")).err().unwrap().to_string();
+    let e = Llama::<Tiny>::load(&data().join("nowhere"))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("nowhere"), "{e}");
 }
 
@@ -255,8 +341,19 @@ fn help_prints_the_usage_of_every_flag() {
         panic!("--help is a request for the usage")
     };
     let flags = [
-        "Usage:", "--model", "--prompt-ids", "--max-new-tokens", "--temperature", "--top-k",
-        "--top-p", "--seed", "--no-cache", "--tokenizer", "--prompt", "--bench-forward", "--reps",
+        "Usage:",
+        "--model",
+        "--prompt-ids",
+        "--max-new-tokens",
+        "--temperature",
+        "--top-k",
+        "--top-p",
+        "--seed",
+        "--no-cache",
+        "--tokenizer",
+        "--prompt",
+        "--bench-forward",
+        "--reps",
     ];
     for flag in flags {
         assert!(text.contains(flag), "{flag} missing from:\n{text}");
@@ -266,22 +363,46 @@ fn help_prints_the_usage_of_every_flag() {
 #[test]
 fn the_command_line_runs_the_tiny_checkpoints() {
     let dir = data().join("tiny_llama3");
-    let a = args(&format!("--model {} --prompt-ids 17,208 --max-new-tokens 3", dir.display())).unwrap();
+    let a = args(&format!(
+        "--model {} --prompt-ids 17,208 --max-new-tokens 3",
+        dir.display()
+    ))
+    .unwrap();
     crate::run(&a).unwrap();
-    let a = args(&format!("--model {} --bench-forward 1x4,2x3 --reps 1", dir.display())).unwrap();
+    let a = args(&format!(
+        "--model {} --bench-forward 1x4,2x3 --reps 1",
+        dir.display()
+    ))
+    .unwrap();
     crate::run(&a).unwrap();
     let a = args("--model d --prompt-ids 1 --temperature 0.7 --top-k 40 --seed 9").unwrap();
-    assert!(matches!(a.choice, Choice::Sample { top_k: 40, seed: 9, .. }));
+    assert!(matches!(
+        a.choice,
+        Choice::Sample {
+            top_k: 40,
+            seed: 9,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn a_prompt_id_outside_the_vocabulary_or_the_context_is_an_error() {
     let e = run_error("--prompt-ids 17,256");
-    assert!(e.contains("prompt: id 256 (position 1) is not in the vocabulary of 256 tokens"), "{e}");
+    assert!(
+        e.contains("prompt: id 256 (position 1) is not in the vocabulary of 256 tokens"),
+        "{e}"
+    );
     let e = run_error("--prompt-ids 1,2 --max-new-tokens 127");
-    assert!(e.contains("2 prompt tokens and 127 new tokens exceed the context of 128 positions"), "{e}");
+    assert!(
+        e.contains("2 prompt tokens and 127 new tokens exceed the context of 128 positions"),
+        "{e}"
+    );
     let e = run_error("--bench-forward 1x129");
-    assert!(e.contains("129 tokens exceed the context of 128 positions"), "{e}");
+    assert!(
+        e.contains("129 tokens exceed the context of 128 positions"),
+        "{e}"
+    );
 }
 
 #[test]

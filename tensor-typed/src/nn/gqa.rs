@@ -65,6 +65,9 @@ pub struct GqaAttention<G: GqaDims> {
 /// Keys or values of a cache: `[batch, KvHeads, capacity, HeadDim]`.
 pub type CacheTensor<G> = Tensor<f32, (Dyn, <G as GqaDims>::KvHeads, Dyn, <G as GqaDims>::HeadDim)>;
 
+/// Activations `[B, T, Hidden]`.
+pub type Activations<G, B, T> = Tensor<f32, (B, T, <G as GqaDims>::Hidden)>;
+
 /// Keys or values of the positions attended, `[B, KvHeads, keys, HeadDim]`.
 type Keys<G, B> = Tensor<f32, (B, <G as GqaDims>::KvHeads, Dyn, <G as GqaDims>::HeadDim)>;
 
@@ -87,7 +90,10 @@ impl<G: GqaDims> GqaCache<G> {
     /// # Errors
     /// Run-time dims in `G`; an allocation failure.
     pub fn new(batch: usize, capacity: usize) -> Result<Self> {
-        let (kv, d) = (size::<G::KvHeads>("KvHeads")?, size::<G::HeadDim>("HeadDim")?);
+        let (kv, d) = (
+            size::<G::KvHeads>("KvHeads")?,
+            size::<G::HeadDim>("HeadDim")?,
+        );
         Ok(GqaCache {
             k: Tensor::zeros_with(&[batch, kv, capacity, d])?,
             v: Tensor::zeros_with(&[batch, kv, capacity, d])?,
@@ -143,22 +149,28 @@ impl<G: GqaDims> GqaAttention<G> {
     /// allocation failure.
     pub fn try_forward<B: Dim, T: Dim>(
         &self,
-        x: &Tensor<f32, (B, T, G::Hidden)>,
+        x: &Activations<G, B, T>,
         angles: &RopeAngles<T, G::HeadDim>,
         cache: Option<&mut GqaCache<G>>,
-    ) -> Result<Tensor<f32, (B, T, G::Hidden)>> {
+    ) -> Result<Activations<G, B, T>> {
         let t = x.dims()[1];
         // [B, T, Heads · HeadDim] -> [B, Heads, T, HeadDim], rotated (a fresh contiguous
         // tensor), viewed grouped as [B, KvHeads, Rep, T, HeadDim].
         let q = self.q_proj.try_forward(x)?;
-        let q = q.try_unflatten::<2, G::Heads, G::HeadDim>()?.transpose::<1, 2>();
+        let q = q
+            .try_unflatten::<2, G::Heads, G::HeadDim>()?
+            .transpose::<1, 2>();
         let q = angles.try_apply(&q)?;
         let q = q.try_unflatten::<1, G::KvHeads, G::Rep>()?;
         let k = self.k_proj.try_forward(x)?;
-        let k = k.try_unflatten::<2, G::KvHeads, G::HeadDim>()?.transpose::<1, 2>();
+        let k = k
+            .try_unflatten::<2, G::KvHeads, G::HeadDim>()?
+            .transpose::<1, 2>();
         let k = angles.try_apply(&k)?;
         let v = self.v_proj.try_forward(x)?;
-        let v = v.try_unflatten::<2, G::KvHeads, G::HeadDim>()?.transpose::<1, 2>();
+        let v = v
+            .try_unflatten::<2, G::KvHeads, G::HeadDim>()?
+            .transpose::<1, 2>();
         let past = cache.as_ref().map_or(0, |c| c.len);
         let (keys, values): (Keys<G, B>, Keys<G, B>) = match cache {
             Some(c) => {
@@ -195,7 +207,9 @@ impl<G: GqaDims> GqaAttention<G> {
         } else {
             scores // one query at the end: it may attend to every position
         };
-        let a = scores.try_softmax::<-1>()?.try_matmul(&values.unsqueeze::<2>())?;
+        let a = scores
+            .try_softmax::<-1>()?
+            .try_matmul(&values.unsqueeze::<2>())?;
         // [B, KvHeads, Rep, T, HeadDim] -> [B, Heads, T, HeadDim] (a view) -> [B, T,
         // QWidth] (a copy).
         let a = a.try_flatten_into::<1, G::Heads>()?;
@@ -232,7 +246,10 @@ mod tests {
 
     /// The attention as transformers computes it: keys and values repeated per query
     /// head (`repeat_kv`), then plain causal attention per head.
-    fn repeated_kv_reference(a: &GqaAttention<Tiny>, x: &Tensor<f32, Shape![1, Dyn, 8]>) -> Vec<f32> {
+    fn repeated_kv_reference(
+        a: &GqaAttention<Tiny>,
+        x: &Tensor<f32, Shape![1, Dyn, 8]>,
+    ) -> Vec<f32> {
         let t = x.dims()[1];
         let rot = Rotary::<D<4>>::new(4, 10000.0, RopeScaling::Default).unwrap();
         let ang = rot.angles::<Dyn>(0, t).unwrap();
@@ -251,7 +268,9 @@ mod tests {
         let mask = causal_mask::<Dyn>(0, t).unwrap();
         let o = nn::scaled_dot_product_attention(&q, &repeat(&k), &repeat(&v), Some(&mask));
         let merged = o.transpose::<1, 2>().contiguous_copy();
-        let merged = merged.reshape_with::<Shape![1, Dyn, 16]>(&[1, t as i64, 16]).unwrap();
+        let merged = merged
+            .reshape_with::<Shape![1, Dyn, 16]>(&[1, t as i64, 16])
+            .unwrap();
         a.o_proj.forward(&merged).to_vec()
     }
 
@@ -272,15 +291,22 @@ mod tests {
         let a = random();
         let x = Tensor::<f32, Shape![1, Dyn, 8]>::randn_with(&[1, 6, 8], 6).unwrap();
         let rot = Rotary::<D<4>>::new(4, 10000.0, RopeScaling::Default).unwrap();
-        let whole = a.try_forward(&x, &rot.angles(0, 6).unwrap(), None).unwrap().to_vec();
+        let whole = a
+            .try_forward(&x, &rot.angles(0, 6).unwrap(), None)
+            .unwrap()
+            .to_vec();
         let mut cache = GqaCache::<Tiny>::new(1, 8).unwrap();
         let first = x.narrow_dyn::<1>(0, 4);
-        let y = a.try_forward(&first, &rot.angles(0, 4).unwrap(), Some(&mut cache)).unwrap();
+        let y = a
+            .try_forward(&first, &rot.angles(0, 4).unwrap(), Some(&mut cache))
+            .unwrap();
         assert_eq!(cache.len, 4);
         let mut got = y.to_vec();
         for p in 4..6 {
             let one = x.narrow_dyn::<1>(p, 1);
-            let y = a.try_forward(&one, &rot.angles(p, 1).unwrap(), Some(&mut cache)).unwrap();
+            let y = a
+                .try_forward(&one, &rot.angles(p, 1).unwrap(), Some(&mut cache))
+                .unwrap();
             got.extend(y.to_vec());
         }
         for (g, w) in got.iter().zip(&whole) {
@@ -289,14 +315,20 @@ mod tests {
         let over = x.narrow_dyn::<1>(0, 3);
         let e = a.try_forward(&over, &rot.angles(6, 3).unwrap(), Some(&mut cache));
         let e = e.err().unwrap().to_string();
-        assert!(e.contains("the KV cache holds 8 positions: 6 cached and 3 new exceed it"), "{e}");
+        assert!(
+            e.contains("the KV cache holds 8 positions: 6 cached and 3 new exceed it"),
+            "{e}"
+        );
     }
 
     #[test]
     fn causal_mask_hides_the_future_after_the_offset() {
         let m = causal_mask::<Dyn>(2, 2).unwrap();
         assert_eq!(m.dims(), &[2, 4]);
-        assert_eq!(m.to_vec(), [false, false, false, true, false, false, false, false]);
+        assert_eq!(
+            m.to_vec(),
+            [false, false, false, true, false, false, false, false]
+        );
     }
 
     #[test]
@@ -306,8 +338,14 @@ mod tests {
         assert_eq!(
             names,
             [
-                "q_proj.weight", "q_proj.bias", "k_proj.weight", "k_proj.bias",
-                "v_proj.weight", "v_proj.bias", "o_proj.weight", "o_proj.bias"
+                "q_proj.weight",
+                "q_proj.bias",
+                "k_proj.weight",
+                "k_proj.bias",
+                "v_proj.weight",
+                "v_proj.bias",
+                "o_proj.weight",
+                "o_proj.bias"
             ]
         );
     }

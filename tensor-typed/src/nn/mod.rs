@@ -36,7 +36,7 @@ pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };
 pub use embedding::{embedding, try_embedding, Embedding, IndexElement};
-pub use gqa::{causal_mask, CacheTensor, GqaAttention, GqaCache, GqaDims};
+pub use gqa::{causal_mask, Activations, CacheTensor, GqaAttention, GqaCache, GqaDims};
 pub use linear::{linear, try_linear, Conv1D, Linear};
 pub use rms_norm::RmsNorm;
 pub use rotary::{RopeAngles, RopeScaling, Rotary};

@@ -79,10 +79,15 @@ fn llama3(inv_freq: &mut [f32], factor: f32, low: f32, high: f32, old_context: u
     let two_pi = (2.0 * std::f64::consts::PI) as f32;
     for f in inv_freq {
         let wavelen = two_pi / *f;
-        let scaled = if wavelen > low_wavelen { *f / factor } else { *f };
+        let scaled = if wavelen > low_wavelen {
+            *f / factor
+        } else {
+            *f
+        };
         let smooth = (old / wavelen - low) / (high - low);
         let smoothed = (1.0 - smooth) * scaled / factor + smooth * scaled;
-        let medium = !(wavelen < high_wavelen) && !(wavelen > low_wavelen);
+        // transformers' `~(wavelen < high) * ~(wavelen > low)` (wavelengths are never NaN).
+        let medium = wavelen >= high_wavelen && wavelen <= low_wavelen;
         *f = if medium { smoothed } else { scaled };
     }
 }
@@ -116,7 +121,9 @@ impl<E: Dim> Rotary<E> {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(invalid(format!("{name} is {v}: expected a finite positive number")))
+                Err(invalid(format!(
+                    "{name} is {v}: expected a finite positive number"
+                )))
             }
         };
         match scaling {
@@ -134,8 +141,7 @@ impl<E: Dim> Rotary<E> {
                 positive("factor", factor)?;
                 positive("low_freq_factor", low_freq_factor)?;
                 positive("high_freq_factor", high_freq_factor)?;
-                if high_freq_factor == low_freq_factor || original_max_position_embeddings == 0
-                {
+                if high_freq_factor == low_freq_factor || original_max_position_embeddings == 0 {
                     return Err(invalid(format!(
                         "llama3 rope scaling needs high_freq_factor ({high_freq_factor}) other than low_freq_factor ({low_freq_factor}) and a positive original_max_position_embeddings ({original_max_position_embeddings})"
                     )));
@@ -209,7 +215,10 @@ impl<T: Dim, E: Dim> RopeAngles<T, E> {
     /// # Panics
     /// As [`Self::try_apply`]'s errors.
     #[track_caller]
-    pub fn apply<B: Dim, H: Dim>(&self, x: &Tensor<f32, (B, H, T, E)>) -> Tensor<f32, (B, H, T, E)> {
+    pub fn apply<B: Dim, H: Dim>(
+        &self,
+        x: &Tensor<f32, (B, H, T, E)>,
+    ) -> Tensor<f32, (B, H, T, E)> {
         crate::or_panic::or_panic(self.try_apply(x))
     }
 }
@@ -222,7 +231,9 @@ mod tests {
     #[test]
     fn default_inv_freq_is_one_over_theta_to_the_2i_over_d() {
         let r = Rotary::<D<8>>::new(8, 10000.0, RopeScaling::Default).unwrap();
-        let want: Vec<f32> = (0..4).map(|i| 1.0 / 10000f32.powf(i as f32 / 4.0)).collect();
+        let want: Vec<f32> = (0..4)
+            .map(|i| 1.0 / 10000f32.powf(i as f32 / 4.0))
+            .collect();
         assert_eq!(r.inv_freq, want);
     }
 

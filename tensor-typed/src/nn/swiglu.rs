@@ -62,7 +62,8 @@ impl<E: Dim, I: Dim, T: Float + MatmulElement> SwiGlu<E, I, T> {
             (Some(e), Some(i)) => Self::zeros_with(e, i, bias),
             _ => Err(tensor_core::Error::InvalidArgument {
                 op: "SwiGlu",
-                message: "a width is known only at run time: give the sizes (SwiGlu::zeros_with)".into(),
+                message: "a width is known only at run time: give the sizes (SwiGlu::zeros_with)"
+                    .into(),
             }),
         }
     }
@@ -85,7 +86,10 @@ impl<E: Dim, I: Dim, T: Float + MatmulElement> SwiGlu<E, I, T> {
     /// # Errors
     /// PyTorch's matmul error when a run-time last dim is not `E`; an allocation failure.
     #[plain_form]
-    pub fn try_forward<B: Dim, S: Dim>(&self, x: &Tensor<T, (B, S, E)>) -> Result<Tensor<T, (B, S, E)>> {
+    pub fn try_forward<B: Dim, S: Dim>(
+        &self,
+        x: &Tensor<T, (B, S, E)>,
+    ) -> Result<Tensor<T, (B, S, E)>> {
         let gate: Tensor<T, (B, S, I)> = self.gate_proj.try_forward(x)?.try_silu()?;
         let up: Tensor<T, (B, S, I)> = self.up_proj.try_forward(x)?;
         gate.inner.mul_(&up.inner)?; // same shape and dtype: in place, as `gate * up`
@@ -114,7 +118,10 @@ mod tests {
     fn swiglu_is_named_as_llama_mlp_and_has_no_bias_by_default() {
         let mlp = nn::SwiGlu::<D<4>, D<8>>::zeros(false).unwrap();
         let names: Vec<String> = mlp.named_params().into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["gate_proj.weight", "up_proj.weight", "down_proj.weight"]);
+        assert_eq!(
+            names,
+            ["gate_proj.weight", "up_proj.weight", "down_proj.weight"]
+        );
         let biased = nn::SwiGlu::<D<4>, D<8>>::zeros(true).unwrap();
         assert_eq!(biased.named_params().len(), 6);
     }
