@@ -187,7 +187,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// ```
     /// use tensor_typed::prelude::*;
     /// let x = tensor![1.0f32, 2.0, 3.0];
-    /// assert_eq!(x.pow_scalar(2).to_vec(), vec![1.0, 4.0, 9.0]);
+    /// assert_eq!(x.pow_scalar(2).to_vec(), vec![1.0f32, 4.0, 9.0]);
     /// ```
     ///
     /// # Errors
