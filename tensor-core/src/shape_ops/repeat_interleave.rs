@@ -25,6 +25,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] `repeats can not be negative` (PyTorch's message);
     /// [`Error::DimOutOfRange`]; an allocation failure or a size overflow.
+    #[cfg_attr(unoptimized, inline)]
     pub fn repeat_interleave(&self, repeats: i64, dim: i64) -> Result<Tensor> {
         if repeats < 0 {
             return Err(Error::InvalidArgument {

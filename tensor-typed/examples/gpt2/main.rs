@@ -21,9 +21,11 @@
 
 mod cli;
 mod config;
+#[path = "../common/generate.rs"]
 mod generate;
 mod model;
 #[cfg(feature = "tokenizers")]
+#[path = "../common/text.rs"]
 mod text;
 
 #[cfg(test)]

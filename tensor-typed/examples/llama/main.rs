@@ -33,11 +33,11 @@
 
 mod cli;
 mod config;
-#[path = "../gpt2/generate.rs"]
+#[path = "../common/generate.rs"]
 mod generate;
 mod model;
 #[cfg(feature = "tokenizers")]
-#[path = "../gpt2/text.rs"]
+#[path = "../common/text.rs"]
 mod text;
 
 #[cfg(test)]

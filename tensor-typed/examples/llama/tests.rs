@@ -419,3 +419,10 @@ fn sampling_is_seeded_and_the_same_with_and_without_the_cache() {
     let b = generate(&model, &prompt, 10, &choice, false).unwrap();
     assert_eq!(a, b);
 }
+
+#[cfg(feature = "tokenizers")]
+#[test]
+fn text_in_text_out_equals_transformers_through_the_checkpoints_tokenizer() {
+    let model = load::<crate::config::Tiny>("tiny");
+    crate::text::check_text_in_text_out(&model, &data().join("tiny"), "llama");
+}

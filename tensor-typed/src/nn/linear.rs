@@ -30,7 +30,6 @@ use tensor_macros::plain_form;
 
 /// `x @ W + bias` on the runtime tensors, `W` stored as `L` says; the bias is added in
 /// place into the fresh product (one pass, no second output).
-#[cfg_attr(unoptimized, inline)]
 fn affine<L: WeightLayout>(
     x: &tensor_core::Tensor,
     weight: &tensor_core::Tensor,
@@ -91,6 +90,7 @@ pub struct InOut;
 
 impl WeightLayout for OutIn {
     type Weight<I: Dim, O: Dim> = (O, I);
+    #[cfg_attr(unoptimized, inline)]
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,
@@ -101,6 +101,7 @@ impl WeightLayout for OutIn {
 
 impl WeightLayout for InOut {
     type Weight<I: Dim, O: Dim> = (I, O);
+    #[cfg_attr(unoptimized, inline)]
     fn project(
         x: &tensor_core::Tensor,
         weight: &tensor_core::Tensor,

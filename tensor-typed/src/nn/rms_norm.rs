@@ -9,14 +9,11 @@ use crate::typelevel::dim::Dim;
 use tensor_core::{DType, Element, Result};
 use tensor_macros::plain_form;
 
-/// RMS norm over the last dim `E` with a learned scale: `weight * x / sqrt(mean(x², -1) +
-/// eps)`, computed in `f32` whatever `T` is and cast back to `T` before the scale, as
+/// RMS norm over the last dim `E` with a learned scale: `weight * x * rsqrt(mean(x², -1)
+/// + eps)`, computed in `f32` whatever `T` is and cast back to `T` before the scale, as
 /// transformers' `LlamaRMSNorm.forward` (`hidden_states.to(torch.float32)`, ...,
 /// `self.weight * hidden_states.to(input_dtype)`). Loads from PyTorch's state dict under
 /// the name `weight`; `eps` is the config's `rms_norm_eps`.
-///
-/// transformers multiplies by `torch.rsqrt(variance + eps)`; this divides by
-/// `sqrt(variance + eps)`, which differs from it by at most an ulp or two per element.
 ///
 /// ```
 /// use tensor_typed::prelude::*;
@@ -65,7 +62,7 @@ impl<E: Dim, T: Float> RmsNorm<E, T> {
     }
 }
 
-/// `weight * (x / sqrt(mean(x², -1) + eps))` on the runtime tensors, the normalisation
+/// `weight * (x * rsqrt(mean(x², -1) + eps))` on the runtime tensors, the normalisation
 /// in `f32` (not generic: one copy serves every layer).
 #[cfg_attr(unoptimized, inline)]
 fn rms_norm(
@@ -75,8 +72,8 @@ fn rms_norm(
 ) -> Result<tensor_core::Tensor> {
     let dtype = x.dtype();
     let x32 = x.to_dtype(DType::F32)?;
-    let denom = x32.mul(&x32)?.mean(&[-1], true)?.add_scalar(eps)?.sqrt()?;
-    let normed = x32.div(&denom)?.to_dtype(dtype)?;
+    let scale = x32.mul(&x32)?.mean(&[-1], true)?.add_scalar(eps)?.rsqrt()?;
+    let normed = x32.mul(&scale)?.to_dtype(dtype)?;
     normed.mul_(weight)?;
     Ok(normed)
 }

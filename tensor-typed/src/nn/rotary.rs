@@ -65,6 +65,7 @@ pub struct RopeAngles<T: Dim, E: Dim> {
 /// The default inverse frequencies `1 / θ^(2i/d)` for `i` in `0..d/2`, in `f32` in
 /// transformers' order: `torch.arange(0, d, 2, dtype=torch.float) / d`, then `θ ** that`,
 /// then `1.0 / that`.
+#[cfg_attr(unoptimized, inline)]
 fn default_inv_freq(head_dim: usize, theta: f64) -> Vec<f32> {
     let base = theta as f32;
     (0..head_dim / 2)
@@ -73,6 +74,7 @@ fn default_inv_freq(head_dim: usize, theta: f64) -> Vec<f32> {
 }
 
 /// `_compute_llama3_parameters` applied to `inv_freq`, element by element in `f32`.
+#[cfg_attr(unoptimized, inline)]
 fn llama3(inv_freq: &mut [f32], factor: f32, low: f32, high: f32, old_context: usize) {
     let old = old_context as f32;
     let (low_wavelen, high_wavelen) = (old / low, old / high);
