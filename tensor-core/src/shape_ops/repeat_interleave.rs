@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::layout::wrap_dim;
-use crate::Tensor;
+use crate::tensor::Tensor;
 
 impl Tensor {
     /// Each element repeated `repeats` times along `dim`, next to itself: size `n` of
@@ -49,7 +49,7 @@ impl Tensor {
             .reshape(&out)?;
         if repeats <= 1 {
             // The reshape is a view of `self` then: the result is a fresh tensor.
-            return r.clone(crate::MemoryFormat::Contiguous);
+            return r.clone(crate::layout::MemoryFormat::Contiguous);
         }
         r.contiguous()
     }
@@ -57,7 +57,8 @@ impl Tensor {
 
 #[cfg(test)]
 mod tests {
-    use crate::{DType, Tensor};
+    use crate::dtype::DType;
+    use crate::tensor::Tensor;
 
     #[test]
     fn repeat_interleave_repeats_each_element_next_to_itself() {

@@ -27,8 +27,8 @@
 //! - `model.rs`: the parameters (loaded strictly by name) and the forward pass, written
 //!   once and instantiated per config;
 //! - `cli.rs`: the command line;
-//! - `../gpt2/generate.rs`: greedy and sampled generation and the forward benchmark,
-//!   shared with the gpt2 example;
+//! - `../common/generate.rs`: greedy and sampled generation and the forward benchmark,
+//!   shared with the gpt2 example (and `../common/text.rs`, the tokenizer);
 //! - `record.py`: records the tests' fixture (`tests/data/llama`) with transformers.
 
 mod cli;
