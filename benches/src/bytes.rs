@@ -31,6 +31,9 @@ pub fn case_bytes(case: &str) -> Option<u64> {
         "cross_entropy_vocab" => 64 * 50257,
         "layer_norm_768" => 2 * 2048 * 768,
         "gelu_tanh_4M" => 2 * (4 << 20),
+        // The scores read and written; the mask (bytes, a quarter of an f32) read.
+        "masked_fill_causal" => 2 * 8 * 128 * 128 + 128 * 128 / 4,
+        "masked_fill_random" => 2 * 8 * 512 * 512 + 8 * 512 * 512 / 4,
         // The gathered rows read once and written once.
         "embedding_gpt2" => 2 * 32 * 128 * 768,
         "cat_dim1" => 4 * 64 * 512 * 256,

@@ -1,6 +1,7 @@
-//! The row-wise and activation cases of `CASES.md`: `softmax_lastdim`,
-//! `log_softmax_vocab`, `cross_entropy_vocab`, `layer_norm_768`, `gelu_tanh_4M`, each
-//! allocating its result as PyTorch's functional call does.
+//! The row-wise, activation and masking cases of `CASES.md`: `softmax_lastdim`,
+//! `log_softmax_vocab`, `cross_entropy_vocab`, `layer_norm_768`, `gelu_tanh_4M`,
+//! `masked_fill_causal`, `masked_fill_random`, each allocating its result as PyTorch's
+//! functional call does.
 
 use tensor_core::nn::{self, GeluApproximate, Reduction};
 use tensor_core::{Result, Tensor};
@@ -25,7 +26,7 @@ fn rand(sizes: &[usize], seed: u64) -> Result<Tensor> {
     Tensor::from_vec(v, sizes)
 }
 
-/// Runs the five cases through `time`.
+/// Runs the seven cases through `time`.
 pub fn run(time: &mut Time<'_>) -> Result<()> {
     let sm = rand(&[4096, 1024], 11)?;
     time("softmax_lastdim", &mut || nn::softmax(&sm, -1).map(drop))?;
@@ -52,6 +53,18 @@ pub fn run(time: &mut Time<'_>) -> Result<()> {
     let g = rand(&[4_194_304], 16)?;
     time("gelu_tanh_4M", &mut || {
         nn::gelu(&g, GeluApproximate::Tanh).map(drop)
+    })?;
+    drop(g);
+    let scores = rand(&[1, 8, 128, 128], 17)?;
+    let causal: Vec<bool> = (0..128 * 128).map(|i| i % 128 > i / 128).collect();
+    let causal = Tensor::from_vec(causal, &[128, 128])?;
+    time("masked_fill_causal", &mut || {
+        scores.masked_fill(&causal, f32::NEG_INFINITY).map(drop)
+    })?;
+    let x = rand(&[8, 512, 512], 18)?;
+    let mask = rand(&[8, 512, 512], 19)?.lt_scalar(0.5)?;
+    time("masked_fill_random", &mut || {
+        x.masked_fill(&mask, 0.0).map(drop)
     })?;
     Ok(())
 }

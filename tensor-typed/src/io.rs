@@ -148,15 +148,54 @@ impl Weights {
         prefix: &str,
         unused: &[&str],
     ) -> Result<()> {
+        self.load_params_with(model, prefix, unused, false)
+    }
+
+    /// [`load_params_except`](Self::load_params_except), converting a floating-point
+    /// tensor of another floating-point dtype to the parameter's (a `bfloat16` or
+    /// `float16` checkpoint into `f32` parameters), as `load_state_dict` does
+    /// (`param.copy_(input_param)`). A converted tensor is a fresh copy; the others
+    /// share the mapped bytes. Sizes must still be the model's, and a dtype that is not
+    /// floating on either side must match.
+    ///
+    /// # Errors
+    /// As [`load_params`](Self::load_params); a mismatch names the file's dtype (`tensor
+    /// 'lm_head.weight' has dtype bfloat16 and shape [256, 64], the model's is float32
+    /// [512, 64]`); an allocation failure of a conversion.
+    pub fn load_params_converting<P: Params + ?Sized>(
+        &self,
+        model: &mut P,
+        prefix: &str,
+        unused: &[&str],
+    ) -> Result<()> {
+        self.load_params_with(model, prefix, unused, true)
+    }
+
+    /// The loads of [`load_params_except`](Self::load_params_except) and
+    /// [`load_params_converting`](Self::load_params_converting).
+    fn load_params_with<P: Params + ?Sized>(
+        &self,
+        model: &mut P,
+        prefix: &str,
+        unused: &[&str],
+        convert: bool,
+    ) -> Result<()> {
         let mut wanted = Vec::new();
         model.visit_named(prefix, &mut |name, t| {
             wanted.push((name.to_string(), t.dtype(), t.sizes().to_vec()))
         });
-        self.check_params(&wanted, unused)?;
+        self.check_params(&wanted, unused, convert)?;
         let mut result = Ok(());
         model.visit_named_mut(prefix, &mut |name, t| {
             if result.is_ok() {
-                match self.file.get(name) {
+                let loaded = self.file.get(name).and_then(|loaded| {
+                    if loaded.dtype() == t.dtype() {
+                        Ok(loaded)
+                    } else {
+                        loaded.to_dtype(t.dtype())
+                    }
+                });
+                match loaded {
                     Ok(loaded) => *t = loaded,
                     Err(e) => result = Err(e),
                 }
@@ -166,22 +205,28 @@ impl Weights {
     }
 
     /// The checks of [`load_params_except`](Self::load_params_except) (not generic): every
-    /// wanted `(name, dtype, sizes)` is in the file as such, every file tensor wanted or
-    /// in `unused`.
+    /// wanted `(name, dtype, sizes)` is in the file as such (a floating dtype may differ
+    /// when `convert`), every file tensor wanted or in `unused`.
     #[cfg_attr(unoptimized, inline)]
     fn check_params(
         &self,
         wanted: &[(String, tensor_core::DType, Vec<usize>)],
         unused: &[&str],
+        convert: bool,
     ) -> Result<()> {
         let mut problems = Vec::new();
         let mut missing = Vec::new();
         for (name, dtype, sizes) in wanted {
             match self.file.info(name) {
                 Err(_) => missing.push(name.as_str()),
-                Ok((d, s)) if d != *dtype || s != sizes.as_slice() => problems.push(format!(
+                Ok((d, s))
+                    if s != sizes.as_slice()
+                        || (d != *dtype && !(convert && d.is_floating() && dtype.is_floating())) =>
+                {
+                    problems.push(format!(
                     "tensor '{name}' has dtype {d} and shape {s:?}, the model's is {dtype} {sizes:?}"
-                )),
+                ))
+                }
                 Ok(_) => {}
             }
         }

@@ -280,6 +280,8 @@ fn work_json(threads: usize) -> String {
             "cross_entropy_vocab",
             "layer_norm_768",
             "gelu_tanh_4M",
+            "masked_fill_causal",
+            "masked_fill_random",
             "embedding_gpt2",
             "cat_dim1",
             "max_pool2d_2x2",

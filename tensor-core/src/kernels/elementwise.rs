@@ -405,7 +405,44 @@ fn ternary_inner<C: Element, A: Element, O: Element, F: Fn(C, A, A) -> O>(
     let o = p[0] as *mut u8;
     let lo = n * size_of::<O>();
     let sizes = [esize::<O>(), esize::<C>(), esize::<A>(), esize::<A>()];
-    if classify(&s, &sizes) == InnerKind::Contiguous
+    let kind = classify(&s, &sizes);
+    if kind == InnerKind::ScalarBroadcast(2)
+        && disjoint(o, lo, p[1], n * size_of::<C>())
+        && disjoint(o, lo, p[2], size_of::<A>())
+    {
+        // A stride-0 `a` (masked_fill's value) read once, so the loop over `c`, `b` and
+        // the output vectorises; `b` may be the output itself (in place).
+        // SAFETY: element 0 of `a` lies inside its locked storage.
+        let a0 = unsafe { p[2].cast::<A>().read() };
+        if p[3] == p[0] && size_of::<A>() == size_of::<O>() {
+            // SAFETY: locked storages, `n` contiguous aligned elements of the output
+            // (which is `b`, read before each write) and of `c`, disjoint from it.
+            let (os, cs) = unsafe { (out_slice::<O>(o, n), in_slice::<C>(p[1], n)) };
+            for (x, &r) in os.iter_mut().zip(cs) {
+                // SAFETY: `b` is the output's bytes, of `A`'s size: the element read is
+                // the one about to be overwritten.
+                let q = unsafe { (x as *mut O).cast::<A>().read() };
+                *x = f(r, a0, q);
+            }
+            return;
+        }
+        if disjoint(o, lo, p[3], n * size_of::<A>()) {
+            // SAFETY: locked storages, `n` contiguous aligned elements of the output, `c`
+            // and `b`, the output's bytes disjoint from both inputs'.
+            let (os, cs, bs) = unsafe {
+                (
+                    out_slice::<O>(o, n),
+                    in_slice::<C>(p[1], n),
+                    in_slice::<A>(p[3], n),
+                )
+            };
+            for ((x, &r), &q) in os.iter_mut().zip(cs).zip(bs) {
+                *x = f(r, a0, q);
+            }
+            return;
+        }
+    }
+    if kind == InnerKind::Contiguous
         && disjoint(o, lo, p[1], n * size_of::<C>())
         && disjoint(o, lo, p[2], n * size_of::<A>())
         && disjoint(o, lo, p[3], n * size_of::<A>())
@@ -658,7 +695,8 @@ mod tests {
 
     /// Layouts of `[out, in]`, `[out, a, b]` and `[out, c, a, b]` covering each inner
     /// loop of the fast path: contiguous, in place, scalar broadcast (disjoint, in place
-    /// and overlapping the output), strided, and an output overlapping its input.
+    /// and overlapping the output; for `[out, c, a, b]` a scalar `a` beside `b` disjoint
+    /// or in place), strided, and an output overlapping its input.
     fn cases(arity: usize) -> Vec<Vec<View>> {
         let c: View = (&[4, 8], &[8, 1], 0);
         let d: View = (&[4, 8], &[8, 1], 40);
@@ -670,6 +708,7 @@ mod tests {
         let long: View = (&[3, 70], &[70, 1], 0);
         let long_in: View = (&[3, 70], &[70, 1], 300);
         let long_bcast: View = (&[3, 70], &[0, 0], 20);
+        let long_scalar: View = (&[3, 70], &[0, 0], 550);
         let mut out = vec![
             vec![c, d, e, d],
             vec![c, c, e, d],
@@ -686,6 +725,8 @@ mod tests {
             vec![shifted, c, c, c],
             vec![long, long_in, long_bcast, long_in],
             vec![long, long_bcast, long, long_bcast],
+            vec![long, long_in, long_scalar, long],
+            vec![long, long_in, long_scalar, long_in],
         ];
         for v in &mut out {
             v.truncate(arity + 1);

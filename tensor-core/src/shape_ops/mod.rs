@@ -1,11 +1,12 @@
 //! `Tensor` methods that change the shape: views (view, reshape, permute, transpose,
 //! squeeze, unsqueeze, flatten, expand, as_strided), slicing (slice, narrow, select),
-//! repeat, memory-format conversions (contiguous, clone, empty_like) and the
+//! repeat, repeat_interleave, memory-format conversions (contiguous, clone, empty_like) and the
 //! materialising copy behind them (PyTorch's `TensorShape.cpp`).
 
 mod format_ops;
 mod materialize;
 mod repeat;
+mod repeat_interleave;
 pub(crate) mod slices;
 mod slicing;
 mod views;

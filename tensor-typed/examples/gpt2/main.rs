@@ -21,9 +21,11 @@
 
 mod cli;
 mod config;
+#[path = "../common/generate.rs"]
 mod generate;
 mod model;
 #[cfg(feature = "tokenizers")]
+#[path = "../common/text.rs"]
 mod text;
 
 #[cfg(test)]
@@ -31,39 +33,12 @@ mod tests;
 
 use cli::{available_memory, check_bench, check_prompt, Args, Parsed};
 use config::{HfConfig, Which};
-use generate::{generate, Model};
+use generate::{bench_forward, generate, Model};
 use model::Gpt2;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use tensor_core::Result;
-
-/// `--bench-forward`: for each `[batch, seq]`, two warm-up forwards, then `reps` timed
-/// ones; prints the best and the median in ms. The ids are a fixed deterministic
-/// pattern (the values do not change the work).
-fn bench_forward<M: Model>(model: &M, shapes: &[(usize, usize)], reps: usize) -> Result<()> {
-    for &(b, t) in shapes {
-        let ids: Vec<i64> = (0..b * t).map(|i| (i * 7919 % 1000) as i64).collect();
-        let ids = config::Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
-        for _ in 0..2 {
-            model.forward_numel(&ids);
-        }
-        let mut ms: Vec<f64> = (0..reps)
-            .map(|_| {
-                let start = Instant::now();
-                model.forward_numel(&ids);
-                start.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        ms.sort_by(f64::total_cmp);
-        println!(
-            "forward [{b}, {t}]: best {:.2} ms, median {:.2} ms",
-            ms[0],
-            ms[ms.len() / 2]
-        );
-    }
-    Ok(())
-}
 
 /// Generates with a loaded model of `vocab` tokens and prints the ids (and the text,
 /// with a tokenizer); or times its forward (`--bench-forward`).
@@ -80,7 +55,7 @@ fn run_with<M: Model>(model: &M, vocab: usize, args: &Args, prompt: &[i64]) -> R
             vocab,
             available_memory() / 2,
         )?;
-        return bench_forward(model, &args.bench, args.reps);
+        return bench_forward(model, vocab, &args.bench, args.reps);
     }
     check_prompt(prompt, vocab)?;
     let start = Instant::now();

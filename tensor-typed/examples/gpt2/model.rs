@@ -301,16 +301,17 @@ impl<C: Config> crate::generate::Model for Gpt2<C> {
     fn n_positions(&self) -> usize {
         size::<C::Positions>()
     }
-    fn new_cache(&self, batch: usize) -> Result<Self::Cache> {
+    /// The cache holds the whole context (`n_positions`), whatever `capacity` asks.
+    fn new_cache(&self, batch: usize, _capacity: usize) -> Result<Self::Cache> {
         KvCache::new(batch)
     }
-    fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32> {
-        Gpt2::next_logits(self, ids, cache).to_vec()
+    fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Result<Vec<f32>> {
+        Ok(Gpt2::next_logits(self, ids, cache).to_vec())
     }
-    fn forward_numel(&self, ids: &Ids) -> usize {
-        Gpt2::forward(self, ids).dims().iter().product()
+    fn forward_numel(&self, ids: &Ids) -> Result<usize> {
+        Ok(Gpt2::forward(self, ids).dims().iter().product())
     }
-    fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64> {
-        Gpt2::next_logits(self, ids, cache).argmax::<-1>().to_vec()
+    fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Result<Vec<i64>> {
+        Ok(Gpt2::next_logits(self, ids, cache).argmax::<-1>().to_vec())
     }
 }

@@ -465,3 +465,9 @@ fn random_command_lines_parse_or_fail_without_panicking() {
     }
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
 }
+
+#[cfg(feature = "tokenizers")]
+#[test]
+fn text_in_text_out_equals_transformers_through_the_checkpoints_tokenizer() {
+    crate::text::check_text_in_text_out(&tiny(), &data().join("tiny"), "gpt2");
+}

@@ -1,6 +1,8 @@
 //! Model ops as free functions, as `torch.nn.functional`: convolution, pooling,
 //! embedding, linear, layer norm, attention and the cross-entropy loss (and the layers
-//! [`Linear`] and [`Conv1D`] (one [`Affine`] layer), [`Embedding`] and [`LayerNorm`], generic over their dims), with
+//! [`Linear`] and [`Conv1D`] (one [`Affine`] layer), [`Embedding`], [`LayerNorm`], and
+//! Llama's [`RmsNorm`], [`Rotary`], [`SwiGlu`] and [`GqaAttention`], generic over their
+//! dims), with
 //! their output shapes computed
 //! at compile time from the static dims (`Dyn` dims checked at run time with PyTorch's
 //! message; the `try_` forms return it, the plain forms panic with it).
@@ -20,8 +22,12 @@
 mod attention;
 mod conv;
 mod embedding;
+mod gqa;
 mod linear;
+mod rms_norm;
+mod rotary;
 mod rowwise;
+mod swiglu;
 
 pub use attention::{
     scaled_dot_product_attention, try_scaled_dot_product_attention, Activation, LayerNorm, Mlp,
@@ -31,5 +37,9 @@ pub use conv::{
     avg_pool2d, conv2d, max_pool2d, try_avg_pool2d, try_conv2d, try_max_pool2d, Conv2dExt,
 };
 pub use embedding::{embedding, try_embedding, Embedding, IndexElement};
+pub use gqa::{causal_mask, Activations, CacheTensor, GqaAttention, GqaCache, GqaDims};
 pub use linear::{linear, try_linear, Affine, Conv1D, InOut, Linear, OutIn, WeightLayout};
+pub use rms_norm::RmsNorm;
+pub use rotary::{RopeAngles, RopeScaling, Rotary};
 pub use rowwise::{cross_entropy, layer_norm, try_cross_entropy, try_layer_norm};
+pub use swiglu::SwiGlu;

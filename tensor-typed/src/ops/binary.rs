@@ -178,6 +178,34 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 }
 
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Elementwise `self ** exponent` with a Rust number (a PyTorch wrapped number:
+    /// `Tensor<i64>.pow_scalar(0.5)` is `f32`, `Tensor<f32>.pow_scalar(2)` stays `f32`).
+    /// Mirrors `torch.pow(self, exponent)` (`pow.Tensor_Scalar`). Compile error: a
+    /// computation in `bool`.
+    ///
+    /// ```
+    /// use tensor_typed::prelude::*;
+    /// let x = tensor![1.0f32, 2.0, 3.0];
+    /// assert_eq!(x.pow_scalar(2).to_vec(), vec![1.0f32, 4.0, 9.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// `Integers to negative integer powers are not allowed.` (PyTorch's message) for an
+    /// integer tensor and a negative integer; an allocation failure.
+    #[plain_form]
+    pub fn try_pow_scalar<N: Into<Scalar> + Copy>(
+        &self,
+        exponent: N,
+    ) -> Result<Tensor<<T as WithScalar<N>>::Output, S>>
+    where
+        T: WithScalar<N>,
+        <T as WithScalar<N>>::Output: Power,
+    {
+        Ok(wrap!(self.inner.pow_scalar(exponent)?))
+    }
+}
+
 macro_rules! inplace_methods {
     ($($name:ident $try_name:ident $(, $extra:ty: $bound:path)*;)*) => {
         impl<T: Element, S: Shape> Tensor<T, S> {$(

@@ -1,7 +1,7 @@
 //! Slices at a run-time position: `narrow_dyn` (`start` and `length` known at run time:
 //! the dim becomes `Dyn`), `narrow_at` (a run-time `start`, a static `LEN`: the dim
-//! becomes `D<LEN>`, e.g. 1), `select` (one index: the dim is removed), and `copy_` (write
-//! into such a slice). The dim is given as PyTorch gives it (`const A: isize`, `-1` the
+//! becomes `D<LEN>`, e.g. 1), `select` (one index: the dim is removed), `copy_` (write
+//! into such a slice), and `repeat_interleave` (a run-time count: the dim becomes `Dyn`). The dim is given as PyTorch gives it (`const A: isize`, `-1` the
 //! last); a dim out of range is the usual compile error
 //! (`narrow: Dimension out of range (expected to be in range of [-2, 1], but got 2)`),
 //! a start past the end PyTorch's run-time error.
@@ -60,6 +60,39 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         <ListOf<S> as SetAt<PosOf<S, A>, Dyn>>::Output: IntoShape,
     {
         fit(self.inner.narrow(A as i64, start_i64(start), len))
+    }
+
+    /// Each element repeated `repeats` times along dim `A`, next to itself (`[a, b]` →
+    /// `[a, a, b, b]`): the dim becomes `Dyn` (`n * repeats`). Mirrors
+    /// `torch.repeat_interleave(x, repeats, dim=A)` with an integer count; a fresh
+    /// contiguous tensor.
+    ///
+    /// ```
+    /// use tensor_typed::prelude::*;
+    /// let kv = Tensor::<f32, Shape![1, 2, 3, 4]>::randn(0); // [b, kv_heads, t, d]
+    /// let repeated = kv.repeat_interleave::<1>(2);          // [1, Dyn, 3, 4]: transformers' repeat_kv
+    /// assert_eq!(repeated.dims(), &[1, 4, 3, 4]);
+    /// ```
+    ///
+    /// Compile error: `A` out of range.
+    ///
+    /// # Errors
+    /// A size overflow; an allocation failure.
+    #[plain_form]
+    pub fn try_repeat_interleave<const A: isize>(
+        &self,
+        repeats: usize,
+    ) -> Result<Tensor<T, NarrowedDyn<S, A>>>
+    where
+        SDim<A>: WrapDim<RankOf<S>>,
+        DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
+        ListOf<S>: SetAt<PosOf<S, A>, Dyn>,
+        <ListOf<S> as SetAt<PosOf<S, A>, Dyn>>::Output: IntoShape,
+    {
+        let repeats = i64::try_from(repeats).map_err(|_| tensor_core::Error::NumelOverflow {
+            op: "repeat_interleave",
+        })?;
+        fit(self.inner.repeat_interleave(repeats, A as i64))
     }
 
     /// `LEN` elements of dim `A` from the run-time `start` (a view): the dim becomes

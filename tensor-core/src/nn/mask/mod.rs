@@ -9,23 +9,56 @@ use crate::autograd::{self, SavedTensor};
 use crate::dispatch_dtype;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::iterator::{get_overlap_status, MemOverlapStatus};
+use crate::iterator::{get_overlap_status, MemOverlapStatus, TensorIterator, TensorIteratorConfig};
+use crate::kernels::ternary;
 use crate::layout::{broadcast_shapes, MemoryFormat};
 use crate::scalar::cast::checked_scalar;
 use crate::scalar::Scalar;
 use crate::tensor::Tensor;
 
-/// Writes `value` into the elements of `t` where `mask` (bool, `t`'s sizes) is true.
-fn fill_where<T: crate::element::Element>(t: &Tensor, mask: &Tensor, value: T) {
-    let m = mask.storage().read();
-    let flags = m.as_slice::<bool>();
-    let mut buf = t.storage().write();
-    let data = buf.as_mut_slice::<T>();
-    for (o, k) in t.layout().offsets().zip(mask.layout().offsets()) {
-        if flags[k] {
-            data[o] = value;
-        }
+/// `out = mask ? value : src`, elementwise, in one pass of the TensorIterator over
+/// `[out, mask, value, src]` (threads and vector loops as every elementwise op): `mask`
+/// is bool and broadcasts to `out`, `src` has `out`'s dtype and broadcasts to it (it may
+/// be `out` itself), `value` is converted to that dtype with c10's overflow check.
+#[cfg_attr(unoptimized, inline)]
+fn select_fill(out: &Tensor, mask: &Tensor, value: Scalar, src: &Tensor) -> Result<()> {
+    dispatch_dtype!(out.dtype(), T, {
+        let v = checked_scalar::<T>(value, "masked_fill")?;
+        let value = Tensor::from_vec(vec![v], &[])?;
+        let config = TensorIteratorConfig::new()
+            .check_all_same_dtype(false)
+            .add_output(out)
+            .add_const_input(mask)
+            .add_const_input(&value)
+            .add_const_input(src);
+        TensorIterator::build_and_run(config, |iter| {
+            Ok(ternary::<bool, T, T, _>(
+                iter,
+                |m: bool, v: T, x: T| {
+                    if m {
+                        v
+                    } else {
+                        x
+                    }
+                },
+            ))
+        })?;
+    });
+    Ok(())
+}
+
+/// PyTorch's refusal of a mask that is not bool.
+#[cfg_attr(unoptimized, inline)]
+fn check_mask_dtype(mask: &Tensor) -> Result<()> {
+    if mask.dtype() != DType::Bool {
+        return Err(Error::UnsupportedDType {
+            message: format!(
+                "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+                mask.dtype().type_meta_name()
+            ),
+        });
     }
+    Ok(())
 }
 
 impl Tensor {
@@ -46,14 +79,7 @@ impl Tensor {
             return autograd::inplace_rebase(self, |old| old.masked_fill(mask, value));
         }
         autograd::check_writable(self)?;
-        if mask.dtype() != DType::Bool {
-            return Err(Error::UnsupportedDType {
-                message: format!(
-                    "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-                    mask.dtype().type_meta_name()
-                ),
-            });
-        }
+        check_mask_dtype(mask)?;
         if get_overlap_status(self, mask) == MemOverlapStatus::Partial {
             return Err(Error::PartialOverlap);
         }
@@ -64,16 +90,15 @@ impl Tensor {
                 broadcast: shape,
             });
         }
-        let target: Vec<i64> = self.sizes().iter().map(|&s| s as i64).collect();
-        let mut m = mask.expand(&target)?;
-        if m.shares_storage(self) {
+        let copy;
+        let mask = if mask.shares_storage(self) {
             // Only a bool tensor can share a bool mask's storage: read a copy.
-            m = m.clone(MemoryFormat::Contiguous)?;
-        }
-        dispatch_dtype!(self.dtype(), T, {
-            let v = checked_scalar::<T>(value, "masked_fill")?;
-            fill_where::<T>(self, &m, v);
-        });
+            copy = mask.clone(MemoryFormat::Contiguous)?;
+            &copy
+        } else {
+            mask
+        };
+        select_fill(self, mask, value, self)?;
         autograd::wrote(self);
         Ok(())
     }
@@ -110,10 +135,12 @@ impl Tensor {
 
     #[cfg_attr(unoptimized, inline)]
     fn masked_fill_forward(&self, mask: &Tensor, value: Scalar) -> Result<Tensor> {
+        // PyTorch's order: the broadcast (mask first), then the mask's dtype, then the
+        // value; the result is contiguous, as its `clone(at::MemoryFormat::Contiguous)`.
         let shape = broadcast_shapes(mask.sizes(), self.sizes())?;
-        let target: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
-        let result = self.expand(&target)?.clone(MemoryFormat::Contiguous)?;
-        result.masked_fill_(mask, value)?;
+        check_mask_dtype(mask)?;
+        let result = Tensor::empty(&shape, self.dtype())?;
+        select_fill(&result, mask, value, self)?;
         Ok(result)
     }
 }

@@ -80,6 +80,14 @@ macro_rules! __unary_ops {
                 backward: "SqrtBackward0" saves result |g, y| g.div(&y.mul_scalar(2)?)?,
                 smooth: Positive, partial: Broadcasts,
             }
+            rsqrt {
+                variant: Rsqrt, inplace: rsqrt_, out: rsqrt_out,
+                torch: "rsqrt", doc: "reciprocal square root `1 / sqrt(x)`",
+                kernel: float(|x| x.sqrt().recip()),
+                bool_error: None,
+                backward: "RsqrtBackward0" saves result |g, y| g.mul(&y.mul(y)?.mul(y)?.mul_scalar(-0.5)?)?,
+                smooth: Positive, partial: Broadcasts,
+            }
             sigmoid {
                 variant: Sigmoid, inplace: sigmoid_, out: sigmoid_out,
                 torch: "sigmoid", doc: "`1 / (1 + e^-x)`",

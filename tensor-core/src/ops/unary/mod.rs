@@ -472,6 +472,28 @@ mod tests {
     }
 
     #[test]
+    fn rsqrt_is_one_over_the_square_root_and_nan_below_zero_as_pytorchs() {
+        let t = Tensor::from_vec(vec![4.0f32, 0.25, 0.0, -1.0], &[4]).unwrap();
+        let r = t.rsqrt().unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(r[..3], [0.5, 2.0, f32::INFINITY]);
+        assert!(r[3].is_nan());
+        let i = Tensor::from_vec(vec![16i64], &[1]).unwrap();
+        assert_eq!(i.rsqrt().unwrap().to_vec::<f32>().unwrap(), [0.25]);
+        // `-0.5 · g · y³`: at x = 4, y = 1/2, the gradient of one is -1/16.
+        let x = Tensor::from_vec(vec![4.0f64], &[1])
+            .unwrap()
+            .requires_grad_(true)
+            .unwrap();
+        x.rsqrt()
+            .unwrap()
+            .sum(&[], false)
+            .unwrap()
+            .backward()
+            .unwrap();
+        assert_eq!(x.grad().unwrap().to_vec::<f64>().unwrap(), [-0.0625]);
+    }
+
+    #[test]
     fn every_op_of_the_table_is_listed_once_by_its_pytorch_name() {
         for &op in UnaryOp::ALL {
             assert_eq!(UnaryOp::from_name(op.name()), Some(op));

@@ -2,27 +2,38 @@
 //! (temperature, top-k, top-p with a seed), with or without the KV cache.
 
 use crate::config::Ids;
+use std::time::Instant;
 use tensor_core::{Error, Result};
 
-/// What generation needs of a model of any config.
+/// What generation needs of a causal language model of any config (GPT-2, Llama).
 pub trait Model {
     /// The KV cache.
     type Cache;
-    /// The context length (`n_positions`).
+    /// The context length (`n_positions`, `max_position_embeddings`).
     fn n_positions(&self) -> usize;
-    /// An empty cache for `batch` sequences.
+    /// An empty cache for `batch` sequences of up to `capacity` positions (at most the
+    /// context; a model may allocate the whole context).
     ///
     /// # Errors
     /// Out of memory.
-    fn new_cache(&self, batch: usize) -> Result<Self::Cache>;
+    fn new_cache(&self, batch: usize, capacity: usize) -> Result<Self::Cache>;
     /// The logits of the last position of `ids` (batch 1), as a vector over the vocabulary.
-    fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<f32>;
+    ///
+    /// # Errors
+    /// The model's errors (a cache without room).
+    fn next_logits(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Result<Vec<f32>>;
     /// The most likely next token of each sequence (`argmax` over the vocabulary).
-    fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Vec<i64>;
+    ///
+    /// # Errors
+    /// As [`Model::next_logits`].
+    fn next_greedy(&self, ids: &Ids, cache: Option<&mut Self::Cache>) -> Result<Vec<i64>>;
     /// The logits of every position of `ids` `[batch, seq, vocab]`, without a cache
     /// (`GPT2LMHeadModel(ids).logits`); returns their number (what `--bench-forward`
     /// times).
-    fn forward_numel(&self, ids: &Ids) -> usize;
+    ///
+    /// # Errors
+    /// The model's errors.
+    fn forward_numel(&self, ids: &Ids) -> Result<usize>;
 }
 
 /// How the next token is chosen: greedily, or sampled as transformers' logits warpers
@@ -160,7 +171,7 @@ pub fn generate<M: Model>(
         Choice::Greedy => Rng(0),
     };
     let mut cache = if use_cache {
-        Some(model.new_cache(1)?)
+        Some(model.new_cache(1, prompt.len() + max_new)?)
     } else {
         None
     };
@@ -171,14 +182,14 @@ pub fn generate<M: Model>(
         let input = if use_cache { &next_input } else { &seq };
         let ids = Ids::from_vec(input.clone(), &[1, input.len()])?;
         let token = match choice {
-            Choice::Greedy => model.next_greedy(&ids, cache.as_mut())[0],
+            Choice::Greedy => model.next_greedy(&ids, cache.as_mut())?[0],
             Choice::Sample {
                 temperature,
                 top_k,
                 top_p,
                 ..
             } => {
-                let mut logits = model.next_logits(&ids, cache.as_mut());
+                let mut logits = model.next_logits(&ids, cache.as_mut())?;
                 warp(&mut logits, *temperature, *top_k, *top_p);
                 draw(&logits, &mut rng)
             }
@@ -188,4 +199,41 @@ pub fn generate<M: Model>(
         next_input = vec![token];
     }
     Ok(out)
+}
+
+/// `--bench-forward`: for each `[batch, seq]`, two warm-up forwards, then `reps` timed
+/// ones; prints the best and the median in ms. The ids are a fixed deterministic
+/// pattern within a vocabulary of `vocab` tokens (the values do not change the work).
+///
+/// # Errors
+/// The model's errors; out of memory.
+pub fn bench_forward<M: Model>(
+    model: &M,
+    vocab: usize,
+    shapes: &[(usize, usize)],
+    reps: usize,
+) -> Result<()> {
+    for &(b, t) in shapes {
+        let ids: Vec<i64> = (0..b * t)
+            .map(|i| (i * 7919 % 1000 % vocab.max(1)) as i64)
+            .collect();
+        let ids = Ids::try_from_dyn(tensor_core::Tensor::from_vec(ids, &[b, t])?)?;
+        for _ in 0..2 {
+            model.forward_numel(&ids)?;
+        }
+        let mut ms: Vec<f64> = (0..reps)
+            .map(|_| {
+                let start = Instant::now();
+                model.forward_numel(&ids)?;
+                Ok(start.elapsed().as_secs_f64() * 1e3)
+            })
+            .collect::<Result<_>>()?;
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "forward [{b}, {t}]: best {:.2} ms, median {:.2} ms",
+            ms[0],
+            ms[ms.len() / 2]
+        );
+    }
+    Ok(())
 }
