@@ -24,6 +24,8 @@ mod config;
 #[path = "../common/generate.rs"]
 mod generate;
 mod model;
+#[path = "../common/model_limits.rs"]
+mod model_limits;
 #[cfg(feature = "tokenizers")]
 #[path = "../common/text.rs"]
 mod text;
@@ -31,10 +33,11 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use cli::{available_memory, check_bench, check_prompt, Args, Parsed};
+use cli::{Args, Parsed};
 use config::{HfConfig, Which};
 use generate::{bench_forward, generate, Model};
 use model::Gpt2;
+use model_limits::{available_memory, check_bench, check_prompt};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -357,15 +357,15 @@ fn a_bench_shape_past_the_context_or_the_memory_is_an_error() {
     );
     let e = run_error("--bench-forward 1000000x1000000");
     assert!(e.contains("exceed the context"), "{e}");
-    let e = crate::cli::check_bench(&[(1_000_000, 128)], 128, 1000, 1 << 30)
+    let e = crate::model_limits::check_bench(&[(1_000_000, 128)], 128, 1000, 1 << 30)
         .unwrap_err()
         .to_string();
     assert!(e.contains("need more than the 1024 MiB"), "{e}");
-    let e = crate::cli::check_bench(&[(usize::MAX, 128)], 128, 1000, u64::MAX)
+    let e = crate::model_limits::check_bench(&[(usize::MAX, 128)], 128, 1000, u64::MAX)
         .unwrap_err()
         .to_string();
     assert!(e.contains("need more than"), "{e}");
-    crate::cli::check_bench(&[(2, 128)], 128, 1000, 1 << 30).unwrap();
+    crate::model_limits::check_bench(&[(2, 128)], 128, 1000, 1 << 30).unwrap();
 }
 
 #[test]
