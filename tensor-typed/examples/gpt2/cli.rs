@@ -4,6 +4,7 @@
 //! model's config (ids within the vocabulary, lengths within the context) is checked
 //! once it is read (`model_limits.rs`).
 
+use crate::flag_values::{shape, temperature, top_p};
 use crate::generate::Choice;
 use clap::Parser;
 use std::path::PathBuf;
@@ -85,34 +86,6 @@ struct Flags {
     /// Timed repetitions per shape (a positive integer).
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     reps: u32,
-}
-
-/// `--temperature`: a finite positive number.
-fn temperature(s: &str) -> std::result::Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
-        _ => Err("expected a finite positive number".into()),
-    }
-}
-
-/// `--top-p`: a number in (0, 1].
-fn top_p(s: &str) -> std::result::Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
-        _ => Err("expected a number in (0, 1]".into()),
-    }
-}
-
-/// One `--bench-forward` shape, `BxT` with both positive.
-fn shape(s: &str) -> std::result::Result<(usize, usize), String> {
-    let (b, t) = s
-        .split_once('x')
-        .ok_or_else(|| "expected BxT (batch x tokens), such as 2x32".to_string())?;
-    let positive = |v: &str| v.trim().parse::<usize>().ok().filter(|&n| n > 0);
-    match (positive(b), positive(t)) {
-        (Some(b), Some(t)) => Ok((b, t)),
-        _ => Err("expected BxT with two positive integers, such as 2x32".into()),
-    }
 }
 
 /// What parsing gives: the run's arguments, or the usage to print.

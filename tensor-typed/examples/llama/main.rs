@@ -33,6 +33,8 @@
 
 mod cli;
 mod config;
+#[path = "../common/flag_values.rs"]
+mod flag_values;
 #[path = "../common/generate.rs"]
 mod generate;
 mod model;
