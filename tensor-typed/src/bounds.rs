@@ -15,6 +15,12 @@
 //! | [`ProductOf<H, E>`] on `X` | `X` has the size `H · E` | `unflatten`, `flatten_into` |
 //! | [`CanMatmul<R>`] on `S` | `S @ R` compiles, giving [`MatmulOut<S, R>`] | matmul of shapes not known |
 //!
+//! No bound is needed for `narrow_dyn` of a dim parameter `T`: its result's dim is
+//! [`Narrowed<T>`] (the dim with a run-time length and `T`'s name, if any; `Dyn` for an
+//! unnamed dim), which meets itself, `Dyn` and a 1 as any dim does. To meet another dim
+//! (the positions of a pass taken from a table of positions), say what it is with a
+//! rename, e.g. to `Dyn`: `wpe.narrow_dyn::<0>(past, t).rename::<Shape![Dyn, E]>()`.
+//!
 //! ```
 //! use tensor_typed::bounds::{Dim, DimMul, ProductOf};
 //! use tensor_typed::prelude::*;
@@ -62,4 +68,5 @@ pub use crate::shape::matmul_dims::{CanMatmul, MatmulOut};
 pub use crate::shape::split::ProductOf;
 pub use crate::shape::Shape;
 pub use crate::typelevel::arith::{DimAdd, DimMul, Prod, Sum};
-pub use crate::typelevel::dim::Dim;
+pub use crate::typelevel::dim::{Dim, NarrowDim};
+pub use crate::typelevel::named::{Narrowed, Part};

@@ -170,7 +170,7 @@ pub use tensor_core::num_traits;
 pub use tensor_core::{Element, Error, Result};
 pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
-pub use typelevel::named::NamedDim;
+pub use typelevel::named::{NamedDim, Part};
 
 /// Naming a static size once, for a config: `Dim![..]` is the type of one dim, usable
 /// wherever `Shape![..]` takes a dim (a dim type is written in UpperCamelCase, as Rust
@@ -262,7 +262,7 @@ pub mod prelude {
     pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
-    pub use crate::NamedDim;
     pub use crate::{dims, layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
+    pub use crate::{NamedDim, Part};
     pub use tensor_core::{Element, Error, Result};
 }

@@ -12,7 +12,9 @@
 //! and values `[batch, heads, n_positions, head_dim]`, allocated once (zeroed memory, so
 //! untouched until written); each step writes its positions with `copy_` into a
 //! `narrow_dyn` view and attends over the first `len` positions, a view whose seq dim is
-//! `Dyn`: no copy of the cache per step.
+//! `Dyn`: no copy of the cache per step. Rows of the position table and the causal mask
+//! are parts of `Positions` (`narrow_dyn` keeps a dim's name), renamed to `Dyn` where they
+//! meet this pass's `Tok` positions.
 
 use crate::config::{size, Batch, Config, Ids, Tok};
 use std::path::Path;
@@ -65,10 +67,11 @@ pub struct Gpt2<C: Config> {
 /// One layer's cache.
 #[allow(clippy::type_complexity)]
 pub struct LayerCache<C: Config> {
-    /// Keys, transposed: `[batch, Heads, HeadDim, Positions]`.
-    pub k_t: Tensor<f32, Shape![Dyn, C::Heads, C::HeadDim, C::Positions]>,
-    /// Values: `[batch, Heads, Positions, HeadDim]`.
-    pub v: Tensor<f32, Shape![Dyn, C::Heads, C::Positions, C::HeadDim]>,
+    /// Keys, transposed: `[batch, Heads, HeadDim, positions]`, room for `Positions`
+    /// positions (a run-time dim: each step writes and reads a run-time part of it).
+    pub k_t: Tensor<f32, Shape![Dyn, C::Heads, C::HeadDim, Dyn]>,
+    /// Values: `[batch, Heads, positions, HeadDim]`, as `k_t`.
+    pub v: Tensor<f32, Shape![Dyn, C::Heads, Dyn, C::HeadDim]>,
 }
 
 /// The keys and values of every layer for the first `len` positions.
@@ -216,7 +219,12 @@ impl<C: Config> Attention<C> {
         let scale = 1.0 / (size::<C::HeadDim>() as f64).sqrt();
         let scores = q.matmul(&keys_t).mul_scalar(scale); // [Batch, Heads, Tok, Dyn]
         let scores = if t > 1 {
-            let mask = future.narrow_dyn::<0>(past, t).narrow_dyn::<1>(0, past + t);
+            // Rows `past..past + t` and the first `past + t` columns: parts of
+            // `Positions`, stated to be this pass's queries and keys.
+            let mask = future
+                .narrow_dyn::<0>(past, t)
+                .narrow_dyn::<1>(0, past + t)
+                .rename::<Shape![Dyn, Dyn]>();
             scores.masked_fill(&mask, f32::NEG_INFINITY)
         } else {
             scores // one query at the end: it may attend to every position
@@ -256,7 +264,10 @@ impl<C: Config> Gpt2<C> {
         let past = cache.as_ref().map_or(0, |c| c.len);
         let t = ids.dims()[1];
         let x = self.wte.forward(ids); // [Batch, Tok, Embd]
-        x.add_(&self.wpe.weight.narrow_dyn::<0>(past, t));
+                                       // Rows `past..past + t` of the position table: a part of `Positions`, added
+                                       // as this pass's `Tok` positions.
+        let wpe = self.wpe.weight.narrow_dyn::<0>(past, t);
+        x.add_(&wpe.rename::<Shape![Dyn, C::Embd]>());
         let mut x = x;
         for (i, block) in self.h.iter().enumerate() {
             let layer = cache.as_deref_mut().map(|c| &mut c.layers[i]);

@@ -204,8 +204,10 @@ impl<T: Dim, E: Dim> RopeAngles<T, E> {
         x: &Tensor<f32, (B, H, T, E)>,
     ) -> Result<Tensor<f32, (B, H, T, E)>> {
         let half = x.dims()[3] / 2;
-        let x1 = x.try_narrow_dyn::<-1>(0, half)?;
-        let x2 = x.try_narrow_dyn::<-1>(half, half)?;
+        // The halves are not `E`: they are sliced from a view whose last dim is `Dyn`.
+        let whole = x.try_rename::<(B, H, T, Dyn)>()?;
+        let x1 = whole.try_narrow_dyn::<-1>(0, half)?;
+        let x2 = whole.try_narrow_dyn::<-1>(half, half)?;
         let rotated: Tensor<f32, (B, H, T, Dyn)> = Tensor::try_cat::<-1>((&x2.try_neg()?, &x1))?;
         let out = x.try_mul(&self.cos)?;
         out.try_add_(&rotated.try_rename::<(B, H, T, E)>()?.try_mul(&self.sin)?)?;

@@ -1,5 +1,6 @@
 //! Slices at a run-time position: `narrow_dyn` (`start` and `length` known at run time:
-//! the dim becomes `Dyn`), `narrow_at` (a run-time `start`, a static `LEN`: the dim
+//! the dim's length becomes run-time, its name stays: `Dyn` for an unnamed dim, `Seq` for
+//! the run-time name `Seq`, `Part<Model>` for the static name `Model`), `narrow_at` (a run-time `start`, a static `LEN`: the dim
 //! becomes `D<LEN>`, e.g. 1), `select` (one index: the dim is removed), `copy_` (write
 //! into such a slice), and `repeat_interleave` (a run-time count: the dim becomes `Dyn`). The dim is given as PyTorch gives it (`const A: isize`, `-1` the
 //! last); a dim out of range is the usual compile error
@@ -22,16 +23,26 @@
 use crate::ops::dims::fit;
 use crate::ops::inplace::InplaceBroadcast;
 use crate::shape::dims::DimInRange;
-use crate::shape::dims::{out, DimOkOf, PosOf, RankOf, RemoveAt, SDim, SetAt, WrapDim};
+use crate::shape::dims::{out, At, DimAt, DimOkOf, PosOf, RankOf, RemoveAt, SDim, SetAt, WrapDim};
 use crate::shape::{IntoShape, ListOf, Shape, ShapeOf};
 use crate::tensor::Tensor;
-use crate::typelevel::dim::{Dim, Dyn, D};
+use crate::typelevel::dim::{Dim, Dyn, NarrowDim, D};
+use crate::typelevel::named::Narrowed;
 use crate::typelevel::op;
 use tensor_core::{Element, Result};
 use tensor_macros::plain_form;
 
-/// The shape of `narrow_dyn::<A>` of `X`: dim `A` becomes `Dyn`.
-pub type NarrowedDyn<X, const A: isize> = ShapeOf<<ListOf<X> as SetAt<PosOf<X, A>, Dyn>>::Output>;
+/// The shape of `repeat_interleave::<A>` of `X`: dim `A` becomes `Dyn`.
+pub type DynAt<X, const A: isize> = ShapeOf<<ListOf<X> as SetAt<PosOf<X, A>, Dyn>>::Output>;
+
+/// The dim of shape `X` at signed dim `A`, narrowed to a run-time length
+/// ([`Narrowed`]).
+pub type NarrowedAt<X, const A: isize> = Narrowed<DimAt<X, PosOf<X, A>>>;
+
+/// The shape of `narrow_dyn::<A>` of `X`: dim `A` gets a run-time length and keeps its
+/// name ([`NarrowDim`]).
+pub type NarrowedDyn<X, const A: isize> =
+    ShapeOf<<ListOf<X> as SetAt<PosOf<X, A>, NarrowedAt<X, A>>>::Output>;
 
 /// `start` as PyTorch's `int64_t`, saturating (a start past `i64::MAX` is past every end).
 #[cfg_attr(unoptimized, inline)]
@@ -41,7 +52,11 @@ fn start_i64(start: usize) -> i64 {
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// Elements `start..start + len` of dim `A` (a view), both known at run time, so
-    /// the dim becomes `Dyn`. Mirrors `torch.narrow(x, A, start, len)`.
+    /// the dim's length becomes run-time: an unnamed dim becomes `Dyn`, a name stays
+    /// (a run-time name itself, a static name `Model` its [`Part<Model>`], which unifies
+    /// with `Model` and with no other name). Mirrors `torch.narrow(x, A, start, len)`.
+    ///
+    /// [`Part<Model>`]: crate::typelevel::named::Part
     ///
     /// Compile error: `A` out of range.
     ///
@@ -56,8 +71,9 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         SDim<A>: WrapDim<RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::narrow, S, A>,
-        ListOf<S>: SetAt<PosOf<S, A>, Dyn>,
-        <ListOf<S> as SetAt<PosOf<S, A>, Dyn>>::Output: IntoShape,
+        ListOf<S>: At<PosOf<S, A>, Output: NarrowDim>,
+        ListOf<S>: SetAt<PosOf<S, A>, NarrowedAt<S, A>>,
+        <ListOf<S> as SetAt<PosOf<S, A>, NarrowedAt<S, A>>>::Output: IntoShape,
     {
         fit(self.inner.narrow(A as i64, start_i64(start), len))
     }
@@ -82,7 +98,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn try_repeat_interleave<const A: isize>(
         &self,
         repeats: usize,
-    ) -> Result<Tensor<T, NarrowedDyn<S, A>>>
+    ) -> Result<Tensor<T, DynAt<S, A>>>
     where
         SDim<A>: WrapDim<RankOf<S>>,
         DimOkOf<S, A>: DimInRange<op::narrow, S, A>,

@@ -141,6 +141,7 @@ pub trait Dim:
     + Unify<Dyn, Output = Self>
     + BroadcastAt<Self, Output = Self, Ok = B1>
     + BroadcastAt<D<1>, Output = Self, Ok = B1>
+    + NarrowDim
 {
     /// `Some(size)` for a static dim, `None` for `Dyn`.
     const STATIC: Option<usize>;
@@ -162,6 +163,26 @@ where
 pub trait SizeOf {
     /// The unnamed dim.
     type Unnamed: Dim;
+}
+
+/// The dim that a slice of run-time length leaves of this dim (`narrow_dyn`): `Dyn` for
+/// an unnamed dim; for a name, the name kept with a run-time length (the name itself when
+/// its size is `Dyn`, else its [`Part`](crate::typelevel::named::Part)); the impls for
+/// names are beside [`crate::typelevel::named::NamedDim`]. In generic code over `X: Dim`
+/// the narrowed dim is `<X as NarrowDim>::Output`, written
+/// [`Narrowed<X>`](crate::typelevel::named::Narrowed).
+pub trait NarrowDim {
+    /// The narrowed dim.
+    type Output: Dim;
+}
+impl<const N: usize> NarrowDim for D<N> {
+    type Output = Dyn;
+}
+impl<Hi, Lo> NarrowDim for K<Hi, Lo> {
+    type Output = Dyn;
+}
+impl NarrowDim for Dyn {
+    type Output = Dyn;
 }
 
 impl<Hi: Dim, Lo: Dim> Dim for K<Hi, Lo> {

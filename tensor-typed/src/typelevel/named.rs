@@ -36,8 +36,8 @@
 
 use crate::typelevel::decimal::DigEq;
 use crate::typelevel::dim::{
-    All3, Bool, BroadcastAtBySize, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, RunTimeOr,
-    Select, StaticDim, Unify, D, K,
+    All3, Bool, BroadcastAtBySize, BroadcastDim, Dim, DimEq, Dyn, If, IsOne, NamedOr, NarrowDim,
+    RunTimeOr, Select, StaticDim, Unify, D, K,
 };
 use std::fmt;
 use std::marker::PhantomData;
@@ -80,6 +80,7 @@ pub trait SizeRules<X>:
     + UnifyBySize<X, Dyn, Output = X>
     + BroadcastAtBySize<X, X, Output = X, Ok = B1>
     + BroadcastAtBySize<X, D<1>, Output = X, Ok = B1>
+    + NarrowBySize<X>
 {
 }
 impl<const N: usize, X: NamedDim<Size = D<N>>> SizeRules<X> for D<N> where D<N>: Dim {}
@@ -176,6 +177,59 @@ pub trait SameNameIf<A, B> {}
 impl<A, B> SameNameIf<A, B> for B0 {}
 #[diagnostic::do_not_recommend]
 impl<A> SameNameIf<A, A> for B1 {}
+/// A name and a run-time part of it ([`Part`]) are one name.
+#[diagnostic::do_not_recommend]
+impl<A> SameNameIf<Part<A>, A> for B1 {}
+/// A run-time part of a name and the name are one name.
+#[diagnostic::do_not_recommend]
+impl<A> SameNameIf<A, Part<A>> for B1 {}
+
+// ---- a slice of a name: the name kept, the length run-time -------------------------
+
+/// A run-time length of the static name `X`: what `narrow_dyn` leaves of a dim named
+/// `X` (`Model (256)` narrowed to 10 elements is `Part<Model>`). It is the name `X` with
+/// the size `Dyn`: it unifies with `X` (the run time checks the length, as for `Dyn`) and
+/// with itself, never with another name, and a unified pair keeps `X`.
+pub struct Part<X>(PhantomData<X>);
+
+impl<X: NamedDim> fmt::Debug for Part<X> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = std::any::type_name::<X>();
+        let short = name.rsplit("::").next().unwrap_or(name);
+        write!(f, "Part<{short}>")
+    }
+}
+
+impl<X: NamedDim> NamedDim for Part<X> {
+    type Size = Dyn;
+    type Id = X::Id;
+}
+
+/// The dim `narrow_dyn` leaves of dim `X`: `Dyn` for an unnamed dim, the name kept for a
+/// named one ([`NarrowDim`]).
+pub type Narrowed<X> = <X as NarrowDim>::Output;
+
+/// [`NarrowDim`] of the name `X` of size `Self`: a static name becomes its [`Part`], a
+/// run-time name stays itself.
+pub trait NarrowBySize<X> {
+    /// The narrowed dim.
+    type Out: Dim;
+}
+impl<const N: usize, X: NamedDim> NarrowBySize<X> for D<N> {
+    type Out = Part<X>;
+}
+impl<Hi, Lo, X: NamedDim> NarrowBySize<X> for K<Hi, Lo> {
+    type Out = Part<X>;
+}
+impl<X: Dim> NarrowBySize<X> for Dyn {
+    type Out = X;
+}
+impl<X: NamedDim> NarrowDim for X
+where
+    X::Size: NarrowBySize<X>,
+{
+    type Output = <X::Size as NarrowBySize<X>>::Out;
+}
 /// A name and an unnamed dim: by size (an unnamed static dim of the same size, or `Dyn`).
 #[diagnostic::do_not_recommend]
 impl<X: NamedDim, const B: usize> DimEq<D<B>> for X
@@ -379,10 +433,31 @@ mod tests {
     }
 
     #[test]
+    fn a_narrowed_name_keeps_its_name_with_a_run_time_length() {
+        assert!(same::<Narrowed<Head>, Part<Head>>());
+        assert!(same::<Narrowed<Seq>, Seq>());
+        assert!(same::<Narrowed<Part<Head>>, Part<Head>>());
+        assert!(same::<Narrowed<D<16>>, Dyn>());
+        assert!(same::<Narrowed<Dyn>, Dyn>());
+        assert!(eq::<Part<Head>, Head>());
+        assert!(eq::<Head, Part<Head>>());
+        assert!(eq::<Part<Head>, Part<Head>>());
+        assert!(!eq::<Part<Head>, Head16>());
+        assert!(!eq::<Part<Head>, Seq>());
+        assert!(eq::<Part<Head>, D<7>>());
+        assert!(same::<<Head as Unify<Part<Head>>>::Output, Head>());
+        assert!(same::<<Part<Head> as Unify<Head>>::Output, Head>());
+        assert!(same::<<Part<Head> as Unify<Dyn>>::Output, Part<Head>>());
+        assert!(same::<<Part<Head> as Unify<D<7>>>::Output, D<7>>());
+        assert_eq!(<Part<Head> as Dim>::STATIC, None);
+    }
+
+    #[test]
     fn a_name_debug_prints_its_name_and_static_size() {
         assert_eq!(format!("{:?}", Seq), "Seq");
         assert_eq!(format!("{:?}", Head), "Head (32)");
         assert_eq!(Head::SIZE, 32);
         assert!(same::<<Head as SizeOf>::Unnamed, D<32>>());
+        assert_eq!(format!("{:?}", Part::<Head>(PhantomData)), "Part<Head>");
     }
 }

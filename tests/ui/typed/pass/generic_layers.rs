@@ -33,7 +33,10 @@ fn norm_mix<B: Dim, T: Dim, C: Dim>(
     let s: Tensor<f32, Shape![B, T, T]> = y.matmul(&y.transpose::<1, 2>()).masked_fill(mask, 0.0);
     let z: Tensor<f32, Shape![T, B, C]> = s.matmul(&y).permute::<Axes![1, 0, 2]>();
     let _: Tensor<f32, Shape![B, C]> = z.select::<0>(0);
-    let _: Tensor<f32, Shape![Dyn, B, C]> = z.narrow_dyn::<0>(0, 1);
+    // A slice of `T` is `Narrowed<T>` (`T`'s name kept, if any); renamed to `Dyn` to
+    // meet other dims.
+    let part: Tensor<f32, (tensor_typed::bounds::Narrowed<T>, B, C)> = z.narrow_dyn::<0>(0, 1);
+    let _: Tensor<f32, Shape![Dyn, B, C]> = part.rename();
     z.permute::<Axes![1, 0, 2]>()
 }
 
