@@ -88,6 +88,12 @@ def main():
     ours_bin = os.path.join(ROOT, "target", "release", "cases")
     names = a.cases or case_names(torch_bench)
     work = run_json([ours_bin, "--work", "--threads", str(a.threads)], False)
+    torch_cap = subprocess.run(
+        [sys.executable, "-c", "import torch; print(torch.backends.cpu.get_cpu_capability())"],
+        capture_output=True, text=True).stdout.strip()
+    print(f"cpu capability: ours {work.pop('cpu_capability', '?')}, torch {torch_cap or '?'}; "
+          f"{a.threads} threads")
+    print()
     print("| case | ours best | ours median | torch best | torch median | best/best | median/median | roofline (ours best) |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     for name in names:

@@ -106,6 +106,7 @@
 mod alloc;
 pub mod autograd;
 mod buffer_cache;
+mod cpu;
 mod display;
 mod dtype;
 mod element;
@@ -130,6 +131,7 @@ mod tensor;
 mod test_util;
 
 pub use autograd::{is_grad_enabled, no_grad, NoGradGuard};
+pub use cpu::cpu_capability;
 pub use dtype::{can_cast, promote_types, DType, ALL_DTYPES};
 pub use element::Element;
 pub use error::{Error, Result};
@@ -139,7 +141,6 @@ pub use iterator::{
     reduction_output_view, result_type, DimCounter, Explain, MemOverlap, MemOverlapStatus, Operand,
     ResultTypeState, TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
 };
-pub use kernels::simd::cpu_capability;
 pub use layout::{
     broadcast_shapes, channels_last_strides_2d, channels_last_strides_3d, checked_numel,
     compute_stride, contiguous_nbytes, contiguous_strides, infer_dense_strides,

@@ -1,5 +1,5 @@
-//! Proc macros for typed tensors: `tensor!`, `layout!`, `Shape!`, `Dim!`, `dims!`, `Axes!`,
-//! `#[derive(Params)]`, and tensor-typed's own `#[plain_form]`.
+//! Proc macros for typed tensors: `tensor!`, `layout!`, `einsum!`, `Shape!`, `Dim!`,
+//! `dims!`, `Axes!`, `#[derive(Params)]`, and tensor-typed's own `#[plain_form]`.
 //!
 //! Each macro is one module with the phases parse → validate → expand; this file is only
 //! the entry points. Use them through `tensor_typed::prelude`.
@@ -19,6 +19,7 @@ mod dim;
 mod dim_arith;
 mod dim_spelling;
 mod dims;
+mod einsum;
 mod expr;
 mod layout;
 mod literal;
@@ -82,6 +83,24 @@ pub fn tensor(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
     layout::expand(input.into()).into()
+}
+
+/// `einsum!("b h s d, b h t d -> b h s t", q, k)`: `torch.einsum` whose result shape is
+/// computed at compile time from the pattern and the operands' types (names kept); a
+/// label bound to two different dims, an operand of the wrong rank, an output label in
+/// no operand or written twice, or an operand count other than the pattern's is a
+/// compile error drawing the pattern with a caret under the offending label. Returns the
+/// tensor, panicking with PyTorch's message when a `Dyn` dim does not fit at run time.
+#[proc_macro]
+pub fn einsum(input: TokenStream) -> TokenStream {
+    einsum::expand(input.into(), einsum::Form::Plain).into()
+}
+
+/// `try_einsum!(..)`: `einsum!` returning `Result` instead of panicking when a `Dyn` dim
+/// does not fit at run time.
+#[proc_macro]
+pub fn try_einsum(input: TokenStream) -> TokenStream {
+    einsum::expand(input.into(), einsum::Form::Try).into()
 }
 
 /// `#[derive(Params)]`: implements `tensor_typed::Params` for a struct, visiting in

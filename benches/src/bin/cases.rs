@@ -308,6 +308,11 @@ fn work_json(threads: usize) -> String {
     rows.push(format!(
         " \"fma_peak\": {{\"bytes\": null, \"flops\": {peak}}}"
     ));
+    // The instruction set the kernels dispatch on (not a case: a string).
+    rows.push(format!(
+        " \"cpu_capability\": \"{}\"",
+        tensor_core::cpu_capability()
+    ));
     format!("{{\n{}\n}}", rows.join(",\n"))
 }
 

@@ -1,6 +1,7 @@
 //! `explain()`: the plan a built iterator followed, printable step by step.
 
 use super::{FastSetupType, TensorIterator};
+use crate::cpu::cpu_capability;
 use crate::error::list;
 use crate::layout::DimVec;
 use std::fmt;
@@ -55,7 +56,8 @@ impl TensorIterator {
 
 /// The plan of a built [`TensorIterator`]: which fast setup was taken, the effective
 /// strides, the perm, the coalesced sizes, the byte strides per operand and the output
-/// strides. `Display` prints one step per line.
+/// strides, and the CPU capability the kernels dispatch on. `Display` prints one step
+/// per line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explain {
     /// The fast setup taken (`None` when strides and perm were computed).
@@ -75,6 +77,9 @@ pub struct Explain {
     pub byte_strides: Vec<Vec<isize>>,
     /// Per output, its strides in elements.
     pub output_strides: Vec<Vec<isize>>,
+    /// The vector instruction set the kernels run with on this CPU
+    /// ([`crate::cpu::cpu_capability`]: `AVX512`, `AVX2` or `DEFAULT`).
+    pub cpu_capability: &'static str,
 }
 
 impl TensorIterator {
@@ -104,6 +109,7 @@ impl TensorIterator {
             output_strides: (0..self.num_outputs)
                 .map(|i| self.final_output(i).strides().to_vec())
                 .collect(),
+            cpu_capability: cpu_capability(),
         }
     }
 }
@@ -135,6 +141,7 @@ impl fmt::Display for Explain {
         for (k, s) in self.output_strides.iter().enumerate() {
             writeln!(f, "output strides:    out{k} {}", list(s))?;
         }
+        writeln!(f, "cpu capability:    {}", self.cpu_capability)?;
         Ok(())
     }
 }

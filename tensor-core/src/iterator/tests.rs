@@ -304,3 +304,17 @@ fn a_0d_conversion_casts_as_copy_does_for_every_dtype_pair() {
         }
     }
 }
+
+#[test]
+fn explain_prints_the_cpu_capability_the_kernels_dispatch_on() {
+    let a = strided(&[2, 3], &[3, 1]);
+    let it = TensorIterator::build(TensorIteratorConfig::binary_op(None, &a, &a)).unwrap();
+    let e = it.explain();
+    assert_eq!(e.cpu_capability, crate::cpu::cpu_capability());
+    let text = e.to_string();
+    assert!(
+        text.lines()
+            .any(|l| l == format!("cpu capability:    {}", e.cpu_capability)),
+        "{text}"
+    );
+}

@@ -15,6 +15,9 @@
 //! vectorised either way, so the baseline runs: one copy of each loop instead of two or
 //! three.
 
+#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
+use crate::cpu::has_avx512;
+
 /// Runs `f`, compiled for AVX2 and FMA when the CPU supports them (the closure, passed
 /// with `#[inline(always)]`, is inlined into such a function, and the `#[inline]` loops
 /// it calls with it).
@@ -102,39 +105,6 @@ pub(crate) fn by_width<A, R>(
     base(arg)
 }
 
-/// The widest vector instruction set the run-time dispatch picks on this CPU, named as
-/// PyTorch's `torch.backends.cpu.get_cpu_capability()`: `"AVX512"` (AVX-512 F, BW and VL
-/// with AVX2 and FMA: the AVX-512 copies of [`widest`] and [`by_width`], and the matmul
-/// kernels' AVX-512F micro-kernels), `"AVX2"` (AVX2 and FMA: [`vectorized`]'s copies and
-/// the matmul kernels' AVX2 micro-kernels) or `"DEFAULT"` (the x86_64 baseline; also
-/// every loop of a build without optimisation, where nothing is dispatched). The CPU's
-/// features are read once per process (the standard library caches them; the matmul
-/// kernels keep the kernel they picked at their first call).
-#[cfg_attr(unoptimized, inline)]
-pub fn cpu_capability() -> &'static str {
-    #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    {
-        if has_avx512() {
-            return "AVX512";
-        }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            return "AVX2";
-        }
-    }
-    "DEFAULT"
-}
-
-/// `true` when the CPU has every feature [`with_avx512`] enables.
-#[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-#[inline(always)]
-fn has_avx512() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("fma")
-}
-
 /// `f()` in a function compiled with AVX-512 (F, BW, VL), AVX2 and FMA enabled.
 ///
 /// # Safety
@@ -158,11 +128,6 @@ unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cpu_capability_is_one_of_pytorchs_names() {
-        assert!(["AVX512", "AVX2", "DEFAULT"].contains(&cpu_capability()));
-    }
 
     #[test]
     fn vectorized_returns_the_closures_value() {

@@ -16,7 +16,7 @@
 mod addmm;
 mod gemm;
 mod gemv;
-mod packed;
+pub(crate) mod packed;
 mod plan;
 mod small;
 mod strided;

@@ -13,7 +13,7 @@ use super::strided::Strided;
 use gemm_common::Parallelism;
 
 /// The element types the `gemm` crate's kernels serve.
-pub(super) trait Packed: Copy + 'static {
+pub(crate) trait Packed: Copy + 'static {
     /// `gemm-f32`'s or `gemm-f64`'s entry point (chosen for the CPU at its first call):
     /// `dst = dst + lhs · rhs` (`dst` read only when `read_dst`) for an `m×n` `dst`,
     /// `m×k` `lhs` and `k×n` `rhs`, each given as (pointer, column stride, row stride).
@@ -126,6 +126,44 @@ pub(super) fn gemm<T: Packed>(
             accumulate,
             (b.data.as_ptr().offset(lhs), lhs_cs, lhs_rs),
             (a.data.as_ptr().offset(rhs), rhs_cs, rhs_rs),
+            parallelism,
+        );
+    }
+}
+
+/// `c = a · b` (or `c += a · b` when `accumulate`) on raw matrices given as (pointer,
+/// row stride, column stride) in elements: `a` is `m×k`, `b` `k×n`, `c` `m×n`, each
+/// stride positive. `threads` as in [`gemm`]. What the convolutions' im2col products
+/// call.
+///
+/// # Safety
+/// Every element of `a`, `b` and `c` under the strides is valid to read (and, for `c`,
+/// to write); `c`'s elements alias neither each other nor `a` or `b`; `c` is read only
+/// when `accumulate`, and must then be initialised.
+#[inline(always)]
+pub(crate) unsafe fn gemm_raw<T: Packed>(
+    (m, k, n): (usize, usize, usize),
+    a: (*const T, isize, isize),
+    b: (*const T, isize, isize),
+    c: (*mut T, isize, isize),
+    accumulate: bool,
+    threads: bool,
+) {
+    let parallelism = if threads {
+        Parallelism::Rayon(rayon::current_num_threads())
+    } else {
+        Parallelism::None
+    };
+    // As in `gemm`: `cᵀ = bᵀ · aᵀ`, each given as (pointer, column stride, row stride).
+    // SAFETY: the caller's contract; `cᵀ[j, i]` is `c[i, j]` (column stride = c's row
+    // stride), `bᵀ[j, p]` is `b[p, j]`, `aᵀ[p, i]` is `a[i, p]`.
+    unsafe {
+        T::kernel(
+            (n, m, k),
+            (c.0, c.1, c.2),
+            accumulate,
+            (b.0, b.1, b.2),
+            (a.0, a.1, a.2),
             parallelism,
         );
     }

@@ -1,6 +1,6 @@
 //! Backward of `F.conv2d` (PyTorch's `convolution_backward`), batch of images by batch
 //! of images and group by group, with the forward's im2col layout (`K = (c, ki, kj)`,
-//! columns `(image, oy, ox)`: `cols.rs`) and `matrixmultiply`'s GEMM:
+//! columns `(image, oy, ox)`: `cols.rs`) and the packing GEMM:
 //!
 //! - `d col[K, b·P] = W_gᵀ[K, C_out_g] · dy[C_out_g, b·P]`, then col2im adds each
 //!   column entry into the (padded) input position it was read from;

@@ -14,7 +14,8 @@ use crate::element::Element;
 use crate::error::Result;
 use crate::layout::strides_for_format;
 use crate::layout::MemoryFormat;
-use crate::matmul::{row_split, ROW_BLOCK};
+use crate::matmul::packed::gemm_raw;
+use crate::matmul::row_split;
 use crate::shape_ops::slices::fresh_output;
 use crate::tensor::Tensor;
 use rayon::prelude::*;
@@ -116,11 +117,10 @@ impl Cols {
 
     /// Images per GEMM for `cout_g` output channels: as many as keep every GEMM of a
     /// batch (`[C_out_g, K]·[K, b·P]`, `[K, C_out_g]·[C_out_g, b·P]`, `[C_out_g,
-    /// b·P]·[b·P, K]`) below `matrixmultiply`'s threading threshold (`m·k + k·n` of
-    /// 2^15: above it, it hands half of the product to a thread of its own, which for
-    /// products of tens of microseconds costs more than it saves and, inside our own
-    /// split across threads, oversubscribes the cores), at least one; the `n` images
-    /// are cut into batches of equal size.
+    /// b·P]·[b·P, K]`) small (`m·k + k·n` of 2^15: a product of tens of microseconds,
+    /// which threads would cost more than they save; the batches themselves are spread
+    /// over the threads), at least one; the `n` images are cut into batches of equal
+    /// size.
     #[cfg_attr(unoptimized, inline)]
     pub fn batch(&self, cout_g: usize, n: usize) -> usize {
         let (kk, p) = (self.rows(), self.positions());
@@ -149,14 +149,16 @@ pub(super) fn cols_geo(g: &Geo) -> Cols {
     }
 }
 
-/// `f32`/`f64` GEMM from `matrixmultiply`.
+/// `f32`/`f64` GEMM: the packing kernels of the matmul backend
+/// ([`crate::matmul::packed`]).
 pub(super) trait Gemm: Element {
-    /// `C ← A·B + beta·C` with element strides.
+    /// `C ← A·B + beta·C` with element strides (row stride, column stride), `beta` 0 or
+    /// 1.
     ///
     /// # Safety
-    /// As `matrixmultiply::sgemm`: every element of A (m×k), B (k×n) and C (m×n) under
-    /// the strides is in bounds; C's elements do not alias each other or A and B; C
-    /// needs to be initialised only when `beta` is not zero.
+    /// Every element of A (m×k), B (k×n) and C (m×n) under the strides is in bounds, the
+    /// strides are positive; C's elements do not alias each other or A and B; C needs
+    /// to be initialised only when `beta` is not zero.
     #[allow(clippy::too_many_arguments)]
     unsafe fn gemm(
         m: usize,
@@ -170,7 +172,7 @@ pub(super) trait Gemm: Element {
 }
 
 macro_rules! gemm_impl {
-    ($t:ty, $f:path) => {
+    ($t:ty) => {
         impl Gemm for $t {
             #[cfg_attr(unoptimized, inline)]
             unsafe fn gemm(
@@ -182,56 +184,20 @@ macro_rules! gemm_impl {
                 beta: $t,
                 c: (*mut $t, isize, isize),
             ) {
-                // matrixmultiply is built without its own threads: a large product (one
-                // image of a batch of 1, or images run one after another) is split by
-                // rows of C into blocks on rayon's pool; inside a parallel region (images
-                // already spread over the threads) `chunks_for` answers 1.
-                let blocks = m.div_ceil(ROW_BLOCK);
-                let chunks = row_split(m, k, n);
-                if chunks <= 1 {
-                    // SAFETY: the caller's contract is the GEMM's.
-                    return unsafe {
-                        $f(
-                            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
-                        )
-                    };
-                }
-                // Addresses cross threads as integers (raw pointers are not Send).
-                let (pa, pb, pc) = (a.0 as usize, b.0 as usize, c.0 as usize);
-                crate::parallel::for_ranges(blocks, chunks, |first, last| {
-                    let (r0, r1) = (first * ROW_BLOCK, m.min(last * ROW_BLOCK));
-                    // SAFETY: rows r0..r1 of A and C are a sub-block of the caller's
-                    // in-bounds matrices (offsets r0·row stride stay inside them); the
-                    // blocks' C rows are disjoint, so no two threads write one element;
-                    // B is only read.
-                    unsafe {
-                        let a0 = (pa as *const $t).offset(r0 as isize * a.1);
-                        let c0 = (pc as *mut $t).offset(r0 as isize * c.1);
-                        let b0 = pb as *const $t;
-                        $f(
-                            r1 - r0,
-                            k,
-                            n,
-                            1.0,
-                            a0,
-                            a.1,
-                            a.2,
-                            b0,
-                            b.1,
-                            b.2,
-                            beta,
-                            c0,
-                            c.1,
-                            c.2,
-                        )
-                    }
-                });
+                // The kernels split a large product (one image of a batch of 1, or
+                // images run one after another) along rows and columns over rayon's
+                // pool; inside a parallel region (images already spread over the
+                // threads) `row_split` answers 1 and the product stays on its thread.
+                let threads = row_split(m, k, n) > 1;
+                // SAFETY: the caller's contract is the kernel's; `beta` is 0 (C not
+                // read) or 1 (C accumulated).
+                unsafe { gemm_raw((m, k, n), a, b, c, beta != 0.0, threads) }
             }
         }
     };
 }
-gemm_impl!(f32, matrixmultiply::sgemm);
-gemm_impl!(f64, matrixmultiply::dgemm);
+gemm_impl!(f32);
+gemm_impl!(f64);
 
 /// The input read in place: storage slice, storage offset, strides `[n, c, h, w]`.
 pub(super) struct Src<'a, T> {

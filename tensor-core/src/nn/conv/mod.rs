@@ -8,7 +8,7 @@
 //! - `int.rs`: the integer dtypes, a direct loop;
 //! - `backward.rs`: the gradients (`convolution_backward`).
 //!
-//! f32 and f64 lower to im2col + GEMM (`matrixmultiply`), image by image, images split
+//! f32 and f64 lower to im2col + GEMM (the matmul backend's packing kernels), image by image, images split
 //! across rayon threads. For a contiguous (NCHW) output each image and group is
 //! `out[Cout_g, P] = W_g[Cout_g, K] · col[K, P]` with `K = (c, ki, kj)` and
 //! `P = (oy, ox)`; for a channels_last output it is `out[P, Cout_g] = col[P, K] ·
