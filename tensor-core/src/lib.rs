@@ -108,6 +108,7 @@ pub mod autograd;
 mod buffer_cache;
 mod display;
 mod dtype;
+mod einsum;
 mod element;
 mod error;
 pub mod global;
