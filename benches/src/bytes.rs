@@ -41,6 +41,8 @@ pub fn case_bytes(case: &str) -> Option<u64> {
         // One read of the weight (the row and the output are a few KiB).
         "linear_gemv_vocab" => 50257 * 768,
         "linear_gemv_768x3072" => 3072 * 768,
+        // The [64, 256, 256] result written once; the two [64, 256] inputs.
+        "einsum_outer" => 64 * 256 * 256 + 2 * 64 * 256,
         _ => return None,
     };
     Some(elems * F32)
@@ -58,6 +60,10 @@ pub fn case_flops(case: &str) -> Option<u64> {
         "bmm_scores_s16" => 96 * mnk(16, 16, 64),
         "bmm_scores_s64" => 96 * mnk(64, 64, 64),
         "bmm_scores_s128" => 96 * mnk(128, 128, 64),
+        "einsum_attn_scores" => 24 * mnk(128, 128, 64),
+        "einsum_proj" => mnk(2 * 128, 768, 768),
+        // (bi,ij->bj), then 256 dot products of 512 (bj,bj->b).
+        "einsum_bilinear" => mnk(256, 512, 512) + 256 * mnk(1, 1, 512),
         // [16, 64, 28, 28] outputs, each 64 · 3 · 3 multiply-adds.
         "conv2d_3x3" => mnk(16 * 28 * 28, 64, 64 * 9),
         _ => return None,

@@ -211,6 +211,12 @@ pub enum Error {
         /// PyTorch's message (`mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)`).
         message: String,
     },
+    /// An einsum equation that is malformed or does not fit its operands.
+    Einsum {
+        /// PyTorch's message (`einsum(): output subscript i appears more than once in
+        /// the output`).
+        message: String,
+    },
     /// Any other invalid argument; the message contains PyTorch's for the same mistake.
     InvalidArgument {
         /// The operation.
@@ -365,6 +371,7 @@ impl fmt::Display for Error {
             Error::EmptyReductionDim { op, dim } => write!(f, "{op}(): Expected reduction dim {dim} to have non-zero size."),
             Error::ReductionDimRequired { op, hint } => write!(f, "{op}(): Expected reduction dim to be specified for input.numel() == 0.{hint}"),
             Error::MatmulShape { message } => write!(f, "{message}"),
+            Error::Einsum { message } => write!(f, "{message}"),
             // One prefix: a message that already starts with its op's name is printed as is.
             Error::InvalidArgument { op, message } if message.strip_prefix(op).is_some_and(|rest| rest.starts_with(':')) => write!(f, "{message}"),
             Error::InvalidArgument { op, message } => write!(f, "{op}: {message}"),

@@ -109,6 +109,7 @@ mod buffer_cache;
 mod cpu;
 mod display;
 mod dtype;
+mod einsum;
 mod element;
 mod error;
 pub mod global;

@@ -207,6 +207,39 @@ fn addmm_args(rng: &mut ChaCha8Rng) -> Vec<Arg> {
     ]
 }
 
+/// The einsum equations of the `einsum` case and each operand's labels' sizes:
+/// contractions of 1-3 operands, a diagonal, an ellipsis, a size-1 broadcast.
+const EINSUM_EQUATIONS: &[(&str, &[&[usize]])] = &[
+    ("ij,jk->ik", &[&[2, 3], &[3, 4]]),
+    ("bij,bjk->kbi", &[&[2, 2, 3], &[2, 3, 2]]),
+    ("ij,jk,kl->il", &[&[2, 3], &[3, 2], &[2, 3]]),
+    ("ii,ij->j", &[&[3, 3], &[3, 2]]),
+    ("iij->ij", &[&[2, 2, 3]]),
+    ("...ij,...j->...i", &[&[2, 1, 3, 2], &[4, 2]]),
+    ("ij,ij->", &[&[1, 3], &[2, 3]]),
+    ("i,j->ij", &[&[3], &[2]]),
+];
+
+/// The operands of one of [`EINSUM_EQUATIONS`], which is chosen by the last operand:
+/// a fixed index tensor holding the equation's number.
+fn einsum_args(rng: &mut ChaCha8Rng) -> Vec<Arg> {
+    let which = rng.random_range(0..EINSUM_EQUATIONS.len());
+    let mut args: Vec<Arg> = EINSUM_EQUATIONS[which]
+        .1
+        .iter()
+        .map(|s| diff(rng, s, Domain::Any))
+        .collect();
+    args.push(Arg::Fixed(Tensor::scalar(which as i64)));
+    args
+}
+
+fn einsum_of(t: &[Tensor]) -> Result<Tensor> {
+    let (which, operands) = t.split_last().expect("an equation number");
+    let equation = EINSUM_EQUATIONS[which.item::<i64>()? as usize].0;
+    let refs: Vec<&Tensor> = operands.iter().collect();
+    Tensor::einsum(equation, &refs)
+}
+
 fn dims_of(t: &Tensor) -> Vec<i64> {
     // A deterministic, non-trivial choice of dims: every other dim from the last.
     (0..t.dim() as i64).rev().step_by(2).collect()
@@ -704,6 +737,16 @@ const CASES: &[Case<'static>] = &[
             ]
         },
         f: &|t| t[0].masked_fill(&t[1], -1.5),
+    },
+    Case {
+        name: "einsum",
+        inputs: &einsum_args,
+        f: &einsum_of,
+    },
+    Case {
+        name: "diagonal",
+        inputs: &|r| nd(r, 2, 3, Domain::Any),
+        f: &|t| t[0].diagonal(0, 0, -1),
     },
     Case {
         name: "tril",

@@ -220,6 +220,26 @@ fn run(opts: &Options) -> Result<Results> {
     run.case("linear_gemv_vocab", || row.matmul(&wte.t()?))?;
     let wfc = rng.tensor(&[3072, 768])?;
     run.case("linear_gemv_768x3072", || row.matmul(&wfc.t()?))?;
+    {
+        // einsum (CASES.md): attention scores, a projection, a bilinear form and a
+        // batched outer product, each contracted as torch.einsum does (left to right).
+        let (eq_q, eq_k) = (
+            rng.tensor(&[2, 12, 128, 64])?,
+            rng.tensor(&[2, 12, 128, 64])?,
+        );
+        run.case("einsum_attn_scores", || {
+            Tensor::einsum("bhsd,bhtd->bhst", &[&eq_q, &eq_k])
+        })?;
+        let (px, pw) = (rng.tensor(&[2, 128, 768])?, rng.tensor(&[768, 768])?);
+        run.case("einsum_proj", || Tensor::einsum("bsh,hd->bsd", &[&px, &pw]))?;
+        let (bx, bw) = (rng.tensor(&[256, 512])?, rng.tensor(&[512, 512])?);
+        let by = rng.tensor(&[256, 512])?;
+        run.case("einsum_bilinear", || {
+            Tensor::einsum("bi,ij,bj->b", &[&bx, &bw, &by])
+        })?;
+        let (oa, ob) = (rng.tensor(&[64, 256])?, rng.tensor(&[64, 256])?);
+        run.case("einsum_outer", || Tensor::einsum("bi,bj->bij", &[&oa, &ob]))?;
+    }
     if opts.diag {
         // What `repeat` and `contiguous` would cost if they materialised through the
         // iterator's `copy_` (a fresh contiguous output each time, as those ops do).
@@ -287,11 +307,15 @@ fn work_json(threads: usize) -> String {
             "max_pool2d_2x2",
             "linear_gemv_vocab",
             "linear_gemv_768x3072",
+            "einsum_outer",
             "matmul_1024",
             "bmm_attention",
             "bmm_scores_s16",
             "bmm_scores_s64",
             "bmm_scores_s128",
+            "einsum_attn_scores",
+            "einsum_proj",
+            "einsum_bilinear",
             "conv2d_3x3",
         ]
         .map(String::from),

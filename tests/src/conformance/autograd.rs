@@ -75,7 +75,7 @@ fn leaves(case: &Value) -> Result<Vec<Tensor>, String> {
 }
 
 /// A contiguous tensor of `dt` holding `values` with `sizes`.
-fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tensor, String> {
+pub(super) fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tensor, String> {
     let r = match dt {
         DType::F64 => Tensor::from_vec(values.to_vec(), sizes),
         DType::F32 => Tensor::from_vec(values.iter().map(|&v| v as f32).collect(), sizes),
@@ -86,7 +86,7 @@ fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tensor, String> 
 
 /// Compares a leaf's `.grad` with the recorded one: sizes, dtype, values, and strides
 /// except at size-1 dims.
-fn check_grad(k: usize, got: Option<Tensor>, want: &Value) -> Result<(), String> {
+pub(super) fn check_grad(k: usize, got: Option<Tensor>, want: &Value) -> Result<(), String> {
     let g = got.ok_or(format!("input {k}: no grad"))?;
     let sizes = usizes(&want["sizes"]);
     if g.sizes() != sizes.as_slice() {

@@ -14,6 +14,7 @@ pub type Judge = fn(&Value) -> FileReport;
 // Judge modules: add `pub mod <stem>;` here, one line each.
 pub mod autograd;
 pub mod contiguity;
+pub mod einsum;
 pub mod elementwise;
 pub mod expand;
 pub mod inplace_out;
@@ -41,6 +42,7 @@ pub const JUDGES: &[(&str, Judge)] = &[
     ("nn", nn::judge),
     ("autograd", autograd::judge),
     ("views_inplace", views_inplace::judge),
+    ("einsum", einsum::judge),
 ];
 
 /// The PyTorch case files the runtime must reproduce (einops.json is judged by the
@@ -58,6 +60,7 @@ pub const FILES: &[&str] = &[
     "nn",
     "autograd",
     "views_inplace",
+    "einsum",
 ];
 
 /// Outcome of judging one file.

@@ -1,5 +1,6 @@
 //! View ops and the copies that stand for them: view/reshape/flatten/squeeze/
-//! unsqueeze, permute, transpose, expand, slice/narrow, select, repeat, as_strided.
+//! unsqueeze, permute, transpose, expand, slice/narrow, select, diagonal, repeat,
+//! as_strided.
 
 use super::common::first;
 use crate::autograd::Node;
@@ -115,6 +116,29 @@ impl Node for SliceBackward {
         let z = Tensor::zeros(&self.sizes, g.dtype())?;
         z.slice(self.dim, self.start, self.end, self.step)?
             .copy_(g)?;
+        Ok(vec![Some(z)])
+    }
+}
+
+/// `diagonal(offset, dim1, dim2)` (DiagonalBackward0): the gradient written into zeros
+/// of the input's sizes through the same diagonal.
+pub(crate) struct DiagonalBackward {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) offset: i64,
+    pub(crate) dim1: i64,
+    pub(crate) dim2: i64,
+}
+
+impl Node for DiagonalBackward {
+    #[cfg_attr(unoptimized, inline)]
+    fn name(&self) -> &'static str {
+        "DiagonalBackward0"
+    }
+    #[cfg_attr(unoptimized, inline)]
+    fn apply(&self, grads: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+        let g = first(grads)?;
+        let z = Tensor::zeros(&self.sizes, g.dtype())?;
+        z.diagonal(self.offset, self.dim1, self.dim2)?.copy_(g)?;
         Ok(vec![Some(z)])
     }
 }
