@@ -114,6 +114,8 @@ mod wrap;
 pub mod autograd;
 pub mod bounds;
 pub mod data_parallel;
+#[doc(hidden)]
+pub mod einsum_support;
 pub mod io;
 #[doc(hidden)]
 pub mod layout_support;
@@ -168,7 +170,7 @@ pub use tensor_core::half;
 /// ```
 pub use tensor_core::num_traits;
 pub use tensor_core::{Element, Error, Result};
-pub use tensor_macros::{layout, tensor, Axes, Params, Shape};
+pub use tensor_macros::{einsum, layout, tensor, try_einsum, Axes, Params, Shape};
 pub use typelevel::dim::{Ax, Dim, Dyn, D, K};
 pub use typelevel::named::{NamedDim, Part};
 
@@ -262,7 +264,9 @@ pub mod prelude {
     pub use crate::optim::{self, Optimizer};
     pub use crate::tensor::Tensor;
     pub use crate::typelevel::dim::{Ax, Dyn, D, K};
-    pub use crate::{dims, layout, no_grad, tensor, Axes, Dim, NoGradGuard, Params, Shape};
+    pub use crate::{
+        dims, einsum, layout, no_grad, tensor, try_einsum, Axes, Dim, NoGradGuard, Params, Shape,
+    };
     pub use crate::{NamedDim, Part};
     pub use tensor_core::{Element, Error, Result};
 }

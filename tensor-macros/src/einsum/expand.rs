@@ -33,19 +33,34 @@ pub(crate) fn label_span(lit: &LitStr, text: &str, range: &Range<usize>) -> Span
         .unwrap_or(whole)
 }
 
-/// The letter of label number `i` in the runtime's equation: `a`..`z`, then `A`..`Z`.
-fn letter(i: usize) -> char {
-    let i = u8::try_from(i).unwrap_or(0);
-    if i < 26 {
-        char::from(b'a' + i)
-    } else {
-        char::from(b'A' + (i - 26) % 26)
-    }
+/// The letter of each label in the runtime's equation, in the order of `labels`: a
+/// one-letter label keeps its letter (so the runtime's messages name it as written),
+/// every other label takes the first letter left, `a`..`z` then `A`..`Z`.
+fn letters(labels: &[String]) -> Vec<char> {
+    let own = |l: &String| {
+        let mut cs = l.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Some(c),
+            _ => None,
+        }
+    };
+    let taken: Vec<char> = labels.iter().filter_map(own).collect();
+    let mut free = ('a'..='z').chain('A'..='Z').filter(|c| !taken.contains(c));
+    labels
+        .iter()
+        .map(|l| own(l).or_else(|| free.next()).unwrap_or('a'))
+        .collect()
 }
 
 /// The `torch.einsum` equation, explicit, one letter per label.
 fn equation(c: &Checked) -> String {
-    let of = |name: &str| letter(c.labels.iter().position(|l| l == name).unwrap_or(0));
+    let letters = letters(&c.labels);
+    let of = |name: &str| {
+        c.labels
+            .iter()
+            .position(|l| l == name)
+            .map_or('a', |i| letters[i])
+    };
     let inputs: Vec<String> = c
         .pattern
         .inputs
