@@ -25,7 +25,8 @@ use crate::tensor::Tensor;
 /// # Errors
 /// The product's (after the swap above): [`Error::UnsupportedDType`] for a bool left operand (`"bmm" not
 /// implemented for 'Bool'`), [`Error::InvalidArgument`] for operands of different dtypes
-/// (`expected scalar type Float but found Double`); an allocation's.
+/// (`expected scalar type Float but found Double`); [`Error::NumelOverflow`] should a
+/// product of sizes overflow; an allocation's.
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn sum_product(left: &Tensor, right: &Tensor, sum_dims: &[usize]) -> Result<Tensor> {
     if sum_dims.is_empty() {
@@ -36,12 +37,21 @@ pub(super) fn sum_product(left: &Tensor, right: &Tensor, sum_dims: &[usize]) -> 
     let mut right = right.alias();
     let (mut lro, mut lo, mut ro) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lro_size, mut lo_size, mut ro_size, mut sum_size) = (1i64, 1i64, 1i64, 1i64);
+    // Each product is over one operand's sizes, which a tensor keeps within range (its
+    // sizes' product fits even when it has no elements); checked all the same.
+    let times = |acc: &mut i64, size: usize| -> Result<()> {
+        *acc = i64::try_from(size)
+            .ok()
+            .and_then(|s| acc.checked_mul(s))
+            .ok_or(Error::NumelOverflow { op: "einsum" })?;
+        Ok(())
+    };
     for d in 0..dims {
         let (size_l, size_r) = (left.sizes()[d], right.sizes()[d]);
         let (in_l, in_r) = (size_l != 1, size_r != 1);
         if sum_dims.contains(&d) {
             if in_l && in_r {
-                sum_size *= size_l as i64;
+                times(&mut sum_size, size_l)?;
             } else if in_l {
                 left = left.sum(&[d as i64], true)?;
             } else if in_r {
@@ -49,13 +59,13 @@ pub(super) fn sum_product(left: &Tensor, right: &Tensor, sum_dims: &[usize]) -> 
             }
         } else if in_l && in_r {
             lro.push(d);
-            lro_size *= size_l as i64;
+            times(&mut lro_size, size_l)?;
         } else if in_l {
             lo.push(d);
-            lo_size *= size_l as i64;
+            times(&mut lo_size, size_l)?;
         } else {
             ro.push(d);
-            ro_size *= size_r as i64;
+            times(&mut ro_size, size_r)?;
         }
     }
     // When every right-only dim comes before every left-only dim, the operands swap
