@@ -49,7 +49,31 @@ fn main() -> Result<(), tensor_core::Error> {
     println!("{err}");
     model_ops()?;
     named_dims()?;
+    einsum_section()?;
     training()
+}
+
+/// The README's "`einsum!`" section.
+fn scores<B: Dim, H: Dim, S: Dim, T: Dim, E: Dim>(
+    q: &Tensor<f32, Shape![B, H, S, E]>,
+    k: &Tensor<f32, Shape![B, H, T, E]>,
+) -> Tensor<f32, Shape![B, H, S, T]> {
+    einsum!("b h s e, b h t e -> b h s t", q, k)
+}
+
+/// The README's "`einsum!`" section, run.
+fn einsum_section() -> Result<(), tensor_core::Error> {
+    let q = Tensor::<f32, Shape![Dyn, 2, 3, 4]>::randn_with(&[1, 2, 3, 4], 0)?;
+    let s = scores(&q, &q); // [Dyn, 2, 3, 3]
+    let x = Tensor::<f32, Shape![Dyn, 3]>::randn_with(&[5, 3], 1)?;
+    let w = Tensor::<f32, Shape![3, 4]>::randn(2);
+    let x2 = Tensor::<f32, Shape![Dyn, 4]>::randn_with(&[5, 4], 3)?;
+    let y: Tensor<f32, Shape![Dyn]> = einsum!("bi,ij,bj->b", x, w, x2); // a bilinear form
+    let m = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    let t = try_einsum!("i i ->", m)?; // Result: the trace
+    assert_eq!(t.item()?, 5.0);
+    println!("einsum: {:?} {:?}", s.dims(), y.dims());
+    Ok(())
 }
 
 /// The README's "Named dims" section.

@@ -5,11 +5,13 @@
 //! dims (output dims, then the dims summed out); `lower.rs` aligns each operand (a
 //! diagonal per repeated label, a size-1 dim per missing label, a permute) and
 //! multiplies the operands pairwise from left to right; `pair.rs` computes one pair's
-//! product and sum as one batched matrix product. The operands are contracted left to
+//! product and sum as one batched matrix product; `direct.rs` computes an equation that
+//! is one `matmul` as written (`"bhsd,bhtd->bhst"`) as that `matmul`. The operands are contracted left to
 //! right, as `torch.einsum` does when `torch.backends.opt_einsum` is disabled or not
 //! installed (with opt_einsum, PyTorch may pick another order for three or more
 //! operands: the same values up to rounding, possibly other dtype errors).
 
+mod direct;
 mod lower;
 mod pair;
 mod parse;
@@ -87,6 +89,9 @@ impl Tensor {
         }
         let ranks: Vec<usize> = operands.iter().map(|t| t.dim()).collect();
         let eq = parse::parse(equation, &ranks)?;
+        if let Some(result) = direct::as_matmul(&eq, operands) {
+            return result;
+        }
         let (aligned, counts) = lower::align(&eq, operands)?;
         lower::contract(&eq, aligned, counts)
     }

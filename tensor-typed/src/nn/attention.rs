@@ -13,7 +13,7 @@ use crate::shape::split::ProductOf;
 use crate::tensor::Tensor;
 use crate::typelevel::dim::Dim;
 use tensor_core::{Element, Result};
-use tensor_macros::plain_form;
+use tensor_macros::{plain_form, try_einsum};
 
 /// Layer norm over the last dim `E` with a learned scale and shift: `torch.nn.LayerNorm(E)`
 /// with PyTorch's default epsilon 1e-5. Loads from PyTorch's state dict under the names
@@ -186,12 +186,11 @@ pub fn try_scaled_dot_product_attention<B: Dim, H: Dim, S: Dim, L: Dim, E: Dim, 
     masked: Option<&Tensor<bool, (S, L)>>,
 ) -> Result<Tensor<f32, (B, H, S, V)>> {
     let scale = 1.0 / (q.dims()[3] as f64).sqrt();
-    let scores = q
-        .try_matmul(&k.transpose::<-2, -1>())?
-        .try_mul_scalar(scale)?;
+    let scores = try_einsum!("b h s e, b h l e -> b h s l", q, k)?.try_mul_scalar(scale)?;
     let scores = match masked {
         Some(m) => scores.try_masked_fill(m, f32::NEG_INFINITY)?,
         None => scores,
     };
-    scores.try_softmax::<-1>()?.try_matmul(v)
+    let weights = scores.try_softmax::<-1>()?;
+    try_einsum!("b h s l, b h l v -> b h s v", weights, v)
 }
