@@ -128,6 +128,31 @@ fn size_of(e: &ExprTokens) -> (TokenStream, Option<usize>) {
     )
 }
 
+/// The factors of a size written as a product of two or more names (`Heads * HeadDim`,
+/// `a::G * R * D`), each a path ending in UpperCamelCase; `None` for any other size.
+fn product_of_names(e: &ExprTokens) -> Option<Vec<syn::Path>> {
+    fn leaves(e: &Expr, out: &mut Vec<syn::Path>) -> bool {
+        match e {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => {
+                leaves(&b.left, out) && leaves(&b.right, out)
+            }
+            Expr::Paren(p) => leaves(&p.expr, out),
+            Expr::Path(p) if p.qself.is_none() => {
+                let last = p.path.segments.last().map(|s| s.ident.to_string());
+                let named = last.is_some_and(|l| crate::dim_spelling::is_camel(&l));
+                if named {
+                    out.push(p.path.clone());
+                }
+                named
+            }
+            _ => false,
+        }
+    }
+    let expr = syn::parse2::<Expr>(e.to_token_stream()).ok()?;
+    let mut out = Vec::new();
+    (leaves(&expr, &mut out) && out.len() >= 2).then_some(out)
+}
+
 /// One name: its struct, and its impls (written where `__Dg0`..`__Dg9` and `__NameId`
 /// name tensor_typed's digits and id: a path per digit was most of the tokens a name
 /// cost).
@@ -139,6 +164,19 @@ fn expand_one(d: &NameDecl, site: &str) -> (TokenStream, TokenStream) {
         size,
     } = d;
     let tt = quote!(::tensor_typed);
+    if let Some(factors) = size.as_ref().and_then(product_of_names) {
+        // A product of earlier names is their `Merged` product, factors in order: the
+        // dim a `layout!` merge of them gives, and no other order.
+        let product = factors[1..].iter().fold(
+            factors[0].to_token_stream(),
+            |acc, f| quote!(#tt::arith::Merged<#acc, #f>),
+        );
+        let item = quote! {
+            #(#attrs)*
+            #vis type #name = #product;
+        };
+        return (item, TokenStream::new());
+    }
     let text = name.to_string();
     let digits = name_id(site, &text).to_string().into_bytes();
     let digits = digits
@@ -266,6 +304,24 @@ mod tests {
         let e = expand("Model = 256; Inner = 4 * model::Model;");
         assert!(e.contains("(4 * model :: Model :: SIZE) as u64"), "{e}");
         assert!(e.contains(":: tensor_typed :: const_dim :: Lead"), "{e}");
+    }
+
+    #[test]
+    fn a_product_of_names_is_their_merged_product_in_order() {
+        let e = expand("pub Heads = 4; pub HeadDim = 16; pub Model = Heads * HeadDim;");
+        assert!(
+            e.contains("pub type Model = :: tensor_typed :: arith :: Merged < Heads , HeadDim > ;"),
+            "{e}"
+        );
+        let e = expand("pub Width = a::Groups * Rep * HeadDim;");
+        assert!(
+            e.contains(
+                "Merged < :: tensor_typed :: arith :: Merged < a :: Groups , Rep > , HeadDim >"
+            ),
+            "{e}"
+        );
+        let e = expand("pub Inner = 4 * Model;");
+        assert!(e.contains("pub struct Inner ;"), "{e}");
     }
 
     #[test]

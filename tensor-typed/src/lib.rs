@@ -70,7 +70,7 @@
 //! although both are 16 at run time.
 //!
 //! A layer is written once for every size, generic over its dims with no bound but
-//! [`Dim`]:
+//! [`Dim`](trait@Dim):
 //!
 //! ```
 //! use tensor_typed::prelude::*;

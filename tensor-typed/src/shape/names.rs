@@ -14,7 +14,7 @@ use crate::shape::same::{DimsDiffer, RanksDiffer, SameAt, SameVerdict, SameVerdi
 use crate::shape::{ListOf, Shape};
 use crate::typelevel::dim::{Bool, DimEq, Dyn, D, K};
 use crate::typelevel::list::Len;
-use crate::typelevel::named::{IdEq, NamedDim};
+use crate::typelevel::named::{IdRel, NameVerdict, NamedDim, UnnamedAs};
 use crate::typelevel::op;
 use crate::typelevel::peano::PEq;
 use typenum::{B0, B1};
@@ -89,20 +89,29 @@ pub trait IsName<X> {
     /// `B1` or `B0`.
     type Ok: Bool;
 }
-impl<X, const M: usize> IsName<X> for D<M> {
-    type Ok = B0;
+/// An unnamed static annotation names a result dim only when that is a product of
+/// names of its size ([`Merged`](crate::typelevel::arith::Merged): a merge `(h d)`
+/// annotated by its size drops the product's name, as a merge of unnamed dims is).
+impl<X: NamedDim, const M: usize> IsName<X> for D<M>
+where
+    X::Id: UnnamedAs<X, D<M>>,
+{
+    type Ok = <X::Id as UnnamedAs<X, D<M>>>::Ok;
 }
-impl<X, H, L> IsName<X> for K<H, L> {
-    type Ok = B0;
+impl<X: NamedDim, H, L> IsName<X> for K<H, L>
+where
+    X::Id: UnnamedAs<X, K<H, L>>,
+{
+    type Ok = <X::Id as UnnamedAs<X, K<H, L>>>::Ok;
 }
 impl<X> IsName<X> for Dyn {
     type Ok = B0;
 }
 impl<X: NamedDim, Y: NamedDim> IsName<X> for Y
 where
-    X::Id: IdEq<Y::Id, Output: Bool>,
+    X::Id: IdRel<Y::Id, Rel: NameVerdict<X, Y>>,
 {
-    type Ok = <X::Id as IdEq<Y::Id>>::Output;
+    type Ok = <<X::Id as IdRel<Y::Id>>::Rel as NameVerdict<X, Y>>::Output;
 }
 
 impl<Y: NamesStatic<D<N>>, const N: usize> SameAt<Y, AsAnnotated> for D<N> {

@@ -14,8 +14,12 @@ use crate::typelevel::decimal::{
     AddC, AddOf, DCons, DNil, Dg0, Dg1, Dg2, DivRemL, FromDigits, LessOf, ListEq, MulBy, MulDig,
     MulOf, SubB, Trim, XDiv, QR, XQ,
 };
-use crate::typelevel::dim::{Bool, DigitsOf, Dim, Dyn, Not, StaticDim, D};
-use crate::typelevel::named::SizeOf;
+use crate::typelevel::dim::{Bool, DigitsOf, Dim, DimEq, Dyn, Not, StaticDim, D};
+use crate::typelevel::named::{
+    BothSame, BySize, IdRel, IsNamed, NameId, NamedDim, SizeOf, UnnamedAs,
+};
+use std::fmt;
+use std::marker::PhantomData;
 use typenum::{Bit, B0, B1};
 
 /// A binary operator `Op` ([`MulOp`], [`AddOp`], [`SubOp`], [`DivOp`]) on two sizes
@@ -53,8 +57,6 @@ macro_rules! size_ops {
     )*};
 }
 size_ops! {
-    /// The product, [`DimMul`].
-    MulOp => DimMul;
     /// The sum, [`DimAdd`].
     AddOp => DimAdd;
     /// The difference, [`DimSub`].
@@ -66,12 +68,104 @@ size_ops! {
 /// The dim of a canonical digit list.
 type DimOfDigits<L> = <L as FromDigits>::Dim;
 
-/// `DimMul<Rhs>`: the product of two dims; `Dyn` if either is `Dyn`.
+/// The product, [`DimMul`] (of sizes, [`SizeOp`]).
+pub struct MulOp;
+
+/// `DimMul<Rhs>`: the product of two dims: of two names, their [`Merged`] product (a
+/// name that keeps its factors in order); otherwise the product of the sizes, unnamed
+/// (`Dyn` if either is `Dyn`).
 pub trait DimMul<Rhs> {
     /// The product.
     type Output: Dim;
     /// Always `B1` (a product cannot fail).
     type Ok: Bool;
+}
+impl<X: IsNamed, Y: IsNamed> DimMul<Y> for X
+where
+    <X as IsNamed>::Output: MulNamed<X, Y, <Y as IsNamed>::Output>,
+{
+    type Output = <<X as IsNamed>::Output as MulNamed<X, Y, <Y as IsNamed>::Output>>::Output;
+    type Ok = B1;
+}
+
+/// [`DimMul`] of `X` and `Y` after asking whether `X` is a name (`Self`) and whether `Y`
+/// is one (`R`).
+pub trait MulNamed<X, Y, R> {
+    /// The product.
+    type Output: Dim;
+}
+impl<X: NamedDim, Y: NamedDim> MulNamed<X, Y, B1> for B1
+where
+    Merged<X, Y>: Dim,
+{
+    type Output = Merged<X, Y>;
+}
+impl<X: SizeOf, Y: SizeOf> MulNamed<X, Y, B0> for B1
+where
+    X::Unnamed: SizeOp<MulOp, Y::Unnamed>,
+{
+    type Output = <X::Unnamed as SizeOp<MulOp, Y::Unnamed>>::Output;
+}
+impl<X: SizeOf, Y: SizeOf, R> MulNamed<X, Y, R> for B0
+where
+    X::Unnamed: SizeOp<MulOp, Y::Unnamed>,
+{
+    type Output = <X::Unnamed as SizeOp<MulOp, Y::Unnamed>>::Output;
+}
+
+/// The product of the names `A` and `B` in this order: what `layout!` merges `(a b)` of
+/// two named dims into, and what `dims!` declares for `Model = Heads * HeadDim`. It is a
+/// name of size `A · B` whose identity is its factors in order ([`ProdId`]): it is one
+/// name with itself, two names with a product of other factors or of the same factors
+/// in another order (`(d h)` is not `Heads * HeadDim`), and, met with a name declared by
+/// its size (`Embd = 768`), compared by size as an unnamed dim is.
+pub struct Merged<A, B>(PhantomData<(A, B)>);
+
+impl<A: NamedDim, B: NamedDim> fmt::Debug for Merged<A, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let short = |name: &'static str| name.rsplit("::").next().unwrap_or(name);
+        write!(
+            f,
+            "Merged<{}, {}>",
+            short(std::any::type_name::<A>()),
+            short(std::any::type_name::<B>())
+        )
+    }
+}
+
+impl<A: NamedDim, B: NamedDim> NamedDim for Merged<A, B>
+where
+    A::Size: SizeOp<MulOp, B::Size>,
+{
+    type Size = <A::Size as SizeOp<MulOp, B::Size>>::Output;
+    type Id = ProdId<A::Id, B::Id>;
+}
+
+/// The identity of a [`Merged`] product: its factors' identities, in order.
+pub struct ProdId<I, J>(PhantomData<(I, J)>);
+
+/// Two products: one name when their factors are, in order.
+impl<I: IdRel<I2>, J: IdRel<J2>, I2, J2> IdRel<ProdId<I2, J2>> for ProdId<I, J>
+where
+    I::Rel: BothSame<J::Rel>,
+{
+    type Rel = <I::Rel as BothSame<J::Rel>>::Out;
+}
+/// An unnamed static dim of its size may stand for a product of names (an annotation
+/// of a merge by its size).
+impl<I, J, X: NamedDim, Y> UnnamedAs<X, Y> for ProdId<I, J>
+where
+    X::Size: DimEq<Y, Output: Bool>,
+{
+    type Ok = <X::Size as DimEq<Y>>::Output;
+}
+/// A product and a name declared by its size: by size.
+impl<I, J, A, B, C, E, F, G, H, K2, L> IdRel<NameId<A, B, C, E, F, G, H, K2, L>> for ProdId<I, J> {
+    type Rel = BySize;
+}
+/// A name declared by its size and a product: by size.
+impl<I, J, A, B, C, E, F, G, H, K2, L> IdRel<ProdId<I, J>> for NameId<A, B, C, E, F, G, H, K2, L> {
+    type Rel = BySize;
 }
 impl<X: StaticDim, Y: StaticDim> SizeOp<MulOp, Y> for X
 where

@@ -23,8 +23,13 @@
 //! for `D`, `K` and `Dyn`). Sizes are types only: a named run-time dim costs at run time
 //! what `Dyn` costs.
 //!
-//! Products and sums of dims (a merge in `layout!`, `cat`, `reshape`, a conv output) read
-//! sizes ([`SizeOf`]) and come out unnamed.
+//! The product of two names (a merge `(h d)` in `layout!`, `Shape![H * E]`, a `dims!`
+//! declaration `Model = Heads * HeadDim`) is their
+//! [`Merged`](crate::typelevel::arith::Merged) product, a name whose identity is its
+//! factors in order ([`IdRel`]: one name with the same product, two names with a product
+//! in another order, compared by size with a name declared by its size). Other products
+//! and sums (with an unnamed dim, `cat`, `reshape`, a conv output) read sizes
+//! ([`SizeOf`]) and come out unnamed.
 //!
 //! `dims!` writes, per name, the struct, its `NamedDim` impl and a `Debug` printing
 //! `HeadDim (16)`, and nothing else: each impl per name costs the type checker, and a
@@ -54,12 +59,12 @@ use typenum::{Bit, B0, B1};
 /// on `Size` and `Id` ([`SizeRules`], [`IdEq`]): each name proves only those, once.
 pub trait NamedDim: Sized + Send + Sync + 'static + fmt::Debug {
     /// The size: a static dim (`D<N>` or `K<Hi, Lo>`) or `Dyn` for a run-time name.
-    type Size: Dim + SizeRules<Self>;
+    type Size: Dim;
     /// A [`NameId`] of nine decimal digits that `dims!` hashes from the declaring site and
     /// the identifier. Two names are the same name exactly when they are the same type;
     /// the id only tells two different names apart quickly, and two different types
     /// with one id are a compile error wherever they meet ([`SameNameIf`]).
-    type Id: IdEq<Self::Id, Output = B1>;
+    type Id: IdRel<Self::Id, Rel = B1>;
     /// The size of a static name; a compile error for a run-time name.
     const SIZE: usize = match <Self::Size as Dim>::STATIC {
         Some(n) => n,
@@ -67,7 +72,10 @@ pub trait NamedDim: Sized + Send + Sync + 'static + fmt::Debug {
     };
 }
 
-impl<X: NamedDim> Dim for X {
+impl<X: NamedDim> Dim for X
+where
+    X::Size: SizeRules<X>,
+{
     const STATIC: Option<usize> = <X::Size as Dim>::STATIC;
 }
 
@@ -141,7 +149,7 @@ impl<X: NamedDim> IsNamed for X {
 /// A named static dim is a static dim of its size (its digits are its size's).
 impl<X: NamedDim> StaticDim for X
 where
-    X::Size: StaticDim,
+    X::Size: StaticDim + SizeRules<X>,
 {
     type Digits = <X::Size as StaticDim>::Digits;
 }
@@ -159,10 +167,84 @@ impl<X: NamedDim> IsOne for X {
 /// share an id (a `dims!` block expanded twice, an id copied by hand) never unify.
 impl<X: NamedDim, Y: NamedDim> DimEq<Y> for X
 where
-    X::Id: IdEq<Y::Id>,
-    <X::Id as IdEq<Y::Id>>::Output: SameNameIf<X, Y>,
+    X::Id: IdRel<Y::Id>,
+    <X::Id as IdRel<Y::Id>>::Rel: NameVerdict<X, Y>,
 {
-    type Output = <X::Id as IdEq<Y::Id>>::Output;
+    type Output = <<X::Id as IdRel<Y::Id>>::Rel as NameVerdict<X, Y>>::Output;
+}
+
+/// How two names' ids relate ([`IdRel::Rel`]): `B1` (one name), `B0` (two names), or
+/// `BySize`: a product of names met with a name declared by its size (`Merged<Heads,
+/// HeadDim>` and `Embd = 768`), which are compared by size, as an unnamed dim would be.
+pub trait IdRel<Rhs> {
+    /// `B1`, `B0` or [`BySize`].
+    type Rel;
+}
+/// Two names declared by their sizes: one name when their ids are equal.
+impl<A, B, C, E, F, G, H, I, J, A2, B2, C2, E2, F2, G2, H2, I2, J2>
+    IdRel<NameId<A2, B2, C2, E2, F2, G2, H2, I2, J2>> for NameId<A, B, C, E, F, G, H, I, J>
+where
+    Self: IdEq<NameId<A2, B2, C2, E2, F2, G2, H2, I2, J2>>,
+{
+    type Rel = <Self as IdEq<NameId<A2, B2, C2, E2, F2, G2, H2, I2, J2>>>::Output;
+}
+
+/// The relation of a product of names with a name declared by its size: by size.
+pub struct BySize;
+
+/// Whether the unnamed static dim `Y` may stand for the name `X` whose id is `Self`:
+/// never for a name declared by its size (`B0`); by size for a product of names.
+pub trait UnnamedAs<X, Y> {
+    /// `B1` or `B0`.
+    type Ok: Bool;
+}
+impl<A, B, C, E, F, G, H, I, J, X, Y> UnnamedAs<X, Y> for NameId<A, B, C, E, F, G, H, I, J> {
+    type Ok = B0;
+}
+
+/// `B1` when the relations of two factors are both `B1` (one name each), else `B0`: two
+/// products of names are one name when their factors are, in the same order.
+pub trait BothSame<R> {
+    /// `B1` or `B0`.
+    type Out;
+}
+impl BothSame<B1> for B1 {
+    type Out = B1;
+}
+impl BothSame<B0> for B1 {
+    type Out = B0;
+}
+impl BothSame<BySize> for B1 {
+    type Out = B0;
+}
+impl<R> BothSame<R> for B0 {
+    type Out = B0;
+}
+impl<R> BothSame<R> for BySize {
+    type Out = B0;
+}
+
+/// Whether names `X` and `Y` whose ids relate as `Self` ([`IdRel`]) are one dim: `B1`
+/// when they are one name (and one type, [`SameNameIf`]), `B0` for two names, their
+/// sizes' equality for [`BySize`].
+pub trait NameVerdict<X, Y> {
+    /// `B1` or `B0`.
+    type Output: Bool;
+}
+impl<X, Y> NameVerdict<X, Y> for B0 {
+    type Output = B0;
+}
+impl<X, Y> NameVerdict<X, Y> for B1
+where
+    B1: SameNameIf<X, Y>,
+{
+    type Output = B1;
+}
+impl<X: NamedDim, Y: NamedDim> NameVerdict<X, Y> for BySize
+where
+    X::Size: DimEq<Y::Size, Output: Bool>,
+{
+    type Output = <X::Size as DimEq<Y::Size>>::Output;
 }
 
 /// Of two names `A` and `B` whose ids are equal (`Self` is `B1`): they must be one type.
@@ -332,7 +414,10 @@ where
 {
     type Out = <X::Size as NamedOrBySize<X, Y>>::Out;
 }
-impl<X: NamedDim, Y> RunTimeOr<Y> for X {
+impl<X: NamedDim, Y> RunTimeOr<Y> for X
+where
+    X::Size: SizeRules<X>,
+{
     type Out = X;
 }
 

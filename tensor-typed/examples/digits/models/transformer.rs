@@ -45,7 +45,7 @@ dims! {
 /// the classes are the 10 scores every model returns.
 pub trait Dims: 'static {
     /// Tokens per image.
-    type Token: Dim + DimMul<Self::Pixel, Output = D<64>>;
+    type Token: Dim + DimMul<Self::Pixel, Output: SizeOf<Unnamed = D<64>>>;
     /// Pixels per token.
     type Pixel: Dim;
     /// Model width.
@@ -167,7 +167,11 @@ impl<C: Dims> Model for Transformer<C> {
     }
 
     fn forward(&self, x: &Images) -> Scores {
-        let x = x.unflatten::<1, C::Token, C::Pixel>(); // rows as tokens
+        // Rows as tokens: the 64 pixels are `Token · Pixel` (a product of two names is
+        // a dim of its own, of size 64), then viewed as the two.
+        let x = x
+            .rename::<Shape![Dyn, C::Token * C::Pixel]>()
+            .unflatten::<1, C::Token, C::Pixel>();
         let h: Tokens<C> = x.matmul(&self.embed.w).add(&self.embed.b).add(&self.pos);
         let a = self.ln1.forward(&h);
         let att = self.attention(&a);
