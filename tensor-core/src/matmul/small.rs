@@ -13,6 +13,7 @@
 use super::strided::Strided;
 use crate::kernels::simd::by_width;
 use crate::parallel;
+use std::mem::MaybeUninit;
 
 /// The largest `k` and `n` the kernel takes.
 pub(super) const SMALL_DIM: usize = 128;
@@ -183,13 +184,22 @@ fn tile_rows<const R: usize, const W: usize, const FMA: bool>(
         });
         return tile_cols::<R, W, FMA, _>(k, n, b, c, acc, |p, r| rows[r][p]);
     }
-    let mut apack = [[0.0f32; R]; SMALL_DIM];
+    // Left uninitialised: only the first `k` columns are written and read (zeroing all
+    // `SMALL_DIM` of them on every tile cost more than the multiply-adds of a small
+    // product).
+    let mut apack = [[MaybeUninit::<f32>::uninit(); R]; SMALL_DIM];
+    let k = k.min(SMALL_DIM);
     for r in 0..R {
         for (p, col) in apack[..k].iter_mut().enumerate() {
-            col[r] = at(&a, i + r, p);
+            col[r].write(at(&a, i + r, p));
         }
     }
-    let apack = &apack[..k];
+    // SAFETY: every element of columns `0..k` (each `r` in `0..R` of each `p` in `0..k`)
+    // was written just above, and `[MaybeUninit<f32>; R]` has the layout of `[f32; R]`,
+    // so the first `k` columns are `k` initialised `[f32; R]` inside `apack`, which
+    // outlives this borrow.
+    let apack: &[[f32; R]] =
+        unsafe { std::slice::from_raw_parts(apack.as_ptr().cast::<[f32; R]>(), k) };
     tile_cols::<R, W, FMA, _>(k, n, b, c, acc, |p, r| apack[p][r])
 }
 
