@@ -11,15 +11,21 @@ use crate::tensor::Tensor;
 /// `A` (exact for `f16`/`bf16` → `f32`).
 pub(crate) fn load<A: Acc>(t: &Tensor) -> Result<Vec<A>> {
     if t.dtype() == A::DTYPE {
-        if t.is_contiguous() {
-            // One copy of the elements' span.
-            return crate::shape_ops::slices::read::<A, _>(t, |s| {
-                let mut v = crate::alloc::try_with_capacity(s.len())?;
-                v.extend_from_slice(s);
-                Ok(v)
-            });
-        }
-        t.to_vec::<A>()
+        // A strided tensor is first made contiguous by the copy kernel (a loop per
+        // coalesced dim), far cheaper than visiting its elements one offset at a time.
+        let dense;
+        let t = if t.is_contiguous() {
+            t
+        } else {
+            dense = t.alias_detached().contiguous()?;
+            &dense
+        };
+        // One copy of the elements' span.
+        crate::shape_ops::slices::read::<A, _>(t, |s| {
+            let mut v = crate::alloc::try_with_capacity(s.len())?;
+            v.extend_from_slice(s);
+            Ok(v)
+        })
     } else {
         t.to_dtype(A::DTYPE)?.to_vec::<A>()
     }
