@@ -3,9 +3,9 @@
 //! ([`Cols`]), the input read in place ([`Src`]) and the input coordinate under a
 //! kernel tap ([`in_coord`]), the strided row copy ([`gather`]), the `f32`/`f64` GEMM
 //! ([`Gemm`]), the output split into images across threads ([`run_images`]), the
-//! `MR × NR` register tile of the `f32` paths ([`kernel`]: `panel.rs`, `winograd.rs`),
-//! and a call's stride, padding, dilation and groups ([`ConvParams`]), which the forward
-//! and the backward both take.
+//! `MR × NR` register tile of the `f32` paths ([`kernel`]: `panel.rs`; `winograd.rs`
+//! takes its sizes), and a call's stride, padding, dilation and groups
+//! ([`ConvParams`]), which the forward and the backward both take.
 
 use std::mem::MaybeUninit;
 

@@ -275,8 +275,8 @@ fn conv2d_f32_winograd_equals_the_integer_loop_exactly() {
     // F(2×2, 3×3) (winograd.rs) on small integers: every transformed weight is a
     // multiple of 1/4 and every sum stays far below 2^20, so the f32 result is exact.
     // Odd and even output sizes (tiles past the edge), one output pixel, tiles not a
-    // multiple of the 16-lane block, output channels not a multiple of 6, padding 0-2,
-    // groups, a bias or none, strided inputs, one image and several.
+    // multiple of the 16-lane block, output channels not a multiple of 6 or 16, padding
+    // 0-2, groups, a bias or none, strided inputs, one image and several.
     /// x, w, padding, groups.
     type Case = ([usize; 4], [usize; 4], [usize; 2], usize);
     let cases: &[Case] = &[

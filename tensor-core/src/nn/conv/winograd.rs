@@ -17,10 +17,13 @@
 //! output and input channel; computed once per call, in `f64`, then rounded) and
 //! `V_c = Bᵀ d_c B`. For each of the 16 points `ξ` of the 4×4 domain the channel sum
 //! is a matrix product `M_ξ[C_out, tiles] = U_ξ[C_out, C_in] · V_ξ[C_in, tiles]`, run
-//! with the 6×16 register tile of `panel.rs` ([`super::geometry::kernel`]): 16 tiles in the lanes, 6
-//! output channels in the rows. Per block of 16 tiles the input transforms of every
-//! channel go to a panel (`16 × C_in × 16` values, in the L2 cache), then each group of
-//! 6 output channels takes its 16 products and turns them into outputs at once.
+//! on a register tile of 16 tiles in the lanes and `R` output channels in the rows: 16
+//! channels in AVX-512 registers ([`kernel_avx512`]) when the CPU has AVX-512, else the
+//! 6 of `panel.rs`'s tile ([`MR`]) in AVX2 registers or scalars. Per block of 16 tiles
+//! the input transforms of every channel go to a panel (`16 × C_in × 16` values, in the
+//! L2 cache), then each group of `R` output channels takes its 16 products and turns
+//! them into outputs at once. The input's rows are transformed per channel (`d B`)
+//! before the blocks, the columns (`Bᵀ ·`) per block.
 //!
 //! Numerics: the sums run in another order and through the transforms, so results
 //! differ from the direct convolution (and PyTorch's) by rounding, about 1e-6 relative
@@ -30,7 +33,9 @@
 
 use std::mem::MaybeUninit;
 
-use super::geometry::{gather, kernel, run_images, strides4, Geo, Src, MR, NR};
+use super::geometry::{gather, run_images, strides4, Geo, Src, MR, NR};
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::has_avx512;
 use crate::tensor::Tensor;
 
 /// Points of the transformed 4×4 domain.
@@ -38,6 +43,9 @@ const XI: usize = 16;
 /// Fewest input and output channels per group served: below them the transforms cost
 /// more than the multiplies they save.
 const MIN_CHANNELS: usize = 16;
+/// Output channels per register tile with AVX-512: one 16-lane vector per channel, 16
+/// accumulators.
+const MR_WIDE: usize = 16;
 
 /// Whether this kernel serves the geometry: a 3×3 kernel, stride 1, dilation 1, at least
 /// [`MIN_CHANNELS`] input and output channels per group.
@@ -48,37 +56,49 @@ pub(super) fn serves(g: &Geo) -> bool {
         && g.cout / g.groups >= MIN_CHANNELS
 }
 
-/// The transformed weights, laid out for the register tile.
+/// Whether the products run on the AVX-512 register tile ([`kernel_avx512`]).
+#[cfg_attr(unoptimized, inline)]
+fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return has_avx512();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// The transformed weights, laid out for the register tile of `rows` output channels.
 struct Packed {
-    /// `u[((gi·T + t)·16 + ξ)·C_in_g + c][r]` = `U[ξ]` of output channel
-    /// `gi·C_out_g + t·MR + r` and input channel `c` (zero past `C_out_g`).
-    u: Vec<[f32; MR]>,
+    /// `u[(((gi·T + t)·16 + ξ)·C_in_g + c)·rows + r]` = `U[ξ]` of output channel
+    /// `gi·C_out_g + t·rows + r` and input channel `c` (zero past `C_out_g`).
+    u: Vec<f32>,
+    /// Output channels per register tile ([`MR`] or [`MR_WIDE`]).
+    rows: usize,
     /// Register tiles of output channels per group (`T`).
     tiles: usize,
 }
 
 impl Packed {
-    /// Transforms `w` (`[C_out, C_in_g, 3, 3]` row-major).
+    /// Transforms `w` (`[C_out, C_in_g, 3, 3]` row-major) for register tiles of `rows`
+    /// output channels.
     ///
     /// # Errors
     /// [`crate::error::Error::OutOfMemory`].
     #[cfg_attr(unoptimized, inline)]
-    fn new(w: &[f32], g: &Geo) -> crate::error::Result<Self> {
+    fn new(w: &[f32], g: &Geo, rows: usize) -> crate::error::Result<Self> {
         let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
-        let tiles = coutg.div_ceil(MR);
-        let mut u = crate::alloc::try_vec(g.groups * tiles * XI * cing, [0.0; MR])?;
+        let tiles = coutg.div_ceil(rows);
+        let mut u = crate::alloc::try_vec(g.groups * tiles * XI * cing * rows, 0.0)?;
         for co in 0..g.cout {
             let (gi, cg) = (co / coutg, co % coutg);
-            let (t, r) = (cg / MR, cg % MR);
+            let (t, r) = (cg / rows, cg % rows);
             for c in 0..cing {
                 let taps = &w[(co * cing + c) * 9..][..9];
                 let ut = transform_weight(taps);
                 for (xi, &v) in ut.iter().enumerate() {
-                    u[((gi * tiles + t) * XI + xi) * cing + c][r] = v;
+                    u[(((gi * tiles + t) * XI + xi) * cing + c) * rows + r] = v;
                 }
             }
         }
-        Ok(Self { u, tiles })
+        Ok(Self { u, rows, tiles })
     }
 }
 
@@ -118,7 +138,8 @@ pub(super) fn conv2d_f32(
     bias: Option<&Tensor>,
     g: &Geo,
 ) -> crate::error::Result<Tensor> {
-    let w = Packed::new(&weight.to_vec::<f32>()?, g)?;
+    let rows = if wide() { MR_WIDE } else { MR };
+    let w = Packed::new(&weight.to_vec::<f32>()?, g, rows)?;
     let bias = bias.map(|b| b.to_vec::<f32>()).transpose()?;
     let buf = x.storage().read();
     let src = Src {
@@ -128,10 +149,10 @@ pub(super) fn conv2d_f32(
     };
     let rows = Rows::new(g);
     // The transformed rows of one group's channels, the lanes the last block reads
-    // past them, one padded input row, and the panel of one block of tiles.
+    // past them, one padded input channel, and the panel of one block of tiles.
     let scratch = (g.cin / g.groups)
         .checked_mul(4 * rows.hr * rows.tw)
-        .and_then(|v| v.checked_add(NR + rows.row_len()))
+        .and_then(|v| v.checked_add(NR + rows.hr * rows.row_len()))
         .and_then(|v| v.checked_add(XI * g.cin / g.groups * NR))
         .ok_or(crate::error::Error::NumelOverflow { op: "conv2d" })?;
     let image = |n: usize, out: &mut [MaybeUninit<f32>], scratch: &mut [f32]| {
@@ -187,21 +208,34 @@ fn image(
     let (cing, coutg) = (g.cin / g.groups, g.cout / g.groups);
     let p = g.oh * g.ow;
     let (h, rest) = scratch.split_at_mut(cing * 4 * rows.hr * rows.tw + NR);
-    let (row, panel) = rest.split_at_mut(rows.row_len());
+    let (padded, panel) = rest.split_at_mut(rows.hr * rows.row_len());
     let panel = panel.as_chunks_mut::<NR>().0;
     for gi in 0..g.groups {
-        transform_rows(src, g, rows, n, gi * cing, h, row);
-        let u = &w.u[gi * w.tiles * XI * cing..][..w.tiles * XI * cing];
+        crate::kernels::simd::widest(
+            #[inline(always)]
+            || transform_rows(src, g, rows, n, gi * cing, h, padded),
+        );
+        let len = w.tiles * XI * cing * w.rows;
+        let u = &w.u[gi * len..][..len];
         let out_g = &mut out[gi * coutg * p..(gi + 1) * coutg * p];
         let bias_g = bias.map(|b| &b[gi * coutg..(gi + 1) * coutg]);
         let scratch = (&*h, &mut *panel);
-        crate::kernels::simd::with_fma(
-            #[inline(always)]
-            |fma| match fma {
-                true => blocks_loop::<true>(u, scratch, g, rows, coutg, bias_g, out_g),
-                false => blocks_loop::<false>(u, scratch, g, rows, coutg, bias_g, out_g),
-            },
-        );
+        if w.rows == MR_WIDE {
+            let u = u.as_chunks::<MR_WIDE>().0;
+            crate::kernels::simd::widest(
+                #[inline(always)]
+                || blocks_loop::<true, MR_WIDE>(u, scratch, g, rows, coutg, bias_g, out_g),
+            );
+        } else {
+            let u = u.as_chunks::<MR>().0;
+            crate::kernels::simd::with_fma(
+                #[inline(always)]
+                |fma| match fma {
+                    true => blocks_loop::<true, MR>(u, scratch, g, rows, coutg, bias_g, out_g),
+                    false => blocks_loop::<false, MR>(u, scratch, g, rows, coutg, bias_g, out_g),
+                },
+            );
+        }
     }
 }
 
@@ -211,7 +245,7 @@ fn image(
 /// `e[tx] = row[2·tx]`, `o[tx] = row[2·tx + 1]`: `e[tx] - e[tx+1]`, `o[tx] + e[tx+1]`,
 /// `e[tx+1] - o[tx]`, `o[tx] - o[tx+1]`. Then the patch rows of tile `(ty, tx)` are
 /// rows `2·ty..2·ty + 4`, and a block's lanes read them as plain windows.
-#[cfg_attr(unoptimized, inline)]
+#[inline(always)]
 fn transform_rows(
     src: &Src<'_, f32>,
     g: &Geo,
@@ -219,7 +253,7 @@ fn transform_rows(
     n: usize,
     c0: usize,
     h: &mut [f32],
-    row: &mut [f32],
+    image: &mut [f32],
 ) {
     let (hr, tw) = (rows.hr, rows.tw);
     let cing = g.cin / g.groups;
@@ -227,11 +261,14 @@ fn transform_rows(
     h[cing * 4 * hr * tw..].fill(0.0);
     for c in 0..cing {
         let base = src.offset as isize + n as isize * src.st[0] + (c0 + c) as isize * src.st[1];
+        // The padded channel first, then its rows' transforms: a row's loads come long
+        // after its stores (a load straddling two recent stores waits for both).
+        let rl = rows.row_len();
+        image.fill(0.0);
         for r in 0..hr {
-            row.fill(0.0);
             if let Some(y) = r.checked_sub(g.p.0).filter(|&y| y < g.h) {
                 let first = (base + y as isize * src.st[2]) as usize;
-                let dst = &mut row[g.p.1..][..g.w];
+                let dst = &mut image[r * rl + g.p.1..][..g.w];
                 if src.st[3] == 1 {
                     gather(dst, &src.data[first..], 1);
                 } else {
@@ -240,29 +277,36 @@ fn transform_rows(
                     }
                 }
             }
-            let at = |k: usize| (c * 4 + k) * hr * tw + r * tw;
-            for tx in 0..tw {
-                let (e0, o0, e1, o1) = (
-                    row[2 * tx],
-                    row[2 * tx + 1],
-                    row[2 * tx + 2],
-                    row[2 * tx + 3],
-                );
-                h[at(0) + tx] = e0 - e1;
-                h[at(1) + tx] = o0 + e1;
-                h[at(2) + tx] = e1 - o0;
-                h[at(3) + tx] = o0 - o1;
+        }
+        for r in 0..hr {
+            let row = &image[r * rl..][..rl];
+            // The four planes of channel `c`, row `r` of each; column pairs `(e, o)`.
+            let planes = &mut h[c * 4 * hr * tw..][..4 * hr * tw];
+            let (h0, rest) = planes.split_at_mut(hr * tw);
+            let (h1, rest) = rest.split_at_mut(hr * tw);
+            let (h2, h3) = rest.split_at_mut(hr * tw);
+            let (h0, h1) = (&mut h0[r * tw..][..tw], &mut h1[r * tw..][..tw]);
+            let (h2, h3) = (&mut h2[r * tw..][..tw], &mut h3[r * tw..][..tw]);
+            let pairs = &row.as_chunks::<2>().0[..tw + 1];
+            let windows = pairs.iter().zip(&pairs[1..]);
+            let dst = h0.iter_mut().zip(h1.iter_mut()).zip(h2.iter_mut()).zip(h3);
+            for ((((v0, v1), v2), v3), (&[e0, o0], &[e1, o1])) in dst.zip(windows) {
+                *v0 = e0 - e1;
+                *v1 = o0 + e1;
+                *v2 = e1 - o0;
+                *v3 = o0 - o1;
             }
         }
     }
 }
 
-/// Block by block of `NR` tiles of one group (compiled for AVX2 and FMA when `FMA`): the column half of the input transform
-/// of every channel into `panel` (`panel[ξ·C_in_g + c]`, a tile per lane), then per
-/// register tile of output channels the 16 products and the output transform.
+/// Block by block of `NR` tiles of one group (compiled for AVX2 and FMA, or AVX-512,
+/// when `FMA`): the column half of the input transform of every channel into `panel`
+/// (`panel[ξ·C_in_g + c]`, a tile per lane), then per register tile of `R` output
+/// channels the 16 products and the output transform.
 #[inline(always)]
-fn blocks_loop<const FMA: bool>(
-    u: &[[f32; MR]],
+fn blocks_loop<const FMA: bool, const R: usize>(
+    u: &[[f32; R]],
     (h, panel): (&[f32], &mut [[f32; NR]]),
     g: &Geo,
     rows: &Rows,
@@ -273,35 +317,43 @@ fn blocks_loop<const FMA: bool>(
     let cing = panel.len() / XI;
     let (hr, tw) = (rows.hr, rows.tw);
     let tiles = rows.th * tw;
-    let mut m = [[[0.0f32; NR]; MR]; XI];
+    let mut m = [[[0.0f32; NR]; R]; XI];
     for t0 in (0..tiles).step_by(NR) {
         let lanes = Lanes::new(t0, tiles, tw);
         for c in 0..cing {
             for k in 0..4 {
                 let plane = &h[(c * 4 + k) * hr * tw..];
-                let d: [[f32; NR]; 4] = std::array::from_fn(|i| lanes.read(&plane[i * tw..]));
+                let d = [
+                    lanes.read(plane),
+                    lanes.read(&plane[tw..]),
+                    lanes.read(&plane[2 * tw..]),
+                    lanes.read(&plane[3 * tw..]),
+                ];
                 // Bᵀ over the patch rows.
-                let op = |f: fn(f32, f32) -> f32, x: &[f32; NR], y: &[f32; NR]| -> [f32; NR] {
-                    std::array::from_fn(|l| f(x[l], y[l]))
-                };
-                panel[k * cing + c] = op(|x, y| x - y, &d[0], &d[2]);
-                panel[(4 + k) * cing + c] = op(|x, y| x + y, &d[1], &d[2]);
-                panel[(8 + k) * cing + c] = op(|x, y| x - y, &d[2], &d[1]);
-                panel[(12 + k) * cing + c] = op(|x, y| x - y, &d[1], &d[3]);
+                let mut v = [[0.0f32; NR]; 4];
+                for l in 0..NR {
+                    v[0][l] = d[0][l] - d[2][l];
+                    v[1][l] = d[1][l] + d[2][l];
+                    v[2][l] = d[2][l] - d[1][l];
+                    v[3][l] = d[1][l] - d[3][l];
+                }
+                for (i, v) in v.into_iter().enumerate() {
+                    panel[(4 * i + k) * cing + c] = v;
+                }
             }
         }
         for (t, u_t) in u.chunks_exact(XI * cing).enumerate() {
-            let r0 = t * MR;
+            let r0 = t * R;
             for (xi, m) in m.iter_mut().enumerate() {
-                let mut acc = [[0.0f32; NR]; MR];
-                kernel::<FMA>(
+                let mut acc = [[0.0f32; NR]; R];
+                kernel::<FMA, R>(
                     &u_t[xi * cing..][..cing],
                     &panel[xi * cing..][..cing],
                     &mut acc,
                 );
                 *m = acc;
             }
-            for r in 0..MR.min(coutg - r0) {
+            for r in 0..R.min(coutg - r0) {
                 let b = bias.map_or(0.0, |b| b[r0 + r]);
                 let y = transform_output(&m, r, b);
                 let dst = &mut out[(r0 + r) * g.oh * g.ow..][..g.oh * g.ow];
@@ -314,25 +366,123 @@ fn blocks_loop<const FMA: bool>(
 /// `Aᵀ M A + bias` of row `r` of the products, each lane a tile: `y[i·2 + j]` is the
 /// output at `(2·ty + i, 2·tx + j)`.
 #[inline(always)]
-fn transform_output(m: &[[[f32; NR]; MR]; XI], r: usize, bias: f32) -> [[f32; NR]; 4] {
-    let mm = |i: usize, j: usize| &m[i * 4 + j][r];
-    // Aᵀ over the rows (2×4), then over the columns; lane by lane.
-    let sum3 = |a: &[f32; NR], b: &[f32; NR], c: &[f32; NR]| -> [f32; NR] {
-        std::array::from_fn(|l| a[l] + b[l] + c[l])
-    };
-    let dif3 = |a: &[f32; NR], b: &[f32; NR], c: &[f32; NR]| -> [f32; NR] {
-        std::array::from_fn(|l| a[l] - b[l] - c[l])
-    };
-    let top: [[f32; NR]; 4] = std::array::from_fn(|j| sum3(mm(0, j), mm(1, j), mm(2, j)));
-    let bot: [[f32; NR]; 4] = std::array::from_fn(|j| dif3(mm(1, j), mm(2, j), mm(3, j)));
-    let b = [bias; NR];
-    let fin = |v: [f32; NR]| -> [f32; NR] { std::array::from_fn(|l| v[l] + b[l]) };
-    [
-        fin(sum3(&top[0], &top[1], &top[2])),
-        fin(dif3(&top[1], &top[2], &top[3])),
-        fin(sum3(&bot[0], &bot[1], &bot[2])),
-        fin(dif3(&bot[1], &bot[2], &bot[3])),
-    ]
+fn transform_output<const R: usize>(
+    m: &[[[f32; NR]; R]; XI],
+    r: usize,
+    bias: f32,
+) -> [[f32; NR]; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if R == MR_WIDE && has_avx512() {
+        // SAFETY: the CPU has AVX-512 F (checked just above).
+        return unsafe { transform_output_avx512(m.as_flattened(), R, r, bias) };
+    }
+    // Aᵀ over the rows (2×4), then over the columns; lane by lane, in plain loops (an
+    // out-of-line `array::from_fn` would run without the caller's vector width).
+    let (mut top, mut bot) = ([[0.0f32; NR]; 4], [[0.0f32; NR]; 4]);
+    for j in 0..4 {
+        let (m0, m1, m2, m3) = (&m[j][r], &m[4 + j][r], &m[8 + j][r], &m[12 + j][r]);
+        for l in 0..NR {
+            top[j][l] = m0[l] + m1[l] + m2[l];
+            bot[j][l] = m1[l] - m2[l] - m3[l];
+        }
+    }
+    let mut y = [[0.0f32; NR]; 4];
+    for l in 0..NR {
+        y[0][l] = top[0][l] + top[1][l] + top[2][l] + bias;
+        y[1][l] = top[1][l] - top[2][l] - top[3][l] + bias;
+        y[2][l] = bot[0][l] + bot[1][l] + bot[2][l] + bias;
+        y[3][l] = bot[1][l] - bot[2][l] - bot[3][l] + bias;
+    }
+    y
+}
+
+/// `acc[r][j] += Σ_k a[k][r] · b[k][j]`, `k` in order: the register tile of `R` output
+/// channels and `NR` tiles.
+#[inline(always)]
+fn kernel<const FMA: bool, const R: usize>(
+    a: &[[f32; R]],
+    b: &[[f32; NR]],
+    acc: &mut [[f32; NR]; R],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if R == MR_WIDE && has_avx512() {
+        let a = a.as_flattened().as_chunks::<MR_WIDE>().0;
+        if let Ok(acc) = <&mut [[f32; NR]; MR_WIDE]>::try_from(&mut acc[..]) {
+            // SAFETY: the CPU has AVX-512 F (checked just above).
+            unsafe { kernel_avx512(a, b, acc) };
+            return;
+        }
+    }
+    let mut s = *acc;
+    for (av, bv) in a.iter().zip(b) {
+        for (row, &x) in s.iter_mut().zip(av) {
+            for (v, &y) in row.iter_mut().zip(bv) {
+                *v = if FMA { x.mul_add(y, *v) } else { *v + x * y };
+            }
+        }
+    }
+    *acc = s;
+}
+
+/// [`transform_output`] with AVX-512 (the same additions in the same order, a vector of
+/// 16 tiles each): `m[ξ·rows + r]` is row `r` of product `ξ`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[cfg_attr(unoptimized, inline)]
+fn transform_output_avx512(m: &[[f32; NR]], rows: usize, r: usize, bias: f32) -> [[f32; NR]; 4] {
+    use std::arch::x86_64::{__m512, _mm512_add_ps, _mm512_loadu_ps, _mm512_set1_ps};
+    use std::arch::x86_64::{_mm512_setzero_ps, _mm512_storeu_ps, _mm512_sub_ps};
+    let mut v: [__m512; XI] = [_mm512_setzero_ps(); XI];
+    for (xi, v) in v.iter_mut().enumerate() {
+        let row = &m[xi * rows + r];
+        // SAFETY: `row` is 16 `f32`s, an unaligned 512-bit load.
+        *v = unsafe { _mm512_loadu_ps(row.as_ptr()) };
+    }
+    let (mut top, mut bot) = ([_mm512_setzero_ps(); 4], [_mm512_setzero_ps(); 4]);
+    for j in 0..4 {
+        top[j] = _mm512_add_ps(_mm512_add_ps(v[j], v[4 + j]), v[8 + j]);
+        bot[j] = _mm512_sub_ps(_mm512_sub_ps(v[4 + j], v[8 + j]), v[12 + j]);
+    }
+    let b = _mm512_set1_ps(bias);
+    let y = [
+        _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(top[0], top[1]), top[2]), b),
+        _mm512_add_ps(_mm512_sub_ps(_mm512_sub_ps(top[1], top[2]), top[3]), b),
+        _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(bot[0], bot[1]), bot[2]), b),
+        _mm512_add_ps(_mm512_sub_ps(_mm512_sub_ps(bot[1], bot[2]), bot[3]), b),
+    ];
+    let mut out = [[0.0f32; NR]; 4];
+    for (o, y) in out.iter_mut().zip(y) {
+        // SAFETY: `o` is 16 `f32`s, an unaligned 512-bit store.
+        unsafe { _mm512_storeu_ps(o.as_mut_ptr(), y) };
+    }
+    out
+}
+
+/// [`kernel`] for [`MR_WIDE`] output channels with AVX-512: the 16 rows in 16 vector
+/// registers, each step one vector of `b` and a broadcast of each element of `a` (the
+/// same fused multiply-adds in the same order, so the same values).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[cfg_attr(unoptimized, inline)]
+fn kernel_avx512(a: &[[f32; MR_WIDE]], b: &[[f32; NR]], acc: &mut [[f32; NR]; MR_WIDE]) {
+    use std::arch::x86_64::{__m512, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_set1_ps};
+    use std::arch::x86_64::{_mm512_setzero_ps, _mm512_storeu_ps};
+    let mut s: [__m512; MR_WIDE] = [_mm512_setzero_ps(); MR_WIDE];
+    for (v, row) in s.iter_mut().zip(acc.iter()) {
+        // SAFETY: `row` is 16 `f32`s, an unaligned 512-bit load.
+        *v = unsafe { _mm512_loadu_ps(row.as_ptr()) };
+    }
+    for (av, bv) in a.iter().zip(b) {
+        // SAFETY: `bv` is 16 `f32`s, an unaligned 512-bit load.
+        let y = unsafe { _mm512_loadu_ps(bv.as_ptr()) };
+        for (v, &x) in s.iter_mut().zip(av) {
+            *v = _mm512_fmadd_ps(_mm512_set1_ps(x), y, *v);
+        }
+    }
+    for (v, row) in s.iter().zip(acc.iter_mut()) {
+        // SAFETY: `row` is 16 `f32`s, an unaligned 512-bit store.
+        unsafe { _mm512_storeu_ps(row.as_mut_ptr(), *v) };
+    }
 }
 
 /// A block's tiles `t0..t0 + count`, a tile per lane. In the transformed rows (see
@@ -387,10 +537,16 @@ impl Lanes {
             if let Some(w) = plane[self.start[r]..].first_chunk::<NR>() {
                 // A bitwise blend: the lanes from the run's first on take the window.
                 let m = &self.mask[r];
-                v = std::array::from_fn(|l| (w[l].to_bits() & m[l]) | (v[l] & !m[l]));
+                for l in 0..NR {
+                    v[l] = (w[l].to_bits() & m[l]) | (v[l] & !m[l]);
+                }
             }
         }
-        v.map(f32::from_bits)
+        let mut out = [0.0f32; NR];
+        for (o, &b) in out.iter_mut().zip(&v) {
+            *o = f32::from_bits(b);
+        }
+        out
     }
 
     /// Writes each lane's 2×2 outputs inside the `oh × ow` plane `dst`.
