@@ -75,7 +75,7 @@ fn leaves(case: &Value) -> Result<Vec<Tensor>, String> {
 }
 
 /// A contiguous tensor of `dt` holding `values` with `sizes`.
-pub(super) fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tensor, String> {
+fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tensor, String> {
     let r = match dt {
         DType::F64 => Tensor::from_vec(values.to_vec(), sizes),
         DType::F32 => Tensor::from_vec(values.iter().map(|&v| v as f32).collect(), sizes),
@@ -86,7 +86,7 @@ pub(super) fn filled(sizes: &[usize], values: &[f64], dt: DType) -> Result<Tenso
 
 /// Compares a leaf's `.grad` with the recorded one: sizes, dtype, values, and strides
 /// except at size-1 dims.
-pub(super) fn check_grad(k: usize, got: Option<Tensor>, want: &Value) -> Result<(), String> {
+fn check_grad(k: usize, got: Option<Tensor>, want: &Value) -> Result<(), String> {
     let g = got.ok_or(format!("input {k}: no grad"))?;
     let sizes = usizes(&want["sizes"]);
     if g.sizes() != sizes.as_slice() {
@@ -124,6 +124,16 @@ fn judge_grad_case(case: &Value, op: &str) -> Result<(), String> {
         Err(e) => return check_outcome(Err(e), &expected(case)),
     };
     check_outcome(Ok(out.detach()), &expected(case))?;
+    backward_and_check(case, &out, &t)
+}
+
+/// Runs `out.backward(grad_output)` with the case's `grad_output` and compares each
+/// leaf's `.grad` with the case's `grads` (`null`: the leaf must have none).
+pub(super) fn backward_and_check(
+    case: &Value,
+    out: &Tensor,
+    leaves: &[Tensor],
+) -> Result<(), String> {
     let go = &case["grad_output"];
     let values: Vec<f64> = go["values"]
         .as_array()
@@ -133,7 +143,7 @@ fn judge_grad_case(case: &Value, op: &str) -> Result<(), String> {
     out.backward_with(&g)
         .map_err(|e| format!("backward: {e}"))?;
     let grads = case["grads"].as_array().cloned().unwrap_or_default();
-    for (k, x) in t.iter().enumerate() {
+    for (k, x) in leaves.iter().enumerate() {
         match grads.get(k) {
             Some(Value::Null) | None => {
                 if x.grad().is_some() {

@@ -4,9 +4,9 @@
 //! `out.backward(grad_output)` runs, and each leaf's `.grad` is compared as the
 //! autograd judge does (a grad's stride at a size-1 dim is informative only).
 
-use super::autograd::{check_grad, filled};
+use super::autograd::backward_and_check;
 use super::nn_index_conv_pool::input;
-use super::{check_outcome, usizes, FileReport};
+use super::{check_outcome, FileReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tensor_core::Tensor;
@@ -42,26 +42,7 @@ fn judge_case(case: &Value) -> Result<(), String> {
     }
     let out = out.map_err(|e| format!("unexpected error: {e}"))?;
     check_outcome(Ok(out.detach()), expected)?;
-    let go = &case["grad_output"];
-    let values: Vec<f64> = go["values"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_f64).collect())
-        .unwrap_or_default();
-    let g = filled(&usizes(&go["sizes"]), &values, out.dtype())?;
-    out.backward_with(&g)
-        .map_err(|e| format!("backward: {e}"))?;
-    let grads = case["grads"].as_array().cloned().unwrap_or_default();
-    for (k, x) in t.iter().enumerate() {
-        match grads.get(k) {
-            Some(Value::Null) | None => {
-                if x.grad().is_some() {
-                    return Err(format!("input {k} has a grad, expected none"));
-                }
-            }
-            Some(want) => check_grad(k, x.grad(), want)?,
-        }
-    }
-    Ok(())
+    backward_and_check(case, &out, &t)
 }
 
 /// Judges every case of `einsum.json`, printing the pass/fail count of each kind.
