@@ -30,7 +30,7 @@ fn as_i64(v: &[usize]) -> Vec<i64> {
 /// A view of the logical sizes over one element (no data), to check view-only ops
 /// against the logical shape with PyTorch's own errors.
 #[cfg_attr(unoptimized, inline)]
-fn stand_in(sizes: &[usize], dtype: DType) -> Result<Tensor> {
+pub(super) fn stand_in(sizes: &[usize], dtype: DType) -> Result<Tensor> {
     Tensor::scalar_of(Scalar::Int(0), dtype).expand(&as_i64(sizes))
 }
 

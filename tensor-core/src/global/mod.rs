@@ -22,6 +22,7 @@ mod global_tensor;
 mod grad;
 mod infer;
 mod loss;
+mod norm;
 mod ops;
 mod placement;
 mod rank_limits;
@@ -40,6 +41,7 @@ pub use infer::{
     broadcast_split_dim, infer_expand, logical_shape, permute_sbp, physical_shape,
     reduce_split_dim, reshape_split_dim, split_range, ExpandInference,
 };
+pub use norm::{layer_norm_signature, softmax_signature};
 pub use ops::{
     binary_partial, elementwise_signature, expand_signature, has_empty_shard, matmul_signature,
     permute_signature, reduce_signature, reshape_signature, unary_signature, ReduceKind, Signature,

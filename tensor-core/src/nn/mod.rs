@@ -31,6 +31,7 @@ pub use activation::{gelu, silu, GeluApproximate};
 pub use conv::conv2d;
 pub use index::embedding;
 pub use loss::{cross_entropy, Reduction, IGNORE_INDEX};
+pub(crate) use norm::check_layer_norm_inputs;
 pub use norm::layer_norm;
 pub use pool::{avg_pool2d, max_pool2d};
 pub use softmax::{log_softmax, softmax};

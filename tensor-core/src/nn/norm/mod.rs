@@ -93,6 +93,23 @@ fn check_dtypes(input: &Tensor, weight: Option<&Tensor>, bias: Option<&Tensor>) 
     Ok(())
 }
 
+/// PyTorch's argument checks of `layer_norm`, in its order (shapes, then dtypes),
+/// without computing: the checks a caller that holds the logical tensors only as
+/// metadata (global tensors' stand-ins) runs before any communication.
+///
+/// # Errors
+/// As [`layer_norm`], but for the unsupported-dtype error of a non-float input.
+#[cfg_attr(unoptimized, inline)]
+pub(crate) fn check_layer_norm_inputs(
+    input: &Tensor,
+    normalized_shape: &[usize],
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+) -> Result<()> {
+    check_shapes(input, normalized_shape, weight, bias)?;
+    check_dtypes(input, weight, bias)
+}
+
 /// A parameter's elements in the accumulation type, row-major.
 fn param<A: Acc>(p: Option<&Tensor>) -> Result<Option<Vec<A>>> {
     let Some(p) = p else { return Ok(None) };
@@ -220,8 +237,7 @@ fn layer_norm_forward(
     bias: Option<&Tensor>,
     eps: f64,
 ) -> Result<Tensor> {
-    check_shapes(input, normalized_shape, weight, bias)?;
-    check_dtypes(input, weight, bias)?;
+    check_layer_norm_inputs(input, normalized_shape, weight, bias)?;
     let n: usize = normalized_shape.iter().product();
     if input.numel() == 0 {
         crate::kernels::acc::check_float(input.dtype(), "LayerNormKernelImpl")?;
