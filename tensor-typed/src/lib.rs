@@ -116,6 +116,7 @@ pub mod bounds;
 pub mod data_parallel;
 #[doc(hidden)]
 pub mod einsum_support;
+pub mod global;
 pub mod io;
 #[doc(hidden)]
 pub mod layout_support;

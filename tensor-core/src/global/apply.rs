@@ -35,19 +35,15 @@ pub(super) fn stand_in(sizes: &[usize], dtype: DType) -> Result<Tensor> {
 }
 
 impl GlobalTensor {
-    #[cfg_attr(unoptimized, inline)]
-    fn boxed(&self, sbp: Sbp) -> Result<GlobalTensor> {
-        self.to_sbp(sbp)
-    }
-
     /// A unary op on every shard, with the signature its [`PartialRule`] gives.
     fn unary_with(
         &self,
+        name: &'static str,
         rule: PartialRule,
         f: impl Fn(&Tensor) -> Result<Tensor>,
     ) -> Result<GlobalTensor> {
         let sig = unary_signature(rule, self.sbp(), self.dtype().is_floating());
-        let x = self.boxed(sig.inputs[0])?;
+        let x = self.boxed(name, sig.inputs[0])?;
         let local = f(x.local())?;
         self.with_local(local, self.sizes(), sig.output)
     }
@@ -62,7 +58,7 @@ impl GlobalTensor {
     /// The local op's (bool where refused); a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn unary(&self, op: UnaryOp) -> Result<GlobalTensor> {
-        self.unary_with(op.partial_rule(), |t| t.unary(op))
+        self.unary_with(op.name(), op.partial_rule(), |t| t.unary(op))
     }
 
     /// `Tensor.to(dtype)` on every shard (a partial input is broadcast first).
@@ -71,7 +67,7 @@ impl GlobalTensor {
     /// The local op's; a collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn to_dtype(&self, dtype: DType) -> Result<GlobalTensor> {
-        self.unary_with(PartialRule::Broadcasts, |t| t.to_dtype(dtype))
+        self.unary_with("to", PartialRule::Broadcasts, |t| t.to_dtype(dtype))
     }
 
     /// `op(self, other)` for any [`BinaryOp`] with broadcasting on the logical sizes
@@ -113,7 +109,10 @@ impl GlobalTensor {
             &out,
             partial,
         );
-        let (a, b) = (self.boxed(sig.inputs[0])?, other.boxed(sig.inputs[1])?);
+        let (a, b) = (
+            self.boxed(kind.name(), sig.inputs[0])?,
+            other.boxed(kind.name(), sig.inputs[1])?,
+        );
         let local = f(a.local(), b.local())?;
         self.with_local(local, &out, sig.output)
     }
@@ -148,7 +147,7 @@ impl GlobalTensor {
             self.placement().len(),
             dtype_kept,
         );
-        let x = self.boxed(sig.inputs[0])?;
+        let x = self.boxed(kind.name(), sig.inputs[0])?;
         let local = f(x.local(), dims, keepdim)?;
         self.with_local(local, &out, sig.output)
     }
@@ -213,7 +212,10 @@ impl GlobalTensor {
             });
         }
         let sig = matmul_signature(self.sbp(), other.sbp());
-        let (x, y) = (self.boxed(sig.inputs[0])?, other.boxed(sig.inputs[1])?);
+        let (x, y) = (
+            self.boxed("matmul", sig.inputs[0])?,
+            other.boxed("matmul", sig.inputs[1])?,
+        );
         let local = x.local().matmul(y.local())?;
         self.with_local(local, &[a[0], b[1]], sig.output)
     }
@@ -237,7 +239,7 @@ impl GlobalTensor {
         }
         let (out, _) = infer_expand_geometry(self.sizes(), &strides, sizes)?;
         let sig = expand_signature(self.sizes(), self.sbp(), &out);
-        let x = self.boxed(sig.inputs[0])?;
+        let x = self.boxed("expand", sig.inputs[0])?;
         let inf = infer_expand(
             self.sizes(),
             &strides,
@@ -262,7 +264,7 @@ impl GlobalTensor {
         let plan = repeat_decomposition(self.sizes(), repeats)?;
         let new_dims = repeats.len() - self.dim();
         let x = match self.sbp() {
-            Sbp::Split(d) if repeats[d + new_dims] != 1 => self.boxed(Sbp::Broadcast)?,
+            Sbp::Split(d) if repeats[d + new_dims] != 1 => self.boxed("repeat", Sbp::Broadcast)?,
             _ => self.clone(),
         };
         let y = x
@@ -281,7 +283,7 @@ impl GlobalTensor {
         let numel = crate::layout::checked_numel(self.sizes(), "reshape")?;
         let out = infer_size(shape, numel)?;
         let sig = reshape_signature(self.sizes(), self.sbp(), &out);
-        let x = self.boxed(sig.inputs[0])?;
+        let x = self.boxed("reshape", sig.inputs[0])?;
         let local_out = physical_shape(
             &out,
             sig.output,

@@ -47,11 +47,14 @@ impl GlobalTensor {
             )));
         }
         if self.sbp() != Sbp::Split(0) {
-            let (x, t) = (self.to_sbp(Sbp::Broadcast)?, target.to_sbp(Sbp::Broadcast)?);
+            let (x, t) = (
+                self.boxed("cross_entropy", Sbp::Broadcast)?,
+                target.boxed("cross_entropy", Sbp::Broadcast)?,
+            );
             let local = cross_entropy(x.local(), t.local(), Reduction::Mean)?;
             return self.with_local(local, &[], Sbp::Broadcast);
         }
-        let t = target.to_sbp(Sbp::Split(0))?;
+        let t = target.boxed("cross_entropy", Sbp::Split(0))?;
         let sum = cross_entropy(self.local(), t.local(), Reduction::Sum)?;
         let counted = t
             .local()

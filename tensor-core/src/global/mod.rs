@@ -25,6 +25,7 @@ mod loss;
 mod norm;
 mod ops;
 mod placement;
+mod policy;
 mod rank_limits;
 mod sbp;
 
@@ -47,5 +48,6 @@ pub use ops::{
     permute_signature, reduce_signature, reshape_signature, unary_signature, ReduceKind, Signature,
 };
 pub use placement::Placement;
+pub use policy::without_implicit_boxing;
 pub use rank_limits::MAX_THREAD_RANKS;
 pub use sbp::{ReduceOp, Sbp};

@@ -62,6 +62,7 @@ impl GlobalTensor {
     #[cfg_attr(unoptimized, inline)]
     fn normalise_dim(
         &self,
+        name: &'static str,
         dim: i64,
         f: fn(&Tensor, i64) -> Result<Tensor>,
     ) -> Result<GlobalTensor> {
@@ -69,7 +70,7 @@ impl GlobalTensor {
         f(&stand_in(&ones, self.dtype())?, dim)?;
         let wrapped = crate::layout::wrap_dim(dim, self.dim())?;
         let sig = softmax_signature(self.sbp(), wrapped);
-        let x = self.to_sbp(sig.inputs[0])?;
+        let x = self.boxed(name, sig.inputs[0])?;
         let local = f(x.local(), dim)?;
         self.with_local(local, self.sizes(), sig.output)
     }
@@ -88,7 +89,7 @@ impl GlobalTensor {
     /// 'Long'`). A collective's.
     #[cfg_attr(unoptimized, inline)]
     pub fn softmax(&self, dim: i64) -> Result<GlobalTensor> {
-        self.normalise_dim(dim, softmax)
+        self.normalise_dim("softmax", dim, softmax)
     }
 
     /// `torch.log_softmax(self, dim)` (OneFlow's `flow.log_softmax` on a global tensor):
@@ -99,7 +100,7 @@ impl GlobalTensor {
     /// for 'Long'`).
     #[cfg_attr(unoptimized, inline)]
     pub fn log_softmax(&self, dim: i64) -> Result<GlobalTensor> {
-        self.normalise_dim(dim, log_softmax)
+        self.normalise_dim("log_softmax", dim, log_softmax)
     }
 
     /// `torch.nn.functional.layer_norm(self, normalized_shape, weight, bias, eps)`
@@ -140,8 +141,9 @@ impl GlobalTensor {
         check_layer_norm_inputs(&logical(self)?, normalized_shape, w.as_ref(), b.as_ref())?;
         let sig =
             layer_norm_signature(self.sbp(), self.dim(), normalized_shape.len(), params.len());
-        let x = self.to_sbp(sig.inputs[0])?;
-        let boxed = |p: Option<&GlobalTensor>| p.map(|p| p.to_sbp(Sbp::Broadcast)).transpose();
+        let x = self.boxed("layer_norm", sig.inputs[0])?;
+        let boxed =
+            |p: Option<&GlobalTensor>| p.map(|p| p.boxed("layer_norm", Sbp::Broadcast)).transpose();
         let (w, b) = (boxed(weight)?, boxed(bias)?);
         let local = layer_norm(
             x.local(),

@@ -32,6 +32,16 @@ pub enum ReduceKind {
 }
 
 impl ReduceKind {
+    /// PyTorch's name of the reduction (`sum`, `amax`, `amin`).
+    #[cfg_attr(unoptimized, inline)]
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "sum",
+            ReduceKind::Amax => "amax",
+            ReduceKind::Amin => "amin",
+        }
+    }
+
     #[cfg_attr(unoptimized, inline)]
     fn op(self) -> ReduceOp {
         match self {

@@ -38,7 +38,7 @@ pub enum Sbp {
 impl Sbp {
     /// The partial SBP reduced by `op`.
     #[cfg_attr(unoptimized, inline)]
-    pub fn partial(op: ReduceOp) -> Sbp {
+    pub const fn partial(op: ReduceOp) -> Sbp {
         match op {
             ReduceOp::Sum => Sbp::PartialSum,
             ReduceOp::Max => Sbp::PartialMax,

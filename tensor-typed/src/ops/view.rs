@@ -21,7 +21,7 @@ use tensor_macros::plain_form;
 
 /// Sizes of a target shape for the runtime: static dims as is, `Dyn` as `-1`.
 #[cfg_attr(unoptimized, inline)]
-fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
+pub(crate) fn target_sizes(dims: &[Option<usize>]) -> Vec<i64> {
     dims.iter().map(|d| d.map_or(-1, |n| n as i64)).collect()
 }
 

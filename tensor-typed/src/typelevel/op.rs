@@ -66,4 +66,21 @@ ops! {
     rearrange "layout! as einops.rearrange";
     repeat "layout! as einops.repeat";
     reduce "layout! as einops.reduce";
+    expand "Tensor.expand";
+    reshape "Tensor.reshape";
+    layer_norm "torch.nn.functional.layer_norm";
+    cross_entropy "torch.nn.functional.cross_entropy";
 }
+
+/// One marker per row of tensor-core's unary table, named as the op.
+macro_rules! unary_markers {
+    ($( $name:ident {
+        variant: $V:ident, inplace: $inplace:ident, out: $out:ident,
+        torch: $torch:literal, doc: $what:literal,
+        $($field:tt)*
+    } )*) => {$(
+        #[doc = concat!("`torch.", $torch, "` (", $what, ").")]
+        pub struct $name;
+    )*};
+}
+tensor_core::__unary_ops!(unary_markers);
