@@ -69,14 +69,18 @@ impl<T: Element, Sh: Shape, P: Sbp> Global<T, Sh, P> {
     }
 }
 
-impl<T: Element, P: Dual> Global<T, (), P> {
+impl<T: Element, P: Sbp> Global<T, (), P> {
     /// `Tensor.backward()` of a 0-d global tensor (a loss): the logical gradient 1, in
     /// the dual SBP, through every rank's graph and the collectives of the boxings it
     /// crosses. Every rank calls it (SPMD). `P<Max>` and `P<Min>` losses do not compile.
     ///
     /// # Errors
     /// PyTorch's (nothing requires grad); a collective's.
-    pub fn backward(&self) -> Result<()> {
+    pub fn backward<G>(&self) -> Result<()>
+    where
+        P: Dual,
+        P::Grad: super::ops::Is<G>,
+    {
         self.inner.backward()
     }
 }

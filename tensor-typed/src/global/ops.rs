@@ -7,6 +7,8 @@
 
 // Generic params carry what `Global` needs; the where clauses carry the op's rules.
 #![allow(clippy::multiple_bound_locations)]
+// The output types are the rules themselves, spelled as projections.
+#![allow(clippy::type_complexity)]
 
 use super::check::{
     SbpBinaryOk, SbpLossOk, SbpMatmulOk, SbpNormOk, SbpReduceOk, SbpScalarOk, SbpUnaryOk, SbpViewOk,
@@ -91,8 +93,9 @@ macro_rules! global_unary {
             /// # Errors
             /// The runtime op's.
             #[plain_form(add_try)]
-            pub fn $name(&self) -> Result<Global<T, Sh, UnarySbp<op::$name, P, unary_rule::$rule>>>
+            pub fn $name<Q>(&self) -> Result<Global<T, Sh, Q>>
             where
+                UnarySbp<op::$name, P, unary_rule::$rule>: Is<Q>,
                 KindOf<P>: UnaryKind<unary_rule::$rule, B1>,
                 UnaryVerdict<P, unary_rule::$rule>: Verdict,
                 Blame<Accepts<UnaryVerdict<P, unary_rule::$rule>>, op::$name>: SbpUnaryOk<op::$name, P>,
@@ -426,13 +429,14 @@ impl<T: Float, Sh: Shape, P: Sbp> Global<T, Sh, P> {
     /// # Errors
     /// The runtime op's (a `Dyn` last dim that is not the weight's size).
     #[plain_form]
-    pub fn try_layer_norm<E: Dim>(
+    pub fn try_layer_norm<E: Dim, Q>(
         &self,
         weight: &Global<T, (E,), super::sbp::B>,
         bias: &Global<T, (E,), super::sbp::B>,
         eps: f64,
-    ) -> Result<Global<T, Sh, NormSbp<op::layer_norm, P, Sh, -1>>>
+    ) -> Result<Global<T, Sh, Q>>
     where
+        NormSbp<op::layer_norm, P, Sh, -1>: Is<Q>,
         Sh: crate::shape::nn_rules::NormalizedBy<(E,)>,
         SDim<-1>: WrapDim<RankOf<Sh>>,
         KindOf<P>: NormKind<PosOf<Sh, -1>>,
@@ -455,8 +459,9 @@ impl<T: Float, Sh: Shape, P: Sbp> Global<T, Sh, P> {
     /// # Errors
     /// The runtime op's.
     #[plain_form]
-    pub fn try_mul_scalar(&self, value: f64) -> Result<Global<T, Sh, ScalarSbp<P>>>
+    pub fn try_mul_scalar<Q>(&self, value: f64) -> Result<Global<T, Sh, Q>>
     where
+        ScalarSbp<P>: Is<Q>,
         KindOf<P>: super::rules::KindBits,
         ScalarVerdict<P>: Verdict,
         Blame<Accepts<ScalarVerdict<P>>, op::mul>: SbpScalarOk<op::mul, P>,
@@ -468,6 +473,11 @@ impl<T: Float, Sh: Shape, P: Sbp> Global<T, Sh, P> {
         })
     }
 }
+
+/// `Self` is `X`: fixes a method's output type parameter to its rule's SBP (a bound the
+/// compiler checks at the call, so that a refused rule is reported by the rule's check).
+pub trait Is<X> {}
+impl<X> Is<X> for X {}
 
 /// The verdict of a scalar multiple of `P`: its kind unless a partial max or min.
 pub type ScalarVerdict<P> =
