@@ -247,7 +247,7 @@ fn main() -> ExitCode {
             }
             Ok((reference, run)) => compare(&run, &reference).ok(),
             Err(e) => {
-                // Finalising MPI could wait for peers stuck in a collective: exit now,
+                // Finalising MPI could wait for peers stuck in a collective: exit at once,
                 // and mpirun ends the job on the non-zero status.
                 eprintln!("tensor_parallel: rank {}: {e}", comm.rank());
                 std::process::exit(1);
