@@ -5,10 +5,14 @@
 # data-parallel digits example under `mpirun -np 2` (its mlp's test accuracy against the
 # one-rank run of the same seed, within 0.002), a rank that fails (`--fail-rank 1`) and
 # one that aborts (`--drop-rank 1`, a dropped peer), each ending the job with an error
-# naming it, within a timeout. Installs openmpi-bin, libopenmpi-dev and libclang-dev
+# naming it, within a timeout; its mlp with typed global tensors (`--sbp`) under
+# `mpirun -np 2`, against the same one-rank accuracy; and the tensor_parallel example
+# (Megatron-LM's MLP block with typed SBP) under `mpirun -np 2`, which exits 0 only when
+# it equals its one-process run. Installs openmpi-bin, libopenmpi-dev and libclang-dev
 # (needed by rsmpi's bindgen) with apt-get when they are missing.
 # Ends with the line `mpi: N passed, M failed`: the cases counted by rank 0 over both
-# runs (a run that crashes or prints no count is one failure), plus the three digits cases.
+# runs (a run that crashes or prints no count is one failure), plus the four digits
+# cases and the tensor_parallel case.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,7 +68,8 @@ for np in 2 4; do
         fi
     fi
 done
-# The data-parallel digits example (tensor-typed, built with tensor-core's `mpi`).
+# The data-parallel digits example and the tensor_parallel example (tensor-typed, built
+# with tensor-core's `mpi`).
 digits_log=$(mktemp)
 # `count_case STATUS WHAT`: one digits case, passed when STATUS is 0 (else the end of
 # its log is printed).
@@ -79,13 +84,15 @@ count_case() {
     fi
 }
 digits=""
+tp=""
 if cargo build --release -p tensor-typed --features tensor-core/mpi --example digits \
-    --message-format=json >"$digits_log" 2>/dev/null; then
+    --example tensor_parallel --message-format=json >"$digits_log" 2>/dev/null; then
     digits=$(grep -o '"executable":"[^"]*examples/digits"' "$digits_log" | tail -1 | sed 's/"executable":"\(.*\)"/\1/')
+    tp=$(grep -o '"executable":"[^"]*examples/tensor_parallel"' "$digits_log" | tail -1 | sed 's/"executable":"\(.*\)"/\1/')
 fi
 if [ -z "$digits" ] || [ ! -x "$digits" ]; then
     echo "digits: the example did not build with the mpi feature"
-    failed=$((failed + 3))
+    failed=$((failed + 4))
 else
     one=$(timeout 300 "$digits" --model mlp --seed 0 | grep -oE "test accuracy: [0-9.]+" | grep -oE "[0-9.]+$")
     echo "== mpirun -np 2 $digits --mpi --model mlp --seed 0"
@@ -97,6 +104,15 @@ else
     [ "$rc" -eq 0 ] && [ -n "$one" ] && [ -n "$two" ] &&
         awk -v a="$one" -v b="$two" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.002) }'
     count_case $? "digits mpirun -np 2: accuracy '$two', one rank '$one' (exit $rc)"
+    echo "== mpirun -np 2 $digits --mpi --sbp --model mlp --seed 0"
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+        "$digits" --mpi --sbp --model mlp --seed 0 >"$digits_log" 2>&1
+    rc=$?
+    grep -E "^epoch +(1|30):|^rank|test accuracy|train time" "$digits_log"
+    sbp=$(grep -oE "test accuracy: [0-9.]+" "$digits_log" | grep -oE "[0-9.]+$" | tail -1)
+    [ "$rc" -eq 0 ] && [ -n "$one" ] && [ -n "$sbp" ] &&
+        awk -v a="$one" -v b="$sbp" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.002) }'
+    count_case $? "digits --sbp mpirun -np 2: accuracy '$sbp', one rank '$one' (exit $rc)"
     # A faulty rank 1 (flag FLAG) must end the job, naming it (the log matches PATTERN).
     faulty_case() {
         echo "== mpirun -np 2 $digits --mpi --epochs 1 $1 1 (must fail, naming rank 1)"
@@ -111,6 +127,17 @@ else
     }
     faulty_case --fail-rank "training failed: rank 1: .*Target 10 is out of bounds"
     faulty_case --drop-rank "process rank 1 .*exited on signal"
+fi
+if [ -z "$tp" ] || [ ! -x "$tp" ]; then
+    echo "tensor_parallel: the example did not build with the mpi feature"
+    failed=$((failed + 1))
+else
+    echo "== mpirun -np 2 $tp --mpi"
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 "$tp" --mpi >"$digits_log" 2>&1
+    rc=$?
+    grep -E "^step +(1|20):|^max|equal to|MISMATCH" "$digits_log"
+    [ "$rc" -eq 0 ] && grep -q "^equal to the one-process run" "$digits_log"
+    count_case $? "tensor_parallel mpirun -np 2: equal to the one-process run (exit $rc)"
 fi
 
 echo "mpi: $passed passed, $failed failed"

@@ -29,6 +29,10 @@ pub struct Config {
     /// Data-parallel over MPI's world (`--mpi`, under `mpirun -np N`; needs the
     /// example built with `--features tensor-core/mpi`).
     pub mpi: bool,
+    /// The mlp written with typed global tensors (`--sbp`, `sbp_mlp.rs`): parameters
+    /// broadcast, batches split, the gradients' all-reduce by name; on `ranks`
+    /// in-process ranks (one is a placement of one rank) or MPI's world.
+    pub sbp: bool,
     /// Where rank 0 writes the loss curve as CSV (`--curve`; none by default).
     pub curve: Option<PathBuf>,
     /// Where rank 0 draws the picture of training as PNG (`--plot`; needs the
@@ -53,6 +57,7 @@ impl Default for Config {
             data: default_data_path(),
             ranks: 1,
             mpi: false,
+            sbp: false,
             curve: None,
             plot: None,
             fail_rank: None,
@@ -97,6 +102,9 @@ struct Flags {
     /// Data-parallel over MPI's world (under mpirun; built with --features tensor-core/mpi).
     #[arg(long)]
     mpi: bool,
+    /// The mlp with typed global tensors: broadcast parameters, split batches (--model mlp only).
+    #[arg(long)]
+    sbp: bool,
     /// Where rank 0 writes the loss curve as CSV.
     #[arg(long, value_name = "PATH")]
     curve: Option<PathBuf>,
@@ -173,6 +181,15 @@ fn check_output(flag: &str, path: &Path) -> Result<(), String> {
 
 /// The settings' rules that involve several flags or the build.
 fn check(c: &Config) -> Result<(), String> {
+    if c.sbp && c.model != Kind::Mlp {
+        return Err(format!(
+            "--sbp: typed global tensors train the mlp only, not --model {}",
+            c.model.name()
+        ));
+    }
+    if c.sbp && (c.fail_rank.is_some() || c.drop_rank.is_some()) {
+        return Err("--sbp: --fail-rank and --drop-rank test the untyped data-parallel run".into());
+    }
     if !c.mpi {
         for (flag, rank) in [("--fail-rank", c.fail_rank), ("--drop-rank", c.drop_rank)] {
             if let Some(r) = rank.filter(|&r| r >= c.ranks) {
@@ -206,7 +223,8 @@ fn check(c: &Config) -> Result<(), String> {
 /// clap's message (with the usage) for an unknown flag, a missing value or a value that
 /// does not parse (epochs a non-negative integer, batch and ranks positive integers, ranks
 /// at most [`MAX_THREAD_RANKS`], lr a finite positive number, model one of mlp, cnn,
-/// transformer), or `--ranks` with `--mpi`; a message naming the flag for a
+/// transformer), or `--ranks` with `--mpi`; a message naming the flag for `--sbp` with
+/// a model other than mlp or with `--fail-rank`/`--drop-rank`, for a
 /// `--fail-rank`/`--drop-rank` that is not a rank, an output whose directory does not
 /// exist, or `--plot` in a build without the `plot` feature.
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
@@ -229,6 +247,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         data: flags.data.unwrap_or_else(default_data_path),
         ranks: flags.ranks,
         mpi: flags.mpi,
+        sbp: flags.sbp,
         curve: flags.curve,
         plot: flags.plot,
         fail_rank: flags.fail_rank,

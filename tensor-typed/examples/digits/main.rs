@@ -6,12 +6,14 @@
 //! ```sh
 //! cargo run --release -p tensor-typed --example digits -- [--model mlp|cnn|transformer]
 //!     [--epochs 30] [--lr F] [--batch 32] [--seed 0] [--data PATH]
-//!     [--ranks N | --mpi] [--curve PATH] [--plot PATH]
+//!     [--ranks N | --mpi] [--sbp] [--curve PATH] [--plot PATH]
 //! ```
 //! `--ranks N` trains data-parallel on N in-process ranks (threads); `--mpi` on the
 //! ranks of `mpirun -np N` (built with `--features tensor-core/mpi`); `--plot` draws
 //! the loss, the accuracy and the misclassified digits into a PNG (built with
-//! `--features plot`).
+//! `--features plot`). `--sbp` trains the mlp with typed global tensors instead
+//! (`sbp_mlp.rs`: broadcast parameters, split batches, the all-reduce by name), on
+//! `--ranks N` (one rank by default) or `--mpi`.
 //! Data: the Optical Recognition of Handwritten Digits data set (E. Alpaydin,
 //! C. Kaynak, 1998; UCI Machine Learning Repository, CC BY 4.0), as shipped by
 //! scikit-learn; see `tensor-typed/data/README.md`.
@@ -27,6 +29,7 @@ mod models;
 #[cfg(feature = "plot")]
 mod plot;
 mod rng;
+mod sbp_mlp;
 mod train;
 
 #[cfg(test)]
@@ -112,7 +115,15 @@ fn main() -> ExitCode {
         split.test.len(),
         config.data.display()
     );
-    println!("model: {}", config.model.name());
+    println!(
+        "model: {}{}",
+        config.model.name(),
+        if config.sbp {
+            " (typed global tensors: parameters B, batches S(0))"
+        } else {
+            ""
+        }
+    );
     let Some(batches) = split
         .train
         .len()

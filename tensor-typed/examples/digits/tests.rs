@@ -335,6 +335,45 @@ fn mlp_seeds_0_to_4_on_two_ranks_match_one_rank_within_0_002() {
 }
 
 #[test]
+fn sbp_mlp_on_two_ranks_matches_the_one_process_mlp_within_0_002() {
+    let config = cli::Config {
+        epochs: 3,
+        ..cli::Config::default()
+    };
+    let one = run(&config).remove(0);
+    let many = run(&cli::Config {
+        sbp: true,
+        ranks: 2,
+        ..config.clone()
+    });
+    assert_eq!(many.len(), 2);
+    // The parameters are broadcast: every rank ends with the same ones.
+    assert_eq!(many[0].test_accuracy, many[1].test_accuracy);
+    let (a, b) = (one.test_accuracy, many[0].test_accuracy);
+    assert!(
+        (a - b).abs() <= 0.002,
+        "one process {a}, --sbp on 2 ranks {b}"
+    );
+    // As the untyped data-parallel run: only the order of float sums differs.
+    let gap = curve_gap(&one.steps, &many[0].steps);
+    assert!(gap < 1e-4, "largest step-loss difference {gap}");
+}
+
+#[test]
+fn sbp_takes_the_mlp_only() {
+    let e = parse_error("--sbp --model cnn");
+    assert!(e.contains("--sbp") && e.contains("mlp only"), "{e}");
+    let e = parse_error("--sbp --ranks 2 --fail-rank 1");
+    assert!(e.contains("--sbp") && e.contains("--fail-rank"), "{e}");
+    let cli::Command::Train(c) =
+        cli::parse("--sbp --ranks 2".split(' ').map(String::from)).unwrap()
+    else {
+        panic!("expected a training command")
+    };
+    assert!(c.sbp && c.ranks == 2 && c.model == Kind::Mlp);
+}
+
+#[test]
 fn ranks_mpi_and_curve_flags_parse() {
     let args = ["--mpi", "--curve", "c.csv", "--fail-rank", "1"];
     let cli::Command::Train(c) = cli::parse(args.map(String::from)).unwrap() else {
@@ -359,7 +398,7 @@ fn parse_error(args: &str) -> String {
 }
 
 /// Every flag of the command line, in its usage's order.
-const FLAGS: [&str; 12] = [
+const FLAGS: [&str; 13] = [
     "--model",
     "--epochs",
     "--lr",
@@ -368,6 +407,7 @@ const FLAGS: [&str; 12] = [
     "--data",
     "--ranks",
     "--mpi",
+    "--sbp",
     "--curve",
     "--plot",
     "--fail-rank",

@@ -70,12 +70,16 @@ pub fn gather(samples: &Samples, idx: &[usize]) -> (Vec<f32>, Vec<usize>) {
 /// Trains the model `config.model` on `split.train` as `config` says, on one rank,
 /// `config.ranks` in-process ranks, or MPI's world (`config.mpi`), then measures it on
 /// `split.test`; rank 0 calls the hooks. Returns every in-process rank's report in rank
-/// order (under MPI: this process's).
+/// order (under MPI: this process's). `config.sbp` trains the mlp with typed global
+/// tensors instead (`sbp_mlp.rs`).
 ///
 /// # Errors
 /// A tensor-core error (a bad label, or a bug in the model): with several ranks, that
 /// of the rank that failed first, naming it; a collective's.
 pub fn train(split: &Split, config: &Config, hooks: &Hooks<'_>) -> Result<Vec<Report>> {
+    if config.sbp {
+        return crate::sbp_mlp::train(split, config, hooks);
+    }
     if config.mpi {
         let dp = DataParallel::new(mpi_comm()?)?;
         for (flag, rank) in [
@@ -224,6 +228,24 @@ fn train_model<M: Model>(
         epochs.push(e);
     }
     let train_seconds = start.elapsed().as_secs_f64();
+    let (test_accuracy, mistakes) = evaluate(&model, split)?;
+    Ok(Report {
+        test_accuracy,
+        train_seconds,
+        mistakes,
+        epochs,
+        steps,
+        rank,
+        all_reduce_seconds,
+    })
+}
+
+/// `model`'s accuracy on `split.test`, and the test-set indices of the misclassified
+/// samples with the predicted class.
+///
+/// # Errors
+/// A tensor-core error (a bug in the model).
+pub fn evaluate<M: Model>(model: &M, split: &Split) -> Result<(f64, Vec<(usize, usize)>)> {
     let test_images = Images::from_vec(split.test.images.clone(), &[split.test.len(), PIXELS])?;
     let predicted = no_grad(|| models::predictions(&model.forward(&test_images)));
     let mistakes: Vec<(usize, usize)> = predicted
@@ -234,13 +256,5 @@ fn train_model<M: Model>(
         .map(|(i, (&p, _))| (i, p))
         .collect();
     let test_accuracy = 1.0 - mistakes.len() as f64 / split.test.len().max(1) as f64;
-    Ok(Report {
-        test_accuracy,
-        train_seconds,
-        mistakes,
-        epochs,
-        steps,
-        rank,
-        all_reduce_seconds,
-    })
+    Ok((test_accuracy, mistakes))
 }
