@@ -164,3 +164,16 @@ fn training() -> Result<()> {
     );
     Ok(())
 }
+
+/// The README's "SBP in the type" block: a tensor-parallel MLP with one all-reduce.
+#[allow(dead_code)]
+fn sbp_block(
+    x: &tensor_typed::global::Global<f32, Shape![Dyn, 64], tensor_typed::global::B>,
+    w1: &tensor_typed::global::Global<f32, Shape![64, 256], tensor_typed::global::S<1>>,
+    w2: &tensor_typed::global::Global<f32, Shape![256, 64], tensor_typed::global::S<0>>,
+) -> tensor_typed::global::Global<f32, Shape![Dyn, 64], tensor_typed::global::B> {
+    use tensor_typed::global::{Global, Sum, P};
+    let h = x.matmul(w1).relu(); // B·S<1> → S<1>
+    let y: Global<f32, Shape![Dyn, 64], P<Sum>> = h.matmul(w2); // S<1>·S<0> → P<Sum>
+    y.all_reduce() // P<Sum> → B, by name
+}

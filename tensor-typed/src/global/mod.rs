@@ -24,7 +24,7 @@
 //!     let w2 = Global::<f32, Shape![6, 8], S<0>>::from_logical(&comm, &Tensor::full(0.25), &p)?;
 //!     let h = x.matmul(&w1).relu(); // B·S<1> → S<1>
 //!     let y = h.matmul(&w2); // S<1>·S<0> → P<Sum>
-//!     let y = y.all_reduce()?; // P<Sum> → B: the one communication, by name
+//!     let y = y.try_all_reduce()?; // P<Sum> → B: the one communication, by name
 //!     Ok(y.to_logical()?.to_vec())
 //! })?;
 //! assert!(out.iter().all(|v| v.iter().all(|&e| e == 6.0))); // 8 · 0.5 = 4, 6 · 4 · 0.25 = 6
