@@ -4,12 +4,13 @@
 //! in-process ranks with implicit boxing refused. They agree when the rule accepts
 //! exactly the SBPs the runtime runs without boxing, with the same output SBP.
 //!
-//! Then the typed ops themselves: data and tensor parallelism on in-process ranks equal
-//! the single-process values, and sizes known only at run time that would need boxing
-//! are an error naming the op.
+//! Then the typed ops themselves: a data-parallel step on in-process ranks equals the
+//! single-process step, and a size known only at run time that would need boxing is an
+//! error naming the op. (The `tensor_parallel` and `digits --sbp` examples test whole
+//! models against their single-process runs.)
 
+use tensor_core::global::Sbp as Rt;
 use tensor_core::global::{run_ranks, without_implicit_boxing, Comm, GlobalTensor, Placement};
-use tensor_core::global::{ReduceOp, Sbp as Rt};
 use tensor_core::{BinaryOp, UnaryOp};
 use tensor_core::{DType, Result, Tensor};
 use tensor_typed::global::rules::{
@@ -400,5 +401,74 @@ fn reshape_merging_dims_before_the_split_is_refused_by_the_typed_rule_only() {
     })
     .unwrap();
     assert_eq!(rt, vec![Rt::Split(1); 2]);
-    let _ = ReduceOp::Sum;
+}
+
+/// A data-parallel step: the `B` weight's `P<Sum>` gradient, all-reduced, is the
+/// single-process gradient, and the SGD step gives the single-process weight.
+#[test]
+fn typed_data_parallel_step_equals_the_single_process_step() {
+    use tensor_typed::global::{Global, Step};
+    use tensor_typed::prelude::*;
+    let xs: Vec<f32> = (0..15).map(|v| (v as f32 * 0.37).sin()).collect();
+    let w0 = vec![0.5f32, -0.25, 1.0];
+    let single = {
+        let x = tensor_typed::Tensor::<f32, Shape![Dyn, 3]>::from_vec(xs.clone(), &[5, 3]).unwrap();
+        let w = tensor_typed::Tensor::<f32, Shape![3, 1]>::from_vec(w0.clone(), &[3, 1])
+            .unwrap()
+            .requires_grad_(true);
+        let y = x.matmul(&w);
+        y.mul(&y).sum_all().div_scalar(5.0).backward().unwrap();
+        w.grad().unwrap().to_vec()
+    };
+    let ranks = run_ranks(2, |comm| {
+        let p = Placement::all(2)?;
+        let x = tensor_typed::Tensor::<f32, Shape![Dyn, 3]>::from_vec(xs.clone(), &[5, 3])?;
+        let x = Global::<f32, Shape![Dyn, 3], S<0>>::from_logical(&comm, &x, &p)?;
+        let w = tensor_typed::Tensor::<f32, Shape![3, 1]>::from_vec(w0.clone(), &[3, 1])?;
+        let w =
+            Global::<f32, Shape![3, 1], B>::from_logical(&comm, &w, &p)?.requires_grad_(true)?;
+        let y = x.matmul(&w); // S<0>
+        let loss = y.mul(&y).sum::<Axes![0, 1]>().mul_scalar(1.0 / 5.0); // P<Sum>
+        loss.backward()?;
+        let g = w.grad()?.expect("after backward").try_all_reduce()?;
+        let grad = g.to_logical()?.to_vec();
+        Step::new().grad(&w, &g).apply(&mut optim::Sgd::new(0.1))?;
+        Ok((grad, w.to_logical()?.to_vec()))
+    })
+    .unwrap();
+    for (grad, w) in ranks {
+        for (a, b) in grad.iter().zip(&single) {
+            assert!(
+                (a - b).abs() <= 1e-6 * b.abs().max(1.0),
+                "{grad:?} vs {single:?}"
+            );
+        }
+        let stepped: Vec<f32> = w0.iter().zip(&single).map(|(w, g)| w - 0.1 * g).collect();
+        for (a, b) in w.iter().zip(&stepped) {
+            assert!((a - b).abs() <= 1e-6, "{w:?} vs {stepped:?}");
+        }
+    }
+}
+
+/// A `Dyn` dim that is 1 at run time, broadcast against a split: the rule assumed more
+/// than 1, the runtime would box, and the typed op is an error naming it instead.
+#[test]
+fn a_run_time_size_that_would_need_boxing_is_an_error_naming_the_op() {
+    use tensor_typed::global::Global;
+    use tensor_typed::prelude::*;
+    let errors = run_ranks(2, |comm| {
+        let p = Placement::all(2)?;
+        let one = tensor_typed::Tensor::<f32, Shape![Dyn, 6]>::zeros_with(&[1, 6])?;
+        let four = tensor_typed::Tensor::<f32, Shape![Dyn, 6]>::zeros_with(&[4, 6])?;
+        let a = Global::<f32, Shape![Dyn, 6], S<0>>::from_logical(&comm, &one, &p)?;
+        let b = Global::<f32, Shape![Dyn, 6], S<0>>::from_logical(&comm, &four, &p)?;
+        Ok(a.try_add(&b).map(|_| ()).unwrap_err().to_string())
+    })
+    .unwrap();
+    for e in errors {
+        assert!(
+            e.contains("add: an input is oneflow.sbp.split(dim=0) but the op's signature takes oneflow.sbp.broadcast; implicit boxing is refused"),
+            "{e}"
+        );
+    }
 }

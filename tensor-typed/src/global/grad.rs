@@ -104,6 +104,8 @@ impl GradFor<DynSbp> for DynSbp {}
 #[derive(Default)]
 pub struct Step {
     params: Vec<Tensor>,
+    /// The first error of setting a gradient, returned by [`Step::apply`].
+    error: Option<tensor_core::Error>,
 }
 
 impl Step {
@@ -114,19 +116,17 @@ impl Step {
     }
 
     /// Adds `param` with its gradient `grad` (set as the shard's gradient for the step;
-    /// the parameter's own accumulated gradient is replaced).
-    ///
-    /// # Panics
-    /// Never: a gradient of the parameter's type always fits its shard; a mismatch the
-    /// runtime reports is kept and returned by [`Step::apply`].
+    /// the parameter's own accumulated gradient is replaced). An error of the runtime
+    /// (a parameter that does not require grad) is kept and returned by [`Step::apply`].
     pub fn grad<T: Element, Sh: Shape, P: Sbp, G: Sbp + GradFor<P>>(
         mut self,
         param: &Global<T, Sh, P>,
         grad: &Global<T, Sh, G>,
     ) -> Step {
         let mut p = param.local().alias();
-        // A shard that requires grad takes the gradient; `apply` steps the ones that have one.
-        let _ = p.set_grad(Some(grad.local().detach()));
+        if let Err(e) = p.set_grad(Some(grad.local().detach())) {
+            self.error.get_or_insert(e);
+        }
         self.params.push(p);
         self
     }
@@ -134,18 +134,23 @@ impl Step {
     /// Runs `opt`'s update on every parameter given, with its given gradient.
     ///
     /// # Errors
-    /// The optimiser's (invalid hyper-parameters).
+    /// The first error of [`Step::grad`]; the optimiser's (invalid hyper-parameters).
     #[cfg_attr(unoptimized, inline)]
     pub fn apply(mut self, opt: &mut dyn Optimizer) -> Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
         opt.step(&mut self)
     }
 }
 
 impl Params for Step {
+    #[cfg_attr(unoptimized, inline)]
     fn visit<'a>(&'a self, f: &mut dyn FnMut(&'a Tensor)) {
         self.params.iter().for_each(f);
     }
 
+    #[cfg_attr(unoptimized, inline)]
     fn visit_mut(&mut self, f: &mut dyn FnMut(&mut Tensor)) {
         self.params.iter_mut().for_each(f);
     }
