@@ -1,6 +1,7 @@
 //! The GEMM backends: the `gemm` crate's packing kernels for `f32`/`f64` (`packed.rs`),
-//! after `small.rs`'s direct kernel for narrow `f32` products and `gemv.rs`'s dot
-//! products for one `f32` row times a transposed weight; a plain `i`-`p`-`j` loop for
+//! after `small.rs`'s direct kernel for narrow `f32` products, `few_rows.rs`'s strips
+//! for a few `f32` rows times a row-major weight, and `gemv.rs`'s dot products for one
+//! `f32` row times a transposed weight; a plain `i`-`p`-`j` loop for
 //! integers (wrapping `i64` arithmetic) and for `f16`/`bf16` (accumulating in `f32`).
 //!
 //! Every backend computes `c = a · b`, or `c += a · b` when asked to accumulate (`addmm`,
@@ -76,6 +77,9 @@ impl GemmElement for f32 {
         threads: bool,
     ) {
         if super::small::sgemm(m, k, n, a, b, c, accumulate) {
+            return;
+        }
+        if super::few_rows::sgemm(m, k, n, a, b, c, accumulate, threads) {
             return;
         }
         packed::gemm((m, k, n), a, b, c, accumulate, threads);

@@ -4,8 +4,8 @@
 //! batch dims) is lowered to one description: a batch of `m×k` by `k×n` products whose
 //! operands are read in place through their strides (a broadcast batch dim or a missing
 //! matrix dim has stride 0). `f32`/`f64` go to the `gemm` crate's packing kernels
-//! (`packed.rs`; narrow `f32` products to `small.rs`, one row times a transposed weight
-//! to `gemv.rs`), which accept any row and column strides, so transposed, sliced and
+//! (`packed.rs`; narrow `f32` products to `small.rs`, a few rows times a row-major
+//! weight to `few_rows.rs`, one row times a transposed weight to `gemv.rs`), which accept any row and column strides, so transposed, sliced and
 //! expanded inputs are never copied. Integers use a plain loop with wrapping `i64` arithmetic (the same
 //! result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in `f32`.
 //!
@@ -14,6 +14,7 @@
 //! follows the same decisions so that the messages match.
 
 mod addmm;
+mod few_rows;
 mod gemm;
 mod gemv;
 pub(crate) mod packed;
