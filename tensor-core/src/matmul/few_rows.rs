@@ -20,6 +20,12 @@
 //! 9-row product keeps every thread busy. Columns past the last whole strip go through
 //! the copy too, zero-padded to 48.
 //!
+//! A transposed weight (`x @ Wᵀ` with `W` a row-major `[out, in]`, PyTorch's `Linear`
+//! layout) takes the same tiles from 25 rows on, each strip transposed into the copy
+//! (16 × 16 blocks in registers); with fewer rows, transposing costs more than the
+//! product saves, and `row_dots.rs` computes dot products of rows of `x` and `W`
+//! instead (also for a `k` too large for the copy).
+//!
 //! CPUs without AVX-512 (and products outside the ranges below) take the packing GEMM,
 //! whose AVX2 kernels fit 16 registers.
 
@@ -36,6 +42,12 @@ const MIN_ROWS: usize = 7;
 const MIN_SECOND_ROWS: usize = 14;
 /// Most rows taken: from about here on the packing GEMM is as fast.
 const MAX_ROWS: usize = 192;
+/// Fewest rows for which a transposed weight's strips are transposed into the copy;
+/// fewer rows take `row_dots.rs` (`[9, 768] @ [3072, 768]ᵀ`: 0.29 ms by dot products,
+/// 0.40 ms through the transposed copy, 0.86 ms on the packing GEMM).
+const MIN_COPY_ROWS: usize = 25;
+/// Most rows `row_dots.rs` takes (for a `k` too large for the strips' copy).
+const MAX_DOT_ROWS: usize = 64;
 /// Rows up to which every tile reads the weight in place; with more, the strip is
 /// copied once per strip (4 passes or fewer in place ran 5-10% faster than with the
 /// copy, 5 or more up to 5% slower).
@@ -58,8 +70,8 @@ thread_local! {
 }
 
 /// `c = a · b` (`c += a · b` when `accumulate`; `c` row-major `m×n`) when the CPU has
-/// AVX-512, `a`'s rows and `b`'s rows are contiguous and the sizes are in range;
-/// `false` (nothing done) otherwise. `threads`: whether the strips may be split over
+/// AVX-512, `a`'s rows are contiguous, `b`'s rows or columns are, and the sizes are in
+/// range; `false` (nothing done) otherwise. `threads`: whether the strips may be split over
 /// rayon's pool.
 #[allow(clippy::too_many_arguments)]
 #[cfg_attr(unoptimized, inline)]
@@ -75,18 +87,22 @@ pub(super) fn sgemm(
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let fits = (MIN_ROWS..=MAX_ROWS).contains(&m)
-            && !(TILE + 1..MIN_SECOND_ROWS).contains(&m)
-            && (1..=MAX_K).contains(&k)
-            && n >= STRIP
-            && a.cs == 1
+        let layout_ok = a.cs == 1
             && a.rs >= 0
             && a.offset >= 0
-            && b.cs == 1
             && b.rs >= 0
+            && b.cs >= 0
             && b.offset >= 0
+            && n >= STRIP
+            && k >= 1
             && c.len() >= m * n;
-        if !fits || !crate::cpu::has_avx512() {
+        let strip_rows =
+            (MIN_ROWS..=MAX_ROWS).contains(&m) && !(TILE + 1..MIN_SECOND_ROWS).contains(&m);
+        let transposed = b.cs != 1 && b.rs == 1;
+        let strips = (b.cs == 1 && strip_rows && k <= MAX_K)
+            || (transposed && (MIN_COPY_ROWS..=MAX_ROWS).contains(&m) && k <= MAX_K);
+        let dots = !strips && transposed && (2..=MAX_DOT_ROWS).contains(&m);
+        if !layout_ok || !(strips || dots) || !crate::cpu::has_avx512() {
             return false;
         }
         let rows: Vec<&[f32]> = (0..m)
@@ -99,15 +115,16 @@ pub(super) fn sgemm(
             data: b.data,
             offset: b.offset as usize,
             rs: b.rs as usize,
+            cs: b.cs as usize,
             k,
         };
-        let strips = n.div_ceil(STRIP);
+        let count = n.div_ceil(STRIP);
         let chunks = if threads {
-            parallel::chunks_for(m * n * k, GRAIN).min(strips)
+            parallel::chunks_for(m * n * k, GRAIN).min(count)
         } else {
             1
         };
-        let width = strips.div_ceil(chunks) * STRIP;
+        let width = count.div_ceil(chunks) * STRIP;
         // Each thread's columns of every row of `c`.
         let mut parts: Vec<Vec<&mut [f32]>> = (0..chunks).map(|_| Vec::with_capacity(m)).collect();
         for row in c.chunks_mut(n).take(m) {
@@ -120,6 +137,11 @@ pub(super) fn sgemm(
         }
         parallel::for_chunks_mut(&mut parts, 1, |t, part| {
             if let Some(out) = part.first_mut() {
+                if dots {
+                    let x = &a.data[a.offset as usize..];
+                    super::row_dots::columns(x, a.rs as usize, weight, t * width, out, accumulate);
+                    return;
+                }
                 STRIP_COPY.with(|copy| {
                     let copy = &mut copy.borrow_mut();
                     columns(&rows, weight, t * width, out, accumulate, copy);
@@ -135,13 +157,15 @@ pub(super) fn sgemm(
     }
 }
 
-/// `b`'s rows `0..k`: row `p` starts at `data[offset + p * rs]`.
+/// `b` (`k` rows): element `(p, j)` is `data[offset + p * rs + j * cs]`, with `cs == 1`
+/// (a row-major `[in, out]` weight) or `rs == 1` (`Wᵀ` of a row-major `[out, in]` `W`).
 #[derive(Clone, Copy)]
-struct Weight<'a> {
-    data: &'a [f32],
-    offset: usize,
-    rs: usize,
-    k: usize,
+pub(super) struct Weight<'a> {
+    pub(super) data: &'a [f32],
+    pub(super) offset: usize,
+    pub(super) rs: usize,
+    pub(super) cs: usize,
+    pub(super) k: usize,
 }
 
 /// The columns `j0..j0 + w` of every row (`out[i]` is row `i`'s `w` values).
@@ -164,10 +188,13 @@ fn columns(
         let j = b.offset + j0 + js;
         // Up to `COPY_ROWS` rows, every tile reads the strip in place; beyond, the first
         // tile also copies it and the others read the copy. A strip narrower than 48
-        // is copied zero-padded first.
-        let in_place = width == STRIP && m <= COPY_ROWS;
+        // is copied zero-padded first; a transposed weight's strip is transposed into
+        // the copy.
+        let in_place = b.cs == 1 && width == STRIP && m <= COPY_ROWS;
         let mut i = 0;
-        if width < STRIP {
+        if b.cs != 1 {
+            transpose_strip(b, j0 + js, width, copy);
+        } else if width < STRIP {
             for (p, dst) in copy.chunks_exact_mut(STRIP).enumerate() {
                 dst[..width].copy_from_slice(&b.data[j + p * b.rs..][..width]);
                 dst[width..].fill(0.0);
@@ -201,6 +228,103 @@ fn columns(
         }
         js += width;
     }
+}
+
+/// `copy[p * 48 + jj] = b[p, col + jj]` for `jj < width` (0 for the rest of the 48),
+/// `p < k`, for a transposed weight (`b.rs == 1`: column `col + jj` of `b` is row
+/// `col + jj` of `W`, `k` contiguous values): 16 × 16 blocks transposed in registers,
+/// the rest element by element.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(unoptimized, inline)]
+fn transpose_strip(b: Weight<'_>, col: usize, width: usize, copy: &mut [f32]) {
+    let k = b.k;
+    let w_row = |jj: usize| &b.data[b.offset + (col + jj) * b.cs..][..k];
+    let whole = width / 16 * 16;
+    for g in (0..whole).step_by(16) {
+        let rows: [&[f32]; 16] = std::array::from_fn(|r| w_row(g + r));
+        // SAFETY: `sgemm` took this path only on a CPU with AVX-512 F.
+        let done = unsafe { transpose16_avx512(rows, g, copy) };
+        for p in done..k {
+            for (r, row) in rows.iter().enumerate() {
+                copy[p * STRIP + g + r] = row[p];
+            }
+        }
+    }
+    for jj in whole..STRIP {
+        if jj < width {
+            let row = w_row(jj);
+            for (p, &x) in row.iter().enumerate() {
+                copy[p * STRIP + jj] = x;
+            }
+        } else {
+            for p in 0..k {
+                copy[p * STRIP + jj] = 0.0;
+            }
+        }
+    }
+}
+
+/// `copy[p * 48 + g + r] = rows[r][p]` for the 16 rows and `p` below the largest
+/// multiple of 16 at most `k` (returned), each 16 × 16 block transposed in registers
+/// (unpack and shuffle in three rounds: pairs of lanes, quarters of 128-bit lanes,
+/// 128-bit lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn transpose16_avx512(rows: [&[f32]; 16], g: usize, copy: &mut [f32]) -> usize {
+    use std::arch::x86_64::{__m512, _mm512_loadu_ps, _mm512_shuffle_f32x4, _mm512_shuffle_ps};
+    use std::arch::x86_64::{_mm512_storeu_ps, _mm512_unpackhi_ps, _mm512_unpacklo_ps};
+    let k = rows.iter().map(|r| r.len()).min().unwrap_or(0) / 16 * 16;
+    assert!(g + 16 <= STRIP && copy.len() >= k * STRIP);
+    for p in (0..k).step_by(16) {
+        let r: [__m512; 16] = std::array::from_fn(|i| {
+            // SAFETY: `p + 16 <= k <= rows[i].len()`.
+            unsafe { _mm512_loadu_ps(rows[i].as_ptr().add(p)) }
+        });
+        // Lanes of rows 2i and 2i + 1 interleaved, within each 128-bit lane.
+        let t: [__m512; 16] = std::array::from_fn(|i| {
+            let (x, y) = (r[i / 2 * 2], r[i / 2 * 2 + 1]);
+            if i % 2 == 0 {
+                _mm512_unpacklo_ps(x, y)
+            } else {
+                _mm512_unpackhi_ps(x, y)
+            }
+        });
+        // Pairs of those from rows 4i..4i + 4: a column of four rows per 128-bit lane.
+        let u: [__m512; 16] = std::array::from_fn(|i| {
+            let (q, o) = (i / 4 * 4, i % 4);
+            let (x, y) = (t[q + o / 2], t[q + 2 + o / 2]);
+            if o % 2 == 0 {
+                _mm512_shuffle_ps::<0x44>(x, y)
+            } else {
+                _mm512_shuffle_ps::<0xEE>(x, y)
+            }
+        });
+        // 128-bit lanes gathered across groups of four rows, in two rounds.
+        let v: [__m512; 16] = std::array::from_fn(|i| {
+            let (h, o) = (i / 8 * 8, i % 8);
+            let (x, y) = (u[h + o % 4], u[h + 4 + o % 4]);
+            if o < 4 {
+                _mm512_shuffle_f32x4::<0x88>(x, y)
+            } else {
+                _mm512_shuffle_f32x4::<0xDD>(x, y)
+            }
+        });
+        let out: [__m512; 16] = std::array::from_fn(|i| {
+            let o = i % 8;
+            let (x, y) = (v[o], v[8 + o]);
+            if i < 8 {
+                _mm512_shuffle_f32x4::<0x88>(x, y)
+            } else {
+                _mm512_shuffle_f32x4::<0xDD>(x, y)
+            }
+        });
+        for (i, o) in out.into_iter().enumerate() {
+            let dst = &mut copy[(p + i) * STRIP + g..(p + i) * STRIP + g + 16];
+            // SAFETY: `dst` holds 16 values.
+            unsafe { _mm512_storeu_ps(dst.as_mut_ptr(), o) };
+        }
+    }
+    k
 }
 
 /// One register tile of `r` rows (1 to 9) over a strip, dispatched to its size.
@@ -344,7 +468,8 @@ mod tests {
     fn few_row_products_of_every_tile_split_and_strip_remainder_match_naive() {
         // One tile (7, 9 rows); tiles read in place with a remainder of five (14, 23);
         // tiles read from the strip's copy with a remainder of one (37, 64) and of
-        // five (185); whole strips (96), a strip and a narrower one (100,
+        // five (185). Transposed (`bt`): dot products below 25 rows (k = 1: one masked
+        // step) or past the copy's `k` (1100, 1500), transposed copies from 25 rows.; whole strips (96), a strip and a narrower one (100,
         // 61), k from 1 to the limit; `b` row-contiguous and sliced along its rows.
         let mut seed = 11;
         for &(m, k, n) in &[
@@ -356,6 +481,8 @@ mod tests {
             (37, 70, 96),
             (64, 1024, 144),
             (185, 33, 100),
+            (10, 1100, 50),
+            (40, 1500, 60),
         ] {
             let a = Tensor::randn(&[m, k], seed).unwrap();
             let b = Tensor::randn(&[k, n], seed + 1).unwrap();
@@ -364,6 +491,8 @@ mod tests {
             let wide = Tensor::randn(&[k, n + 5], seed).unwrap();
             let bs = wide.slice(1, Some(2), Some(n as i64 + 2), 1).unwrap();
             close(&a.matmul(&bs).unwrap(), &naive(&a, &bs));
+            let bt = Tensor::randn(&[n, k], seed + 2).unwrap().t().unwrap();
+            close(&a.matmul(&bt).unwrap(), &naive(&a, &bt));
             let tall = Tensor::randn(&[m, k + 3], seed + 1).unwrap();
             let asl = tall.slice(1, Some(3), None, 1).unwrap();
             close(&asl.matmul(&b).unwrap(), &naive(&asl, &b));

@@ -19,6 +19,7 @@ mod gemm;
 mod gemv;
 pub(crate) mod packed;
 mod plan;
+mod row_dots;
 mod small;
 mod strided;
 
