@@ -1,6 +1,7 @@
 //! The f32 matrix products the benchmarked models run, by shape: GPT-2 small's
 //! projections and tied unembedding at several sequence lengths, its batched attention
-//! scores, a square product, and the digits transformer's narrow layers. Shared by
+//! scores, a square product, the digits transformer's narrow layers, and a small
+//! Llama's projections with `Linear`'s transposed weights. Shared by
 //! `gemm_shapes` (ours, `matrixmultiply` and optionally the `gemm` crate) and
 //! `gemm_shapes.py` (PyTorch), which time the same list in the same order.
 
@@ -99,6 +100,16 @@ pub fn shapes() -> Vec<GemmShape> {
         mm("digits_fc1", 256, 32, 64, Rhs::Rows),
         mm("digits_fc2", 256, 64, 32, Rhs::Rows),
         bmm("digits_scores", 128, 8, 8, 8),
+        // SmolLM2-135M's (Llama) projections, `Linear` weights `[out, in]` read
+        // transposed: q/o, k/v, gate/up, down, at 9 and 64 rows.
+        mm("llama_q_t9", 9, 576, 576, Rhs::Transposed),
+        mm("llama_kv_t9", 9, 576, 192, Rhs::Transposed),
+        mm("llama_up_t9", 9, 576, 1536, Rhs::Transposed),
+        mm("llama_down_t9", 9, 1536, 576, Rhs::Transposed),
+        mm("llama_q_t64", 64, 576, 576, Rhs::Transposed),
+        mm("llama_kv_t64", 64, 576, 192, Rhs::Transposed),
+        mm("llama_up_t64", 64, 576, 1536, Rhs::Transposed),
+        mm("llama_down_t64", 64, 1536, 576, Rhs::Transposed),
     ]);
     all
 }

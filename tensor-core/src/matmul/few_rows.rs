@@ -1,6 +1,7 @@
-//! Products of a few rows (7 to 9, 14 to 192) and a row-major `f32` weight on AVX-512 CPUs: a
-//! prompt of a few tokens through a transformer's layer (`[9, 768] @ [768, 3072]`),
-//! a short sequence's projections (`[64, 768] @ [768, 2304]`).
+//! Products of a few `f32` rows (7 to 9 and 14 to 192 for a row-major weight, 2 to
+//! 192 for a transposed one) and a weight on AVX-512 CPUs: a prompt of a few tokens
+//! through a transformer's layer (`[9, 768] @ [768, 3072]`), a short sequence's
+//! projections (`[64, 768] @ [768, 2304]`).
 //!
 //! The weight `b` is cut into strips of [`STRIP`] columns. A register tile of up to
 //! [`TILE`] rows × 48 columns (27 of the 32 vector registers) runs over the whole `k`

@@ -4,10 +4,12 @@
 //! batch dims) is lowered to one description: a batch of `m×k` by `k×n` products whose
 //! operands are read in place through their strides (a broadcast batch dim or a missing
 //! matrix dim has stride 0). `f32`/`f64` go to the `gemm` crate's packing kernels
-//! (`packed.rs`; narrow `f32` products to `small.rs`, a few rows times a row-major
-//! weight to `few_rows.rs`, one row times a transposed weight to `gemv.rs`), which accept any row and column strides, so transposed, sliced and
-//! expanded inputs are never copied. Integers use a plain loop with wrapping `i64` arithmetic (the same
-//! result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in `f32`.
+//! (`packed.rs`; narrow `f32` products to `small.rs`, a few rows times a weight to
+//! `few_rows.rs` and `row_dots.rs`, one row times a transposed weight to `gemv.rs`),
+//! which accept any row and column strides, so transposed, sliced and expanded inputs
+//! are never copied. Integers use a plain loop with wrapping `i64` arithmetic (the
+//! same result as wrapping arithmetic in the narrow type); `f16`/`bf16` accumulate in
+//! `f32`.
 //!
 //! Which error PyTorch raises for mismatched inner dims depends on how `_matmul_impl`
 //! lowers the call (`dot`, `mv`, `mm`, a folded `mm`/`mv`, or `bmm`); `shape_error`
