@@ -271,6 +271,7 @@ fn transpose_strip(b: Weight<'_>, col: usize, width: usize, copy: &mut [f32]) {
 /// 128-bit lanes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
+#[cfg_attr(unoptimized, inline)]
 fn transpose16_avx512(rows: [&[f32]; 16], g: usize, copy: &mut [f32]) -> usize {
     use std::arch::x86_64::{__m512, _mm512_loadu_ps, _mm512_shuffle_f32x4, _mm512_shuffle_ps};
     use std::arch::x86_64::{_mm512_storeu_ps, _mm512_unpackhi_ps, _mm512_unpacklo_ps};
