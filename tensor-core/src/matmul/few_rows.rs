@@ -30,7 +30,7 @@
 //! CPUs without AVX-512 (and products outside the ranges below) take the packing GEMM,
 //! whose AVX2 kernels fit 16 registers.
 
-use super::strided::Strided;
+use super::strided::{Strided, Weight};
 use crate::parallel;
 use std::cell::RefCell;
 
@@ -156,17 +156,6 @@ pub(super) fn sgemm(
         let _ = (m, k, n, a, b, c, accumulate, threads);
         false
     }
-}
-
-/// `b` (`k` rows): element `(p, j)` is `data[offset + p * rs + j * cs]`, with `cs == 1`
-/// (a row-major `[in, out]` weight) or `rs == 1` (`Wᵀ` of a row-major `[out, in]` `W`).
-#[derive(Clone, Copy)]
-pub(super) struct Weight<'a> {
-    pub(super) data: &'a [f32],
-    pub(super) offset: usize,
-    pub(super) rs: usize,
-    pub(super) cs: usize,
-    pub(super) k: usize,
 }
 
 /// The columns `j0..j0 + w` of every row (`out[i]` is row `i`'s `w` values).

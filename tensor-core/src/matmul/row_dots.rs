@@ -12,7 +12,7 @@
 //! time goes to. `few_rows.rs` chooses this kernel and splits the columns over threads.
 
 #[cfg(target_arch = "x86_64")]
-use super::few_rows::Weight;
+use super::strided::Weight;
 
 /// Rows of `x` in a tile.
 const ROWS: usize = 4;
