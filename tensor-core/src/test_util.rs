@@ -73,6 +73,30 @@ pub(crate) fn err(r: Result<impl Sized>) -> String {
     }
 }
 
+/// `a @ b` by the definition, in f64, for 2-d `a` `[m, k]` and `b` `[k, n]` (row-major
+/// values of the `[m, n]` product).
+pub(crate) fn naive_matmul(a: &Tensor, b: &Tensor) -> Vec<f64> {
+    let (av, bv) = (a.to_vec_f64().unwrap(), b.to_vec_f64().unwrap());
+    let (m, k, n) = (a.sizes()[0], a.sizes()[1], b.sizes()[1]);
+    let mut out = Vec::with_capacity(m * n);
+    for i in 0..m {
+        for j in 0..n {
+            out.push((0..k).map(|p| av[i * k + p] * bv[p * n + j]).sum());
+        }
+    }
+    out
+}
+
+/// Panics unless every value of `got` is within `rel` (relative, absolute below 1) of
+/// `want`, naming the first that is not.
+pub(crate) fn assert_close(got: &Tensor, want: &[f64], rel: f64) {
+    let got = got.to_vec_f64().unwrap();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= rel * w.abs().max(1.0), "[{i}] {g} vs {w}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

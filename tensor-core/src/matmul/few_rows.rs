@@ -433,26 +433,10 @@ fn tile_avx512<const R: usize, const KEEP: bool>(
 #[cfg(test)]
 mod tests {
     use crate::tensor::Tensor;
-
-    /// `a @ b` by the definition, in f64.
-    fn naive(a: &Tensor, b: &Tensor) -> Vec<f64> {
-        let (av, bv) = (a.to_vec_f64().unwrap(), b.to_vec_f64().unwrap());
-        let (m, k, n) = (a.sizes()[0], a.sizes()[1], b.sizes()[1]);
-        let mut out = Vec::with_capacity(m * n);
-        for i in 0..m {
-            for j in 0..n {
-                out.push((0..k).map(|p| av[i * k + p] * bv[p * n + j]).sum());
-            }
-        }
-        out
-    }
+    use crate::test_util::{assert_close, naive_matmul as naive};
 
     fn close(got: &Tensor, want: &[f64]) {
-        let got = got.to_vec_f64().unwrap();
-        assert_eq!(got.len(), want.len());
-        for (i, (g, w)) in got.iter().zip(want).enumerate() {
-            assert!((g - w).abs() <= 1e-4 * w.abs().max(1.0), "[{i}] {g} vs {w}");
-        }
+        assert_close(got, want, 1e-4);
     }
 
     #[test]
