@@ -97,6 +97,31 @@ pub(crate) fn assert_close(got: &Tensor, want: &[f64], rel: f64) {
     }
 }
 
+/// Checks `a @ b` against [`naive_matmul`] (within `rel`, see [`assert_close`]) for each
+/// `(m, k, n)` and each operand layout a GEMM backend reads differently: both
+/// row-major; `b` transposed (`[n, k]` viewed as `bᵀ`); `b`'s columns sliced at an
+/// offset (step 1) and with a step of 2; `a` transposed; `a`'s columns sliced at an
+/// offset. `seed` starts the operands' random values.
+pub(crate) fn assert_matmul_layouts(shapes: &[(usize, usize, usize)], mut seed: u64, rel: f64) {
+    let check =
+        |a: &Tensor, b: &Tensor| assert_close(&a.matmul(b).unwrap(), &naive_matmul(a, b), rel);
+    for &(m, k, n) in shapes {
+        let a = Tensor::randn(&[m, k], seed).unwrap();
+        let b = Tensor::randn(&[k, n], seed + 1).unwrap();
+        check(&a, &b);
+        let bt = Tensor::randn(&[n, k], seed + 2).unwrap().t().unwrap();
+        check(&a, &bt);
+        let wide = Tensor::randn(&[k, 2 * n + 2], seed + 3).unwrap();
+        check(&a, &wide.slice(1, Some(2), Some(n as i64 + 2), 1).unwrap());
+        check(&a, &wide.slice(1, None, Some(2 * n as i64), 2).unwrap());
+        let at = Tensor::randn(&[k, m], seed + 4).unwrap().t().unwrap();
+        check(&at, &b);
+        let tall = Tensor::randn(&[m, k + 3], seed + 5).unwrap();
+        check(&tall.slice(1, Some(3), None, 1).unwrap(), &b);
+        seed += 6;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

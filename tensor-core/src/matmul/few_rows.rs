@@ -106,12 +106,18 @@ pub(super) fn sgemm(
         if !layout_ok || !(strips || dots) || !crate::cpu::has_avx512() {
             return false;
         }
-        let rows: Vec<&[f32]> = (0..m)
-            .map(|i| {
-                let start = a.offset as usize + i * a.rs as usize;
-                &a.data[start..start + k]
-            })
-            .collect();
+        // The strips' tiles take the rows of `a` as slices; the dot products read `a`
+        // through its row stride.
+        let rows: Vec<&[f32]> = if dots {
+            Vec::new()
+        } else {
+            (0..m)
+                .map(|i| {
+                    let start = a.offset as usize + i * a.rs as usize;
+                    &a.data[start..start + k]
+                })
+                .collect()
+        };
         let weight = Weight {
             data: b.data,
             offset: b.offset as usize,
@@ -433,7 +439,7 @@ fn tile_avx512<const R: usize, const KEEP: bool>(
 #[cfg(test)]
 mod tests {
     use crate::tensor::Tensor;
-    use crate::test_util::{assert_close, naive_matmul as naive};
+    use crate::test_util::{assert_close, assert_matmul_layouts, naive_matmul as naive};
 
     fn close(got: &Tensor, want: &[f64]) {
         assert_close(got, want, 1e-4);
@@ -441,13 +447,14 @@ mod tests {
 
     #[test]
     fn few_row_products_of_every_tile_split_and_strip_remainder_match_naive() {
-        // One tile (7, 9 rows); tiles read in place with a remainder of five (14, 23);
-        // tiles read from the strip's copy with a remainder of one (37, 64) and of
-        // five (185). Transposed (`bt`): dot products below 25 rows (k = 1: one masked
-        // step) or past the copy's `k` (1100, 1500), transposed copies from 25 rows.; whole strips (96), a strip and a narrower one (100,
-        // 61), k from 1 to the limit; `b` row-contiguous and sliced along its rows.
-        let mut seed = 11;
-        for &(m, k, n) in &[
+        // Row-major `b`: one tile (7, 9 rows); tiles read in place with a remainder of
+        // five (14, 23); tiles read from the strip's copy with a remainder of one (37,
+        // 64) and of five (185); whole strips (96, 144), a strip and a narrower one
+        // (100, 61, 50, 60); k from 1 to past the copy's limit. Transposed `b`: dot
+        // products below 25 rows (k = 1: one masked step) or past the copy's `k` (1100,
+        // 1500), transposed copies from 25 rows. The other layouts (a column step of 2,
+        // transposed `a`) check that they are left to the packing kernels.
+        let shapes = [
             (7, 200, 96),
             (9, 1, 48),
             (9, 300, 100),
@@ -458,20 +465,8 @@ mod tests {
             (185, 33, 100),
             (10, 1100, 50),
             (40, 1500, 60),
-        ] {
-            let a = Tensor::randn(&[m, k], seed).unwrap();
-            let b = Tensor::randn(&[k, n], seed + 1).unwrap();
-            seed += 2;
-            close(&a.matmul(&b).unwrap(), &naive(&a, &b));
-            let wide = Tensor::randn(&[k, n + 5], seed).unwrap();
-            let bs = wide.slice(1, Some(2), Some(n as i64 + 2), 1).unwrap();
-            close(&a.matmul(&bs).unwrap(), &naive(&a, &bs));
-            let bt = Tensor::randn(&[n, k], seed + 2).unwrap().t().unwrap();
-            close(&a.matmul(&bt).unwrap(), &naive(&a, &bt));
-            let tall = Tensor::randn(&[m, k + 3], seed + 1).unwrap();
-            let asl = tall.slice(1, Some(3), None, 1).unwrap();
-            close(&asl.matmul(&b).unwrap(), &naive(&asl, &b));
-        }
+        ];
+        assert_matmul_layouts(&shapes, 11, 1e-4);
     }
 
     #[test]

@@ -275,7 +275,7 @@ fn block<const R: usize, const W: usize, const FMA: bool, A: Fn(usize, usize) ->
 #[cfg(test)]
 mod tests {
     use crate::tensor::Tensor;
-    use crate::test_util::{assert_close, naive_matmul as naive};
+    use crate::test_util::{assert_close, assert_matmul_layouts, naive_matmul as naive};
 
     fn close(got: &Tensor, want: &[f64]) {
         assert_close(got, want, 1e-5);
@@ -285,8 +285,7 @@ mod tests {
     fn small_products_of_every_tile_remainder_match_naive() {
         // Rows not a multiple of the tile, columns of 64-, 16- and single-column blocks,
         // k from 1 to the limit; row-contiguous, transposed (packed) and strided operands.
-        let mut seed = 1;
-        for &(m, k, n) in &[
+        let shapes = [
             (1, 1, 16),
             (5, 3, 17),
             (8, 16, 8),
@@ -297,19 +296,8 @@ mod tests {
             (7, 100, 113),
             (70, 128, 128),
             (512, 64, 64),
-        ] {
-            let a = Tensor::randn(&[m, k], seed).unwrap();
-            let b = Tensor::randn(&[k, n], seed + 1).unwrap();
-            seed += 2;
-            close(&a.matmul(&b).unwrap(), &naive(&a, &b));
-            let bt = Tensor::randn(&[n, k], seed).unwrap().t().unwrap();
-            close(&a.matmul(&bt).unwrap(), &naive(&a, &bt));
-            let at = Tensor::randn(&[k, m], seed + 1).unwrap().t().unwrap();
-            close(&at.matmul(&b).unwrap(), &naive(&at, &b));
-            let wide = Tensor::randn(&[k, 2 * n], seed + 2).unwrap();
-            let bs = wide.slice(1, None, None, 2).unwrap();
-            close(&a.matmul(&bs).unwrap(), &naive(&a, &bs));
-        }
+        ];
+        assert_matmul_layouts(&shapes, 1, 1e-5);
     }
 
     #[test]
