@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::kernels::simd::vectorized;
 use crate::parallel::{chunks_for, for_chunks_mut, for_chunks_mut_dynamic};
 use crate::tensor::Tensor;
+use std::cell::RefCell;
 
 /// Elements of one *piece*: the reduction of one output is cut into pieces of about
 /// this many elements (a fixed function of the geometry), each folded on its own and
@@ -242,6 +243,9 @@ where
     let npieces = lines.npieces();
     let stride = lines.stride;
     let in_order = |start: isize, split: bool| -> A {
+        // AVX2 (`vectorized`), not `widest`: the AVX-512 copy of this loop read rows
+        // that stream from memory about 1.5x slower (benches/RESULTS.md, sum_cl_hw),
+        // and was no faster on rows in cache.
         let piece = |p: usize| {
             vectorized(
                 #[inline(always)]
@@ -268,6 +272,9 @@ where
         if lines.run_len < LANES {
             return in_order(start, split);
         }
+        // AVX2 (`vectorized`), not `widest`: the AVX-512 copy of this loop read rows
+        // that stream from memory about 1.5x slower (benches/RESULTS.md, sum_cl_hw),
+        // and was no faster on rows in cache.
         let piece = |p: usize| {
             vectorized(
                 #[inline(always)]
@@ -418,12 +425,13 @@ where
         .max(LEAF_ROWS)
         .next_multiple_of(LEAF_ROWS);
     let npieces = nrows.div_ceil(per_piece);
-    let merge = |mut a: Vec<A>, b: Vec<A>| {
-        for (x, &y) in a.iter_mut().zip(&b) {
+    let merge_into = |mut a: Vec<A>, b: &[A]| {
+        for (x, &y) in a.iter_mut().zip(b) {
             *x = (r.combine)(*x, y);
         }
         a
     };
+    let merge = |a: Vec<A>, b: Vec<A>| merge_into(a, &b);
     // Item (k, c): position k of `others`, column chunk c.
     let item = |kc: usize, split: bool| -> Vec<A> {
         let (k, c) = (kc / nchunks, kc % nchunks);
@@ -432,10 +440,21 @@ where
             .wrapping_add(Walker::new(others, k).a)
             .wrapping_add(c0 as isize);
         let w = c1 - c0;
+        // AVX2 (`vectorized`), not `widest`: the AVX-512 copy of this loop read rows
+        // that stream from memory about 1.5x slower (benches/RESULTS.md, sum_cl_hw),
+        // and was no faster on rows in cache.
         let piece = |p: usize| {
             vectorized(
                 #[inline(always)]
                 || {
+                    // Leaf buffers come back through `spare` when merged: a piece
+                    // allocates about log2(leaves) of them, not one per leaf.
+                    let spare = RefCell::new(Vec::<Vec<A>>::new());
+                    let merge_leaves = |a: Vec<A>, b: Vec<A>| {
+                        let a = merge_into(a, &b);
+                        spare.borrow_mut().push(b);
+                        a
+                    };
                     let mut cascade = Cascade::new();
                     let (r0, r1) = (p * per_piece, nrows.min((p + 1) * per_piece));
                     let mut walk = Walker::new(rows, r0);
@@ -443,15 +462,27 @@ where
                     let mut row = r0;
                     while row < r1 {
                         let n = LEAF_ROWS.min(r1 - row);
-                        for o in &mut offs[..n] {
-                            *o = start.wrapping_add(walk.a) as usize;
-                            walk.advance();
+                        if let [(_, step, _)] = *rows {
+                            // One row dim (the usual case after coalescing): the
+                            // offsets are an arithmetic sequence.
+                            for (i, o) in offs[..n].iter_mut().enumerate() {
+                                let k = (row + i) as isize;
+                                *o = start.wrapping_add(k.wrapping_mul(step)) as usize;
+                            }
+                        } else {
+                            for o in &mut offs[..n] {
+                                *o = start.wrapping_add(walk.a) as usize;
+                                walk.advance();
+                            }
                         }
-                        cascade.push(fold_leaf(data, &offs[..n], w, r), &merge);
+                        let mut leaf = spare.borrow_mut().pop().unwrap_or_default();
+                        leaf.resize(w, r.identity);
+                        fold_leaf(data, &offs[..n], r, &mut leaf);
+                        cascade.push(leaf, &merge_leaves);
                         row += n;
                     }
                     cascade
-                        .finish(&merge)
+                        .finish(&merge_leaves)
                         .unwrap_or_else(|| vec![r.identity; w])
                 },
             )
@@ -490,28 +521,28 @@ where
 }
 
 /// One leaf of the outer loop: the rows starting at `offs` (at most [`LEAF_ROWS`]),
-/// `w` columns each, folded in row order into a vector of `w` partials. Blocks of
-/// `2 * LANES` columns, then one of [`LANES`], are folded in an array the compiler
-/// keeps in registers, one block across all the rows before the next (the rows stay in
-/// L1 between blocks); the last columns through the vector in memory. Folded all
-/// through the vector, each row loaded and stored every partial: sum over the spatial
-/// dims of a channels-last [8, 64, 56, 56] in cache took twice PyTorch's time on one
-/// thread (0.251 ms; blocks of 32 alone 0.25, of 64 0.134, PyTorch 0.11). Each column
-/// is folded in the same order either way.
+/// `leaf.len()` columns each, folded in row order into `leaf` (every partial is
+/// overwritten: the buffer is reused from leaf to leaf). Blocks of `2 * LANES` columns,
+/// then one of [`LANES`], are folded in an array the compiler keeps in registers, one
+/// block across all the rows before the next (the rows stay in L1 between blocks); the
+/// last columns through the buffer in memory. Folded all through the buffer, each row
+/// loaded and stored every partial: sum over the spatial dims of a channels-last
+/// [8, 64, 56, 56] in cache took twice PyTorch's time on one thread (0.251 ms; blocks
+/// of 32 alone 0.25, of 64 0.134, PyTorch 0.11). Each column is folded in the same
+/// order either way.
 #[inline(always)]
 pub(super) fn fold_leaf<T, A, L, C, F, Z>(
     data: &[T],
     offs: &[usize],
-    w: usize,
     r: &Reducer<A, L, C, F, Z>,
-) -> Vec<A>
-where
+    leaf: &mut [A],
+) where
     T: Element,
     A: Copy,
     L: Fn(T) -> A,
     C: Fn(A, A) -> A,
 {
-    let mut leaf = vec![r.identity; w];
+    let w = leaf.len();
     let wide = w / (2 * LANES) * (2 * LANES);
     for (b, part) in leaf[..wide].chunks_exact_mut(2 * LANES).enumerate() {
         fold_block::<_, _, _, _, { 2 * LANES }>(data, offs, b * 2 * LANES, part, r);
@@ -525,13 +556,14 @@ where
     }
     let c0 = blocks * LANES;
     if c0 < w {
+        let tail = &mut leaf[c0..];
+        tail.fill(r.identity);
         for &s in offs {
-            for (a, &x) in leaf[c0..].iter_mut().zip(&data[s + c0..s + w]) {
+            for (a, &x) in tail.iter_mut().zip(&data[s + c0..s + w]) {
                 *a = (r.combine)(*a, (r.load)(x));
             }
         }
     }
-    leaf
 }
 
 /// Columns `c0..c0 + N` of the rows at `offs` folded in row order into `part` (`N`

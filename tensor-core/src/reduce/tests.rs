@@ -571,7 +571,10 @@ fn outer_leaf_blocks_fold_each_column_in_row_order() {
                     *a = *a * 0.5 + x;
                 }
             }
-            assert_eq!(fold_leaf(&data, &offs, w, &r), want, "w {w}, rows {nrows}");
+            // A reused buffer: every partial must be overwritten.
+            let mut leaf = vec![f64::NAN; w];
+            fold_leaf(&data, &offs, &r, &mut leaf);
+            assert_eq!(leaf, want, "w {w}, rows {nrows}");
         }
     }
 }
