@@ -313,10 +313,18 @@ fn binary_inner<A: Element, O: Element, F: Fn(A, A) -> O>(
             if disjoint(o, lo, other, li) {
                 // SAFETY: contiguous, locked, disjoint ranges (see the contiguous case).
                 let (os, xs) = unsafe { (out_slice::<O>(o, n), in_slice::<A>(other, n)) };
-                if k == 2 {
-                    return slices_1(os, xs, |p| f(p, v));
-                }
-                return slices_1(os, xs, |q| f(v, q));
+                // AVX2 whatever the kernel's flag: a broadcast row is short (an outer
+                // product's, a bias's) and was instruction-bound in 128-bit vectors.
+                return vectorized(
+                    #[inline(always)]
+                    || {
+                        if k == 2 {
+                            slices_1(os, xs, |p| f(p, v))
+                        } else {
+                            slices_1(os, xs, |q| f(v, q))
+                        }
+                    },
+                );
             }
             if same_type && std::ptr::eq(o, other as *mut u8) {
                 // SAFETY: in place on the output's own elements; `A` is `O`.
