@@ -77,8 +77,9 @@ pub struct Explain {
     pub byte_strides: Vec<Vec<isize>>,
     /// Per output, its strides in elements.
     pub output_strides: Vec<Vec<isize>>,
-    /// The vector instruction set the kernels run with on this CPU
-    /// ([`crate::cpu::cpu_capability`]: `AVX512`, `AVX2` or `DEFAULT`).
+    /// The vector instruction set the kernels run with in this process
+    /// ([`crate::cpu::cpu_capability`]: `AVX512`, `AVX2` or `DEFAULT`; the CPU's
+    /// widest unless `ATEN_CPU_CAPABILITY` caps it).
     pub cpu_capability: &'static str,
 }
 

@@ -210,7 +210,7 @@ where
     unsafe { Written::new(iter) }
 }
 
-/// [`binary`] compiled with AVX2 and FMA when the CPU has them (`simd::vectorized`), for
+/// [`binary`] compiled with AVX2 and FMA at the AVX2 level (`simd::vectorized`), for
 /// `f` that use `mul_add` (one instruction there, a library call otherwise). Plain
 /// binary ops measured no faster this way, so they stay on [`binary`].
 pub(crate) fn binary_fma<'it, A, O, F>(iter: &'it TensorIterator, f: F) -> Written<'it>

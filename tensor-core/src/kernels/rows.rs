@@ -1,7 +1,7 @@
 //! The row loops of the fused kernels: a loop over rows split across threads (the
 //! `at::parallel_for` over rows of PyTorch's softmax and layer_norm kernels), each part
-//! compiled for the widest vectors the CPU has, and the maximum and sum of a row in
-//! vector lanes. They work on slices; the slices of a tensor are in
+//! compiled for the widest vectors of the CPU capability, and the maximum and sum of a
+//! row in vector lanes. They work on slices; the slices of a tensor are in
 //! `shape_ops::slices`.
 
 use super::acc::{Acc, FloatAcc};
@@ -18,7 +18,8 @@ pub(crate) const ROW_GRAIN: usize = 4096;
 /// Runs `f(row_index, in_row, out_row)` for each of the rows of `input` (rows of
 /// `in_len`) and `out` (rows of `out_len`), splitting the rows across threads when
 /// there are at least [`GRAIN_SIZE`] input elements (as `at::parallel_for` with
-/// PyTorch's grain), each chunk compiled for the widest vectors the CPU has ([`widest`]).
+/// PyTorch's grain), each chunk compiled for the widest vectors of the CPU capability
+/// ([`widest`]).
 pub(crate) fn par_rows<T, U, F>(input: &[T], in_len: usize, out: &mut [U], out_len: usize, f: F)
 where
     T: Sync,
@@ -67,7 +68,7 @@ pub(crate) fn par_rows_grain<T, U, F>(
 
 /// Runs `f(x, y)` over `input` and `out` (equal lengths) split into equal parts across
 /// threads when there are at least [`GRAIN_SIZE`] elements, each part compiled for the
-/// widest vectors the CPU has: an elementwise map over a flat span.
+/// widest vectors of the CPU capability: an elementwise map over a flat span.
 pub(crate) fn par_flat<T, U, F>(input: &[T], out: &mut [U], f: F)
 where
     T: Sync,

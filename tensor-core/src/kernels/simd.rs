@@ -2,10 +2,12 @@
 //!
 //! The crate is compiled for the x86_64 baseline (SSE2, 128-bit vectors). A loop run
 //! through [`vectorized`] is compiled a second time for AVX2 (256-bit vectors) and FMA,
-//! and that copy runs when the CPU has both. Both copies compute the same operations in
-//! the same order (Rust never fuses a multiply and an add on its own; an explicit
-//! `mul_add` is exact either way, an instruction instead of a libm call), so results do
-//! not depend on the CPU.
+//! and that copy runs when the process's level (`cpu::level`: the CPU's widest, capped
+//! by `ATEN_CPU_CAPABILITY`) is AVX2 or wider. The level is never above the CPU's, so a
+//! copy it picks runs on a CPU that has the copy's features. Both copies compute the
+//! same operations in the same order (Rust never fuses a multiply and an add on its own;
+//! an explicit `mul_add` is exact either way, an instruction instead of a libm call), so
+//! results do not depend on the level.
 //!
 //! [`widest`] adds an AVX-512 copy (as PyTorch's `AVX512` CPU capability), and
 //! [`by_width`] runs a different body per width (a kernel whose tile shape depends on
@@ -16,34 +18,36 @@
 //! three.
 
 #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-use crate::cpu::has_avx512;
+use crate::cpu::{level, Level};
 
-/// Runs `f`, compiled for AVX2 and FMA when the CPU supports them (the closure, passed
-/// with `#[inline(always)]`, is inlined into such a function, and the `#[inline]` loops
-/// it calls with it).
+/// Runs `f`, compiled for AVX2 and FMA when the level is AVX2 or wider (the closure,
+/// passed with `#[inline(always)]`, is inlined into such a function, and the `#[inline]`
+/// loops it calls with it).
 #[inline(always)]
 pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU supports AVX2 and FMA, checked just above.
+    if level() >= Level::Avx2 {
+        // SAFETY: the level is never above the CPU's (`cpu::level`), so the CPU supports
+        // AVX2 and FMA.
         return unsafe { with_avx2(f) };
     }
     f()
 }
 
-/// Runs `f(true)` compiled for AVX2 and FMA when the CPU supports them, else `f(false)`.
-/// The flag is for kernels that write fused multiply-adds: with it, `mul_add` is one
-/// instruction; without it, `mul_add` would be a libm call, so such a kernel writes a
-/// multiply and an add instead (and its results then depend on the CPU). Pass the
-/// closure with `#[inline(always)]` and branch on the flag to a const-generic body.
+/// Runs `f(true)` compiled for AVX2 and FMA when the level is AVX2 or wider, else
+/// `f(false)`. The flag is for kernels that write fused multiply-adds: with it,
+/// `mul_add` is one instruction; without it, `mul_add` would be a libm call, so such a
+/// kernel writes a multiply and an add instead (and its results then depend on the
+/// level). Pass the closure with `#[inline(always)]` and branch on the flag to a
+/// const-generic body.
 #[inline(always)]
 pub(crate) fn with_fma<R>(f: impl FnOnce(bool) -> R) -> R {
     #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU supports AVX2 and FMA, checked just above. The closure must be
-        // inlined into `with_avx2`: compiled outside it, `f`'s `mul_add`s are libm calls
-        // (an unrelated change once made LLVM leave it out of line, and the GEMVs ran
-        // 10-40x slower).
+    if level() >= Level::Avx2 {
+        // SAFETY: the level is never above the CPU's (`cpu::level`), so the CPU supports
+        // AVX2 and FMA. The closure must be inlined into `with_avx2`: compiled outside
+        // it, `f`'s `mul_add`s are libm calls (an unrelated change once made LLVM leave
+        // it out of line, and the GEMVs ran 10-40x slower).
         return unsafe {
             with_avx2(
                 #[inline(always)]
@@ -54,22 +58,23 @@ pub(crate) fn with_fma<R>(f: impl FnOnce(bool) -> R) -> R {
     f(false)
 }
 
-/// Runs `f` compiled for the widest vectors the CPU has: AVX-512 (F, BW, VL), else
+/// Runs `f` compiled for the widest vectors of the level: AVX-512 (F, BW, VL), else
 /// AVX2 and FMA ([`vectorized`]'s rule), else the baseline. Every copy computes the same
 /// operations in the same order (Rust never fuses a multiply and an add on its own), so
-/// results do not depend on the CPU.
+/// results do not depend on the level.
 #[inline(always)]
 pub(crate) fn widest<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
-    if has_avx512() {
-        // SAFETY: the CPU supports every feature `with_avx512` enables (`has_avx512`).
+    if level() == Level::Avx512 {
+        // SAFETY: the level is AVX-512 only when the CPU supports every feature
+        // `with_avx512` enables (`cpu::level` is never above the CPU's).
         return unsafe { with_avx512(f) };
     }
     vectorized(f)
 }
 
-/// `avx512(arg)` compiled for AVX-512 when the CPU has it (as [`widest`]), else
-/// `avx2(arg)` compiled for AVX2 and FMA when it has those, else `base(arg)`. For
+/// `avx512(arg)` compiled for AVX-512 when the level is AVX-512 (as [`widest`]), else
+/// `avx2(arg)` compiled for AVX2 and FMA when it is AVX2, else `base(arg)`. For
 /// kernels whose shape depends on the width (a register tile); the three must compute
 /// the same values. `arg` is what all three need (an output slice, say). Pass each
 /// closure with `#[inline(always)]`.
@@ -83,7 +88,7 @@ pub(crate) fn by_width<A, R>(
 ) -> R {
     #[cfg(all(target_arch = "x86_64", not(unoptimized)))]
     {
-        if has_avx512() {
+        if level() == Level::Avx512 {
             // SAFETY: as in `widest`.
             return unsafe {
                 with_avx512(
@@ -92,8 +97,8 @@ pub(crate) fn by_width<A, R>(
                 )
             };
         }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX2 and FMA, checked just above.
+        if level() >= Level::Avx2 {
+            // SAFETY: as in `vectorized`.
             return unsafe {
                 with_avx2(
                     #[inline(always)]

@@ -27,8 +27,8 @@
 //! product saves, and `row_dots.rs` computes dot products of rows of `x` and `W`
 //! instead (also for a `k` too large for the copy).
 //!
-//! CPUs without AVX-512 (and products outside the ranges below) take the packing GEMM,
-//! whose AVX2 kernels fit 16 registers.
+//! CPUs without AVX-512, a level capped below it by `ATEN_CPU_CAPABILITY`, and products
+//! outside the ranges below take the packing GEMM, whose AVX2 kernels fit 16 registers.
 
 use super::strided::{Strided, Weight};
 use crate::parallel;
@@ -70,10 +70,10 @@ thread_local! {
     static STRIP_COPY: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `c = a · b` (`c += a · b` when `accumulate`; `c` row-major `m×n`) when the CPU has
-/// AVX-512, `a`'s rows are contiguous, `b`'s rows or columns are, and the sizes are in
-/// range; `false` (nothing done) otherwise. `threads`: whether the strips may be split over
-/// rayon's pool.
+/// `c = a · b` (`c += a · b` when `accumulate`; `c` row-major `m×n`) when the level is
+/// AVX-512 (`cpu::avx512`), `a`'s rows are contiguous, `b`'s rows or columns are, and
+/// the sizes are in range; `false` (nothing done) otherwise. `threads`: whether the
+/// strips may be split over rayon's pool.
 #[allow(clippy::too_many_arguments)]
 #[cfg_attr(unoptimized, inline)]
 pub(super) fn sgemm(
@@ -103,7 +103,7 @@ pub(super) fn sgemm(
         let strips = (b.cs == 1 && strip_rows && k <= MAX_K)
             || (transposed && (MIN_COPY_ROWS..=MAX_ROWS).contains(&m) && k <= MAX_K);
         let dots = !strips && transposed && (2..=MAX_DOT_ROWS).contains(&m);
-        if !layout_ok || !(strips || dots) || !crate::cpu::has_avx512() {
+        if !layout_ok || !(strips || dots) || !crate::cpu::avx512() {
             return false;
         }
         // The strips' tiles take the rows of `a` as slices; the dot products read `a`
@@ -238,7 +238,8 @@ fn transpose_strip(b: Weight<'_>, col: usize, width: usize, copy: &mut [f32]) {
     let whole = width / 16 * 16;
     for g in (0..whole).step_by(16) {
         let rows: [&[f32]; 16] = std::array::from_fn(|r| w_row(g + r));
-        // SAFETY: `sgemm` took this path only on a CPU with AVX-512 F.
+        // SAFETY: `sgemm` took this path only at the AVX-512 level, which implies a CPU
+        // with AVX-512 F (`cpu::avx512`).
         let done = unsafe { transpose16_avx512(rows, g, copy) };
         for p in done..k {
             for (r, row) in rows.iter().enumerate() {
@@ -344,7 +345,8 @@ fn tile(
             match r {
                 $($n => {
                     let a: [&[f32]; $n] = std::array::from_fn(|i| rows[i]);
-                    // SAFETY: `sgemm` took this path only on a CPU with AVX-512 F.
+                    // SAFETY: `sgemm` took this path only at the AVX-512 level, which
+                    // implies a CPU with AVX-512 F (`cpu::avx512`).
                     let acc = unsafe {
                         match keep {
                             Some(keep) => tile_avx512::<$n, true>(k, src, rs, a, keep),

@@ -46,8 +46,8 @@ pub(super) fn columns(
                 ($(($n:literal, $j:literal))*) => {
                     match (r, cols) {
                         $(($n, $j) => {
-                            // SAFETY: `few_rows` took this path only on a CPU with
-                            // AVX-512 F.
+                            // SAFETY: `few_rows` took this path only at the AVX-512
+                            // level, which implies a CPU with AVX-512 F (`cpu::avx512`).
                             let sums = unsafe { tile_avx512::<$n, $j>(k, xr, xs, ws, b.cs) };
                             for (o, s) in out[i..i + $n].iter_mut().zip(&sums) {
                                 for (d, &s) in o[jb..jb + $j].iter_mut().zip(s) {

@@ -6,7 +6,7 @@
 //! `b` is read as `k` rows of `n` contiguous values (copied into such rows first when
 //! its columns are strided, as a transposed `kᵀ`); each output tile (rows × 16 to 64
 //! columns) is accumulated in registers over `p` in order, `c[i, j] = Σ_p a[i, p] ·
-//! b[p, j]`, with fused multiply-adds where the CPU has them (as `matrixmultiply`'s
+//! b[p, j]`, with fused multiply-adds from the AVX2 level up (as `matrixmultiply`'s
 //! kernels). Rows are split across threads (`at::parallel_for`) when the product is
 //! large enough and the caller is not already inside a parallel region.
 
@@ -99,7 +99,7 @@ pub(super) fn sgemm(
     true
 }
 
-/// [`rows_kernel`] compiled for AVX-512 or AVX2 with FMA when the CPU has them, with a
+/// [`rows_kernel`] compiled for AVX-512 or AVX2 with FMA by the CPU capability, with a
 /// tile shape that keeps enough independent accumulators in flight to hide the FMA
 /// latency (AVX-512: 4 rows × 64 columns, or 4 × 16 for narrow `b`; AVX2: 6 × 16).
 #[cfg_attr(unoptimized, inline)]

@@ -79,8 +79,9 @@ pub fn adamw_step_(
 macro_rules! adamw_kernel {
     ($name:ident, $T:ty) => {
         /// The AdamW update over slices: `w` holds param, exp_avg, exp_avg_sq and
-        /// (amsgrad) max_exp_avg_sq. Compiled for the widest vectors the CPU has, so
-        /// that `mul_add` is one instruction (the same result as a libm `fma`).
+        /// (amsgrad) max_exp_avg_sq. Compiled for the widest vectors of the CPU
+        /// capability, so that `mul_add` is one instruction (the same result as a libm
+        /// `fma`).
         #[cfg_attr(unoptimized, inline)]
         fn $name(grad: &[$T], w: &mut [&mut [$T]], h: &AdamWStep) {
             let t = h.step as f64;

@@ -156,7 +156,8 @@ fn over_pieces<P: Send>(
 
 /// Reduces `input` (elements of type `T`) over `g` into `out_numel` outputs, returned in
 /// the output's contiguous order. The accumulation loops run through
-/// `simd::vectorized` (AVX2 when the CPU has it; same order of operations either way).
+/// `simd::vectorized` (AVX2 from the AVX2 level up; same order of operations
+/// either way).
 /// Memory: the output, and per thread a few partials of at most [`COLUMNS`] elements
 /// per level of the cascade (no table sized by the input).
 ///

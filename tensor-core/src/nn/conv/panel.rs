@@ -13,7 +13,7 @@
 //! in the L1 cache) and multiplied by every weight tile, `tiles[t][k][MR]` (the `MR`
 //! output channels `t·MR..` of tap `k`, zero past `C_out_g`, packed once per call).
 //! Each `MR × NR` output tile is accumulated in registers over `k` in order, starting
-//! from the bias, with fused multiply-adds where the CPU has them (`MR = 6`, `NR = 16`:
+//! from the bias, with fused multiply-adds from the AVX2 level up (`MR = 6`, `NR = 16`:
 //! twelve 8-lane accumulators, an AVX2 SGEMM kernel's shape); partial sums wait in a
 //! small buffer between blocks.
 

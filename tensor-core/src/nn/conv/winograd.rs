@@ -18,12 +18,12 @@
 //! `V_c = Bᵀ d_c B`. For each of the 16 points `ξ` of the 4×4 domain the channel sum
 //! is a matrix product `M_ξ[C_out, tiles] = U_ξ[C_out, C_in] · V_ξ[C_in, tiles]`, run
 //! on a register tile of 16 tiles in the lanes and `R` output channels in the rows: 16
-//! channels in AVX-512 registers ([`kernel_avx512`]) when the CPU has AVX-512, else the
-//! 6 of `panel.rs`'s tile ([`MR`]) in AVX2 registers or scalars. Per block of 16 tiles
-//! the input transforms of every channel go to a panel (`16 × C_in × 16` values, in the
-//! L2 cache), then each group of `R` output channels takes its 16 products and turns
-//! them into outputs at once. The input's rows are transformed per channel (`d B`)
-//! before the blocks, the columns (`Bᵀ ·`) per block.
+//! channels in AVX-512 registers ([`kernel_avx512`]) at the AVX-512 level
+//! (`cpu::avx512`), else the 6 of `panel.rs`'s tile ([`MR`]) in AVX2 registers or
+//! scalars. Per block of 16 tiles the input transforms of every channel go to a panel
+//! (`16 × C_in × 16` values, in the L2 cache), then each group of `R` output channels
+//! takes its 16 products and turns them into outputs at once. The input's rows are
+//! transformed per channel (`d B`) before the blocks, the columns (`Bᵀ ·`) per block.
 //!
 //! Numerics: the sums run in another order and through the transforms, so results
 //! differ from the direct convolution (and PyTorch's) by rounding, about 1e-6 relative
@@ -35,7 +35,7 @@ use std::mem::MaybeUninit;
 
 use super::geometry::{gather, run_images, strides4, Geo, Src, MR, NR};
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::has_avx512;
+use crate::cpu::avx512;
 use crate::tensor::Tensor;
 
 /// Points of the transformed 4×4 domain.
@@ -60,7 +60,7 @@ pub(super) fn serves(g: &Geo) -> bool {
 #[cfg_attr(unoptimized, inline)]
 fn wide() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return has_avx512();
+    return avx512();
     #[cfg(not(target_arch = "x86_64"))]
     return false;
 }
@@ -372,8 +372,8 @@ fn transform_output<const R: usize>(
     bias: f32,
 ) -> [[f32; NR]; 4] {
     #[cfg(target_arch = "x86_64")]
-    if R == MR_WIDE && has_avx512() {
-        // SAFETY: the CPU has AVX-512 F (checked just above).
+    if R == MR_WIDE && avx512() {
+        // SAFETY: the level is AVX-512 (checked just above), so the CPU has AVX-512 F.
         return unsafe { transform_output_avx512(m.as_flattened(), R, r, bias) };
     }
     // Aᵀ over the rows (2×4), then over the columns; lane by lane, in plain loops (an
@@ -405,10 +405,11 @@ fn kernel<const FMA: bool, const R: usize>(
     acc: &mut [[f32; NR]; R],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if R == MR_WIDE && has_avx512() {
+    if R == MR_WIDE && avx512() {
         let a = a.as_flattened().as_chunks::<MR_WIDE>().0;
         if let Ok(acc) = <&mut [[f32; NR]; MR_WIDE]>::try_from(&mut acc[..]) {
-            // SAFETY: the CPU has AVX-512 F (checked just above).
+            // SAFETY: the level is AVX-512 (checked just above), so the CPU has
+            // AVX-512 F.
             unsafe { kernel_avx512(a, b, acc) };
             return;
         }
