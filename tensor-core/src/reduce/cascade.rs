@@ -152,14 +152,6 @@ fn merge_into<A: Copy>(a: &mut [A; LANES], b: &[A; LANES], combine: &impl Fn(A, 
     }
 }
 
-/// `b[j] = a[j] ∘ b[j]` for each lane (`a` earlier).
-#[inline(always)]
-fn merge_from<A: Copy>(a: &[A; LANES], b: &mut [A; LANES], combine: &impl Fn(A, A) -> A) {
-    for (&x, y) in a.iter().zip(b.iter_mut()) {
-        *y = combine(x, *y);
-    }
-}
-
 impl<A: Copy> Lanes<A> {
     /// Accumulators at `identity`.
     #[inline(always)]
@@ -199,11 +191,15 @@ impl<A: Copy> Lanes<A> {
     fn flush(&mut self, combine: &impl Fn(A, A) -> A) {
         let mut level = 0;
         while self.leaves >> level & 1 == 1 {
-            if level < LANE_LEVELS {
-                merge_from(&self.low[level], &mut self.acc, combine);
+            let earlier = if level < LANE_LEVELS {
+                &self.low[level]
             } else {
-                merge_from(&self.high[level - LANE_LEVELS], &mut self.acc, combine);
-            }
+                &self.high[level - LANE_LEVELS]
+            };
+            // By value: merged in place (`&mut self.acc`), the lanes were split into
+            // 32 scalars in some callers, which cost sum over the last dim of
+            // [1024, 1024] a fifth of its time.
+            self.acc = merge_lanes(*earlier, self.acc, combine);
             level += 1;
         }
         if level < LANE_LEVELS {
