@@ -63,4 +63,10 @@ fn main() {
     t("bmm [128,8,16]x[128,16,8]", &mut || {
         drop(q.matmul(&kt).expect("mm"))
     });
+    // One token's row through a norm (RMSNorm's mean of squares, over 576).
+    let row = Tensor::zeros(&[1, 1, 576], DType::F32).expect("row");
+    t("mean [1,1,576] dim -1 keepdim", &mut || {
+        drop(row.mean(&[-1], true).expect("mean"))
+    });
+    t("sum [64]", &mut || drop(a.sum(&[], false).expect("sum")));
 }
